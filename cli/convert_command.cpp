@@ -1,0 +1,66 @@
+#include <spdlog/spdlog.h>
+
+#include "cli/commands.h"
+#include "cli/input_options.h"
+#include "libconvert/error.h"
+
+namespace animconv::cli {
+
+int RunConvert(const std::vector<std::string>& args) {
+  InputOptionValues input;
+  std::string output;
+  std::string to;
+  std::string mirror = "z";
+  std::string clip;
+  std::string time_unit = "s";
+  int precision = -1;
+  bool three_array = false;
+
+  po::options_description conversion("Output");
+  conversion.add_options()
+      ("help,h", "show this help")
+      ("output,o", po::value(&output)->required(), "output file (written atomically)")
+      ("to", po::value(&to), "output format id; default: from the output extension (.json -> "
+       "three, .hierarchy.json -> three-hierarchy, .csv -> csv, .unity.csv -> unity-csv)")
+      ("mirror", po::value(&mirror)->default_value(mirror), "how to cross between Unity's "
+       "left-handed data and right-handed three.js/glTF: z = (-x,-y,z,w), faces -Z (VRM 0.x, "
+       "UniGLTF default); x = (x,-y,-z,w), faces +Z (VRM 1.0/VRMA); none = keep the numbers")
+      ("clip", po::value(&clip), "convert only this clip (name or 0-based index)")
+      ("three-array", po::bool_switch(&three_array), "three: write a JSON array of clips (what "
+       "AnimationLoader reads) instead of one clip object")
+      ("time-unit", po::value(&time_unit)->default_value(time_unit), "three-hierarchy: key "
+       "times in s or ms (ms = the seed article's convention)")
+      ("precision", po::value(&precision), "unity-csv: decimals per value (the exporter writes "
+       "3); default: shortest text that reads back as the same float");
+  po::options_description visible;
+  visible.add(conversion).add(InputOptions(&input));
+
+  po::variables_map map;
+  if (!ParseCommandLine(args, "animconv convert INPUT -o OUTPUT [options]", visible, "input",
+                        &map)) {
+    return 0;
+  }
+  ConvertOptions options;
+  ApplyInputOptions(input, map, &options);
+  options.to = to;
+  options.mirror = ParseMirror(mirror);
+  if (map.count("clip")) options.clip = clip;
+  options.write.three_array = three_array;
+  if (time_unit == "ms") {
+    options.write.hierarchy_time_unit = TimeUnit::kMilliseconds;
+  } else if (time_unit != "s") {
+    ThrowUsage("--time-unit must be s or ms");
+  }
+  if (map.count("precision")) {
+    if (precision < 0 || precision > 17) ThrowUsage("--precision must be between 0 and 17");
+    options.write.precision = precision;
+  }
+
+  const std::string input_path = map["input"].as<std::string>();
+  const ConvertReport report = ConvertFile(input_path, output, options);
+  spdlog::info("{} ({}, {} bytes) -> {} ({}, {} bytes)", input_path, report.input_format->id,
+               report.input_bytes, output, report.output_format->id, report.output_bytes);
+  return 0;
+}
+
+}  // namespace animconv::cli

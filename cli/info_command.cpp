@@ -1,0 +1,121 @@
+#include <iostream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/input_options.h"
+#include "libconvert/summary.h"
+
+namespace animconv::cli {
+namespace {
+
+const Path kPaths[] = {Path::kTranslation, Path::kRotation, Path::kScale, Path::kWeights};
+const Interpolation kInterpolations[] = {Interpolation::kStep, Interpolation::kLinear,
+                                         Interpolation::kCubicSpline};
+
+nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
+                      const AssetSummary& summary) {
+  nlohmann::json clips = nlohmann::json::array();
+  for (const ClipSummary& clip : summary.clips) {
+    nlohmann::json per_path = nlohmann::json::object();
+    for (const Path p : kPaths) per_path[PathName(p)] = clip.channels_per_path[static_cast<int>(p)];
+    nlohmann::json per_interpolation = nlohmann::json::object();
+    for (const Interpolation i : kInterpolations) {
+      per_interpolation[InterpolationName(i)] =
+          clip.channels_per_interpolation[static_cast<int>(i)];
+    }
+    clips.push_back({{"name", clip.name},
+                     {"duration_seconds", clip.duration_seconds},
+                     {"key_rate_hz", clip.key_rate_hz ? nlohmann::json(*clip.key_rate_hz)
+                                                      : nlohmann::json(nullptr)},
+                     {"channels", clip.channel_count},
+                     {"channels_per_path", per_path},
+                     {"channels_per_interpolation", per_interpolation},
+                     {"keys", clip.key_count},
+                     {"max_keys_per_channel", clip.max_keys_per_channel},
+                     {"targets", clip.targets},
+                     {"missing_humanoid_bones", clip.missing_humanoid}});
+  }
+  return {{"input", path},
+          {"format", std::string(loaded.format->id)},
+          {"bytes", loaded.input_bytes},
+          {"coordinates",
+           {{"handedness",
+             summary.coordinates.handedness == Handedness::kRight ? "right" : "left"},
+            {"up", "+Y"},
+            {"facing", summary.coordinates.facing == Facing::kPlusZ    ? "+Z"
+                       : summary.coordinates.facing == Facing::kMinusZ ? "-Z"
+                                                                       : "unknown"}}},
+          {"nodes", summary.node_count},
+          {"humanoid_nodes", summary.humanoid_node_count},
+          {"rest_pose_known", summary.rest_pose_known},
+          {"notes", summary.notes},
+          {"clips", clips}};
+}
+
+void PrintText(const std::string& path, const LoadedAsset& loaded, const AssetSummary& summary) {
+  std::cout << fmt::format("{}: {}, {} bytes\n", path, loaded.format->id, loaded.input_bytes);
+  std::cout << fmt::format("coordinates: {}\n", DescribeCoordinates(summary.coordinates));
+  std::cout << fmt::format("rig: {} nodes, {} humanoid, rest pose {}\n", summary.node_count,
+                           summary.humanoid_node_count,
+                           summary.rest_pose_known ? "known" : "unknown (identity)");
+  for (const std::string& note : summary.notes) std::cout << "note: " << note << "\n";
+  for (size_t c = 0; c < summary.clips.size(); ++c) {
+    const ClipSummary& clip = summary.clips[c];
+    std::string paths;
+    for (const Path p : kPaths) {
+      const size_t count = clip.channels_per_path[static_cast<int>(p)];
+      if (count > 0) paths += fmt::format("{}{} {}", paths.empty() ? "" : ", ", count, PathName(p));
+    }
+    std::string interpolations;
+    for (const Interpolation i : kInterpolations) {
+      const size_t count = clip.channels_per_interpolation[static_cast<int>(i)];
+      if (count > 0) {
+        interpolations +=
+            fmt::format("{}{} {}", interpolations.empty() ? "" : ", ", count, InterpolationName(i));
+      }
+    }
+    std::cout << fmt::format("clip {} '{}': {} s, {}, {} channels ({}; {}), {} keys\n", c,
+                             clip.name, clip.duration_seconds,
+                             clip.key_rate_hz ? fmt::format("{:g} keys/s", *clip.key_rate_hz)
+                                              : std::string("uneven key times"),
+                             clip.channel_count, paths, interpolations, clip.key_count);
+    std::cout << fmt::format("  targets ({}): {}\n", clip.targets.size(),
+                             fmt::join(clip.targets, ", "));
+    if (!clip.missing_humanoid.empty()) {
+      std::cout << fmt::format("  humanoid bones without data ({}): {}\n",
+                               clip.missing_humanoid.size(), fmt::join(clip.missing_humanoid, ", "));
+    }
+  }
+}
+
+}  // namespace
+
+int RunInfo(const std::vector<std::string>& args) {
+  InputOptionValues input;
+  bool json = false;
+  po::options_description general("Info");
+  general.add_options()
+      ("help,h", "show this help")
+      ("json", po::bool_switch(&json), "machine-readable output");
+  po::options_description visible;
+  visible.add(general).add(InputOptions(&input));
+  po::variables_map map;
+  if (!ParseCommandLine(args, "animconv info INPUT [--json] [options]", visible, "input", &map)) {
+    return 0;
+  }
+  ConvertOptions options;
+  ApplyInputOptions(input, map, &options);
+  const std::string path = map["input"].as<std::string>();
+  const LoadedAsset loaded = LoadAsset(path, options);
+  const AssetSummary summary = Summarize(loaded.asset);
+  if (json) {
+    std::cout << ToJson(path, loaded, summary).dump(2) << "\n";
+  } else {
+    PrintText(path, loaded, summary);
+  }
+  return 0;
+}
+
+}  // namespace animconv::cli

@@ -1,0 +1,76 @@
+#include "cli/input_options.h"
+
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "formats/unity_csv.h"
+#include "libconvert/error.h"
+#include "libconvert/io.h"
+
+namespace animconv::cli {
+
+po::options_description InputOptions(InputOptionValues* values) {
+  po::options_description description("Input");
+  description.add_options()
+      ("from", po::value(&values->from), "input format id (see `animconv formats`); default: "
+       "detected from content, then extension")
+      ("bones", po::value(&values->bones_file), "unity-csv: file with one bone name per line "
+       "(the article's bone.txt); sets the column order and count. Default: the 55 "
+       "HumanBodyBones in enum order (UpperChest last)")
+      ("interval", po::value(&values->interval_seconds), "unity-csv: seconds between rows "
+       "(default 0.2, the reference exporter's rate); when writing unity-csv, sample on this grid")
+      ("fps", po::value(&values->fps), "unity-csv: rows per second (alternative to --interval)")
+      ("max-input-mb", po::value(&values->max_input_mb)->default_value(values->max_input_mb),
+       "refuse inputs larger than this many MiB");
+  return description;
+}
+
+void ApplyInputOptions(const InputOptionValues& values, const po::variables_map& map,
+                       ConvertOptions* options) {
+  options->from = values.from;
+  options->max_input_bytes = values.max_input_mb << 20;
+  if (map.count("interval") && map.count("fps")) {
+    ThrowUsage("give --interval or --fps, not both");
+  }
+  if (map.count("interval")) {
+    if (!(values.interval_seconds > 0)) ThrowUsage("--interval must be a positive number");
+    options->read.row_interval_seconds = values.interval_seconds;
+    options->write.row_interval_seconds = values.interval_seconds;
+  }
+  if (map.count("fps")) {
+    if (!(values.fps > 0)) ThrowUsage("--fps must be a positive number");
+    options->read.row_interval_seconds = 1.0 / values.fps;
+    options->write.row_interval_seconds = 1.0 / values.fps;
+  }
+  if (!values.bones_file.empty()) {
+    options->read.bone_names = ParseBoneList(ReadFile(values.bones_file), values.bones_file);
+    options->write.bone_names = options->read.bone_names;
+  }
+}
+
+bool ParseCommandLine(const std::vector<std::string>& args, const char* usage,
+                      const po::options_description& visible, const std::string& positional_name,
+                      po::variables_map* map) {
+  po::options_description all;
+  all.add(visible);
+  all.add_options()(positional_name.c_str(), po::value<std::string>());
+  po::positional_options_description positional;
+  positional.add(positional_name.c_str(), 1);
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), *map);
+    po::notify(*map);
+  } catch (const po::error& error) {
+    ThrowUsage(error.what());
+  }
+  if (map->count("help")) {
+    std::cout << usage << "\n" << visible << "\n";
+    return false;
+  }
+  if (!map->count(positional_name)) {
+    ThrowUsage(fmt::format("missing {}; usage: {}", positional_name, usage));
+  }
+  return true;
+}
+
+}  // namespace animconv::cli

@@ -1,0 +1,30 @@
+// Options every command that reads an input shares (--from, --bones, --interval/--fps, limits).
+#pragma once
+
+#include <boost/program_options.hpp>
+
+#include "formats/pipeline.h"
+
+namespace animconv::cli {
+
+namespace po = boost::program_options;
+
+struct InputOptionValues {
+  std::string from;
+  std::string bones_file;
+  double interval_seconds = 0;
+  double fps = 0;
+  uint64_t max_input_mb = kDefaultMaxInputBytes >> 20;
+};
+
+po::options_description InputOptions(InputOptionValues* values);
+// Fills the read side of `options` (loads the bone list file when given).
+void ApplyInputOptions(const InputOptionValues& values, const po::variables_map& map,
+                       ConvertOptions* options);
+
+// Parses `args` with a positional INPUT; prints help and returns false for --help.
+bool ParseCommandLine(const std::vector<std::string>& args, const char* usage,
+                      const po::options_description& visible, const std::string& positional_name,
+                      po::variables_map* map);
+
+}  // namespace animconv::cli

@@ -1,0 +1,74 @@
+// animconv: convert and retarget character animation clips. This file only dispatches commands
+// and turns errors into messages and exit codes (docs/cli.md).
+#include <iostream>
+#include <new>
+
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include "cli/commands.h"
+#include "libconvert/error.h"
+
+namespace {
+
+constexpr const char* kUsage = R"(animconv - convert and retarget character animation clips
+
+usage: animconv [-v|-q] COMMAND [options]
+
+commands:
+  convert INPUT -o OUTPUT   convert a clip file (formats detected from content/extension)
+  info INPUT [--json]       describe clips, timing, channels, targets, missing bones
+  formats                   list readable and writable formats
+
+global options:
+  -v, --verbose   more detail on stderr
+  -q, --quiet     errors only
+  -h, --help      this help (COMMAND --help: the command's options and defaults)
+  --version       print the version
+
+exit codes: 0 ok, 1 usage error, 2 bad input, 3 I/O error, 4 internal error
+)";
+
+constexpr int kExitInternal = 4;
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto logger = spdlog::stderr_color_st("animconv");
+  logger->set_pattern("animconv: %^%l%$: %v");
+  spdlog::set_default_logger(logger);
+  spdlog::set_level(spdlog::level::info);
+
+  std::vector<std::string> args(argv + 1, argv + argc);
+  while (!args.empty() && (args.front() == "-v" || args.front() == "--verbose" ||
+                           args.front() == "-q" || args.front() == "--quiet")) {
+    const bool verbose = args.front() == "-v" || args.front() == "--verbose";
+    spdlog::set_level(verbose ? spdlog::level::debug : spdlog::level::err);
+    args.erase(args.begin());
+  }
+  if (args.empty() || args.front() == "-h" || args.front() == "--help" || args.front() == "help") {
+    std::cout << kUsage;
+    return args.empty() ? 1 : 0;
+  }
+  if (args.front() == "--version") {
+    std::cout << "animconv " << ANIMCONV_VERSION << "\n";
+    return 0;
+  }
+  const std::string command = args.front();
+  args.erase(args.begin());
+  try {
+    if (command == "convert") return animconv::cli::RunConvert(args);
+    if (command == "info") return animconv::cli::RunInfo(args);
+    if (command == "formats") return animconv::cli::RunFormats(args);
+    animconv::ThrowUsage("unknown command '" + command + "'; see animconv --help");
+  } catch (const animconv::Error& error) {
+    spdlog::error("{}", error.what());
+    return static_cast<int>(error.kind());
+  } catch (const std::bad_alloc&) {
+    spdlog::error("out of memory");
+    return kExitInternal;
+  } catch (const std::exception& error) {
+    spdlog::error("internal error: {}", error.what());
+    return kExitInternal;
+  }
+}

@@ -1,0 +1,290 @@
+#include <algorithm>
+#include <cstring>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "formats/animconv_csv.h"
+#include "formats/number_parse.h"
+#include "formats/source_name.h"
+#include "libconvert/error.h"
+#include "libconvert/quaternion.h"
+#include "libconvert/text.h"
+
+namespace animconv {
+namespace {
+
+constexpr std::string_view kStepSuffix = "@step";
+
+struct Column {
+  size_t channel = 0;    // index into the channel list being built
+  size_t component = 0;  // position within the key's value
+};
+
+struct PendingChannel {
+  std::string node;
+  Path path = Path::kRotation;
+  Interpolation interpolation = Interpolation::kLinear;
+  std::vector<std::string> components;  // header order
+  std::vector<size_t> columns;          // header column of each component
+  Channel channel;
+};
+
+std::optional<Path> ParsePath(std::string_view text) {
+  for (const Path path : {Path::kTranslation, Path::kRotation, Path::kScale, Path::kWeights}) {
+    if (text == PathName(path)) return path;
+  }
+  return std::nullopt;
+}
+
+std::string_view StripBom(std::string_view bytes) {
+  if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xEF\xBB\xBF", 3) == 0) bytes.remove_prefix(3);
+  return bytes;
+}
+
+std::string_view NextLine(std::string_view text, size_t* position) {
+  const size_t end = std::min(text.find('\n', *position), text.size());
+  std::string_view line = text.substr(*position, end - *position);
+  *position = end + 1;
+  if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+  return line;
+}
+
+// Orders components into the value layout: x,y,z(,w) for vectors, header order for weights.
+void OrderComponents(PendingChannel& pending, const std::string& source) {
+  if (pending.path == Path::kWeights) return;
+  const size_t width = pending.path == Path::kRotation ? 4 : 3;
+  std::vector<size_t> ordered(width, SIZE_MAX);
+  for (size_t i = 0; i < pending.components.size(); ++i) {
+    const std::string& name = pending.components[i];
+    const size_t slot = name.size() == 1 ? std::string_view("xyzw").find(name[0]) : SIZE_MAX;
+    if (slot >= width || ordered[slot] != SIZE_MAX) {
+      ThrowBadInput(source, fmt::format("1:{}", pending.columns[i]),
+                    fmt::format("'{}.{}' has component '{}', expected each of {} once",
+                                pending.node, PathName(pending.path), name,
+                                width == 4 ? "x,y,z,w" : "x,y,z"));
+    }
+    ordered[slot] = pending.columns[i];
+  }
+  for (size_t slot = 0; slot < width; ++slot) {
+    if (ordered[slot] == SIZE_MAX) {
+      ThrowBadInput(source, "1:1",
+                    fmt::format("'{}.{}' has no '{}' column", pending.node,
+                                PathName(pending.path), "xyzw"[slot]));
+    }
+  }
+  pending.columns = ordered;
+}
+
+}  // namespace
+
+bool SplitCsvLine(std::string_view line, std::vector<std::string>* fields,
+                  std::vector<size_t>* columns, size_t* error_column) {
+  fields->clear();
+  columns->clear();
+  size_t i = 0;
+  for (;;) {
+    columns->push_back(i + 1);
+    std::string field;
+    if (i < line.size() && line[i] == '"') {
+      const size_t open = i++;
+      for (;;) {
+        if (i >= line.size()) {
+          *error_column = open + 1;
+          return false;
+        }
+        if (line[i] == '"') {
+          if (i + 1 < line.size() && line[i + 1] == '"') {
+            field += '"';
+            i += 2;
+            continue;
+          }
+          ++i;
+          break;
+        }
+        field += line[i++];
+      }
+    }
+    const size_t comma = std::min(line.find(',', i), line.size());
+    field += line.substr(i, comma - i);
+    fields->push_back(std::move(field));
+    if (comma >= line.size()) return true;
+    i = comma + 1;
+  }
+}
+
+bool SniffAnimconvCsv(std::string_view bytes) {
+  bytes = StripBom(bytes);
+  return bytes.size() >= 5 && EqualsIgnoreCase(bytes.substr(0, 4), "time") && bytes[4] == ',';
+}
+
+Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
+  const std::string& source = options.source;
+  bytes = StripBom(bytes);
+  size_t position = 0;
+  std::vector<std::string> fields;
+  std::vector<size_t> columns;
+  size_t error_column = 0;
+  if (!SplitCsvLine(NextLine(bytes, &position), &fields, &columns, &error_column)) {
+    ThrowBadInput(source, fmt::format("1:{}", error_column), "unterminated quoted field");
+  }
+  if (fields.empty() || !EqualsIgnoreCase(TrimAscii(fields[0]), "time")) {
+    ThrowBadInput(source, "1:1", "expected a header whose first column is 'time'");
+  }
+
+  // Header: group component columns into channels by (node, path).
+  std::vector<PendingChannel> pending;
+  std::map<std::pair<std::string, Path>, size_t> by_target;
+  for (size_t f = 1; f < fields.size(); ++f) {
+    std::string_view name = fields[f];
+    Interpolation interpolation = Interpolation::kLinear;
+    if (name.size() > kStepSuffix.size() &&
+        name.substr(name.size() - kStepSuffix.size()) == kStepSuffix) {
+      interpolation = Interpolation::kStep;
+      name.remove_suffix(kStepSuffix.size());
+    }
+    const size_t last_dot = name.rfind('.');
+    const size_t path_dot = last_dot == std::string_view::npos || last_dot == 0
+                                ? std::string_view::npos
+                                : name.rfind('.', last_dot - 1);
+    const std::optional<Path> path =
+        path_dot == std::string_view::npos
+            ? std::nullopt
+            : ParsePath(name.substr(path_dot + 1, last_dot - path_dot - 1));
+    if (!path || path_dot == 0 || last_dot + 1 == name.size()) {
+      ThrowBadInput(source, fmt::format("1:{}", columns[f]),
+                    fmt::format("column '{}': expected <node>.<translation|rotation|scale|"
+                                "weights>.<component>",
+                                fields[f]));
+    }
+    const std::string node(name.substr(0, path_dot));
+    auto [it, inserted] = by_target.emplace(std::make_pair(node, *path), pending.size());
+    if (inserted) {
+      PendingChannel channel;
+      channel.node = node;
+      channel.path = *path;
+      channel.interpolation = interpolation;
+      pending.push_back(std::move(channel));
+    }
+    PendingChannel& channel = pending[it->second];
+    if (channel.interpolation != interpolation) {
+      ThrowBadInput(source, fmt::format("1:{}", columns[f]),
+                    fmt::format("column '{}': all columns of '{}.{}' must agree on @step",
+                                fields[f], node, PathName(*path)));
+    }
+    const std::string component(name.substr(last_dot + 1));
+    if (std::find(channel.components.begin(), channel.components.end(), component) !=
+        channel.components.end()) {
+      ThrowBadInput(source, fmt::format("1:{}", columns[f]),
+                    fmt::format("column '{}' appears twice", fields[f]));
+    }
+    channel.components.push_back(component);
+    channel.columns.push_back(f);
+  }
+  if (pending.empty()) ThrowBadInput(source, "1:1", "the header names no channel columns");
+  for (PendingChannel& channel : pending) OrderComponents(channel, source);
+
+  // Rows.
+  const size_t expected_fields = fields.size();
+  double previous_time = -1;
+  size_t line_number = 1;
+  std::vector<double> cells;
+  std::vector<bool> present;
+  while (position < bytes.size()) {
+    const std::string_view line = NextLine(bytes, &position);
+    ++line_number;
+    if (TrimAscii(line).empty()) continue;
+    if (!SplitCsvLine(line, &fields, &columns, &error_column)) {
+      ThrowBadInput(source, fmt::format("{}:{}", line_number, error_column),
+                    "unterminated quoted field");
+    }
+    if (fields.size() != expected_fields) {
+      ThrowBadInput(source, fmt::format("{}:1", line_number),
+                    fmt::format("{} fields, expected {} like the header", fields.size(),
+                                expected_fields));
+    }
+    cells.assign(fields.size(), 0);
+    present.assign(fields.size(), false);
+    for (size_t f = 0; f < fields.size(); ++f) {
+      const std::string_view text = TrimAscii(fields[f]);
+      if (text.empty()) continue;
+      const char* cursor = text.data();
+      if (!ParseDecimal(&cursor, text.data() + text.size(), '.', &cells[f]) ||
+          cursor != text.data() + text.size()) {
+        ThrowBadInput(source, fmt::format("{}:{}", line_number, columns[f]),
+                      fmt::format("expected a number, found '{}'", fields[f]));
+      }
+      present[f] = true;
+    }
+    if (!present[0]) {
+      ThrowBadInput(source, fmt::format("{}:1", line_number), "the time cell is empty");
+    }
+    const double seconds = cells[0];
+    if (seconds < 0 || seconds <= previous_time) {
+      ThrowBadInput(source, fmt::format("{}:1", line_number),
+                    fmt::format("time {} must be >= 0 and greater than the previous row's",
+                                fields[0]));
+    }
+    previous_time = seconds;
+    for (PendingChannel& channel : pending) {
+      size_t filled = 0;
+      for (const size_t column : channel.columns) filled += present[column] ? 1 : 0;
+      if (filled == 0) continue;  // an empty group: no key of this channel at this time
+      if (filled != channel.columns.size()) {
+        ThrowBadInput(source, fmt::format("{}:{}", line_number, columns[channel.columns.front()]),
+                      fmt::format("'{}.{}' has some components empty and some not",
+                                  channel.node, PathName(channel.path)));
+      }
+      channel.channel.times_seconds.push_back(seconds);
+      for (const size_t column : channel.columns) channel.channel.values.push_back(cells[column]);
+    }
+  }
+
+  Asset asset;
+  asset.coordinates = {Handedness::kRight, Facing::kUnknown};
+  Clip clip;
+  clip.name = ClipNameFromSource(source);
+  std::map<std::string, int> node_index;
+  for (PendingChannel& pending_channel : pending) {
+    auto [it, inserted] =
+        node_index.emplace(pending_channel.node, static_cast<int>(asset.rig.nodes.size()));
+    if (inserted) {
+      Node node;
+      node.name = pending_channel.node;
+      node.human_bone = FindHumanBoneByUnityName(node.name);
+      asset.rig.nodes.push_back(std::move(node));
+    }
+    Node& node = asset.rig.nodes[static_cast<size_t>(it->second)];
+    Channel& channel = pending_channel.channel;
+    if (channel.times_seconds.empty()) continue;
+    channel.node = it->second;
+    channel.path = pending_channel.path;
+    channel.interpolation = pending_channel.interpolation;
+    channel.width = static_cast<int>(pending_channel.columns.size());
+    if (channel.path == Path::kWeights) {
+      node.morph_target_count = channel.width;
+      bool numbered = true;
+      for (size_t i = 0; i < pending_channel.components.size(); ++i) {
+        numbered = numbered && pending_channel.components[i] == std::to_string(i);
+      }
+      if (!numbered) node.morph_target_names = pending_channel.components;
+    }
+    if (channel.path == Path::kRotation) {
+      for (size_t k = 0; k < channel.key_count(); ++k) {
+        if (Length(LoadQuat(channel.key_value(k))) == 0) {
+          ThrowBadInput(source, "",
+                        fmt::format("'{}.rotation' has a zero quaternion at t={}", node.name,
+                                    channel.times_seconds[k]));
+        }
+      }
+      NormalizeRotationKeys(channel);
+      AlignHemispheres(channel);
+    }
+    clip.channels.push_back(std::move(channel));
+  }
+  if (clip.channels.empty()) ThrowBadInput(source, "", "the file has no data rows");
+  asset.clips.push_back(std::move(clip));
+  return asset;
+}
+
+}  // namespace animconv

@@ -1,0 +1,75 @@
+#include "formats/pipeline.h"
+
+#include <charconv>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "libconvert/error.h"
+#include "libconvert/io.h"
+
+namespace animconv {
+
+LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options) {
+  const std::string bytes = ReadFile(path, options.max_input_bytes);
+  LoadedAsset loaded;
+  loaded.input_bytes = bytes.size();
+  loaded.format = &DetectInputFormat(path, bytes, options.from);
+  ReadOptions read = options.read;
+  read.source = path;
+  loaded.asset = loaded.format->read(bytes, read);
+  ValidateAsset(loaded.asset, path);
+  spdlog::debug("{}: read as {}", path, loaded.format->id);
+  return loaded;
+}
+
+void SelectClip(Asset& asset, const std::string& selector) {
+  for (size_t c = 0; c < asset.clips.size(); ++c) {
+    if (asset.clips[c].name == selector) {
+      asset.clips = {asset.clips[c]};
+      return;
+    }
+  }
+  size_t index = 0;
+  const auto parsed = std::from_chars(selector.data(), selector.data() + selector.size(), index);
+  if (parsed.ec == std::errc() && parsed.ptr == selector.data() + selector.size() &&
+      index < asset.clips.size()) {
+    asset.clips = {asset.clips[index]};
+    return;
+  }
+  std::string names;
+  for (size_t c = 0; c < asset.clips.size(); ++c) {
+    names += fmt::format("{}{}: '{}'", c == 0 ? "" : ", ", c, asset.clips[c].name);
+  }
+  ThrowUsage(fmt::format("--clip {}: no such clip name or index (clips: {})", selector, names));
+}
+
+std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options) {
+  if (asset.coordinates.handedness != format.handedness) {
+    spdlog::info("{} data is {}; converting with --mirror {}", format.id,
+                 format.handedness == Handedness::kRight ? "right-handed" : "left-handed",
+                 MirrorName(options.mirror));
+  }
+  ConvertHandedness(asset, format.handedness, options.mirror);
+  return format.write(asset, options.write);
+}
+
+ConvertReport ConvertFile(const std::string& input, const std::string& output,
+                          const ConvertOptions& options) {
+  if (input == output || SameFile(input, output)) {
+    ThrowUsage(fmt::format("the output '{}' is the input file; choose another name", output));
+  }
+  ConvertReport report;
+  // Resolve the writer before reading so a bad output name fails fast.
+  report.output_format = &DetectOutputFormat(output, options.to);
+  LoadedAsset loaded = LoadAsset(input, options);
+  report.input_format = loaded.format;
+  report.input_bytes = loaded.input_bytes;
+  if (options.clip) SelectClip(loaded.asset, *options.clip);
+  const std::string bytes = RenderAsset(std::move(loaded.asset), *report.output_format, options);
+  WriteFileAtomic(output, bytes);
+  report.output_bytes = bytes.size();
+  return report;
+}
+
+}  // namespace animconv

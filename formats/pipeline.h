@@ -1,0 +1,53 @@
+// The conversion job the CLI runs: read, pick a clip, bring the data into the writer's
+// coordinate convention, write atomically. Pure apart from the two files it names.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "formats/format.h"
+#include "libconvert/axes.h"
+#include "libconvert/io.h"
+
+namespace animconv {
+
+struct ConvertOptions {
+  ReadOptions read;
+  WriteOptions write;
+  std::string from;  // forced input format id; empty = detect
+  std::string to;    // forced output format id; empty = detect
+  // How to cross handedness when input and output differ (Unity CSV -> three.js/glTF and back).
+  // Default z: UniGLTF's default and what the seed article does (formats.md §4.2).
+  Mirror mirror = Mirror::kZ;
+  std::optional<std::string> clip;  // keep only this clip (name or 0-based index)
+  uint64_t max_input_bytes = kDefaultMaxInputBytes;
+};
+
+struct LoadedAsset {
+  Asset asset;
+  const Format* format = nullptr;
+  size_t input_bytes = 0;
+};
+
+// Reads, detects, parses and validates `path`. Errors name the file.
+LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options);
+
+// Keeps only the clip named `selector`, or with that 0-based index; Error(kUsage) otherwise.
+void SelectClip(Asset& asset, const std::string& selector);
+
+// Converts the asset into `format`'s bytes (handedness conversion included).
+std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options);
+
+struct ConvertReport {
+  const Format* input_format = nullptr;
+  const Format* output_format = nullptr;
+  size_t input_bytes = 0;
+  size_t output_bytes = 0;
+};
+
+// The whole job. Refuses to write over the input; leaves no output file on any error.
+ConvertReport ConvertFile(const std::string& input, const std::string& output,
+                          const ConvertOptions& options);
+
+}  // namespace animconv

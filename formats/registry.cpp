@@ -1,0 +1,108 @@
+#include <fmt/format.h>
+
+#include "formats/animconv_csv.h"
+#include "formats/format.h"
+#include "formats/three_json.h"
+#include "formats/unity_csv.h"
+#include "libconvert/error.h"
+#include "libconvert/text.h"
+
+namespace animconv {
+namespace {
+
+bool EndsWithIgnoreCase(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         EqualsIgnoreCase(text.substr(text.size() - suffix.size()), suffix);
+}
+
+// The format whose extension matches `path` longest, among those `usable` accepts.
+template <typename Usable>
+const Format* ByExtension(const std::string& path, Usable usable) {
+  const Format* best = nullptr;
+  size_t best_length = 0;
+  for (const Format& format : Formats()) {
+    if (!usable(format)) continue;
+    for (const std::string_view extension : format.extensions) {
+      if (EndsWithIgnoreCase(path, extension) && extension.size() > best_length) {
+        best = &format;
+        best_length = extension.size();
+      }
+    }
+  }
+  return best;
+}
+
+std::string FormatIds(bool readers) {
+  std::string ids;
+  for (const Format& format : Formats()) {
+    if (readers ? format.read == nullptr : format.write == nullptr) continue;
+    ids += ids.empty() ? "" : ", ";
+    ids += format.id;
+  }
+  return ids;
+}
+
+}  // namespace
+
+const std::vector<Format>& Formats() {
+  // Order matters twice: sniffers run top to bottom (the specific `csv` header test before the
+  // looser unity-csv one), and on an extension tie the first entry wins (".csv" writes `csv`).
+  static const std::vector<Format> formats = {
+      {"csv", "animconv CSV: time + one column per channel component", {".csv"},
+       Handedness::kRight, SniffAnimconvCsv, ReadAnimconvCsv, WriteAnimconvCsv},
+      {"unity-csv", "Unity per-bone localRotation CSV (HumanBodyBones order, left-handed)",
+       {".unity.csv", ".csv"}, Handedness::kLeft, SniffUnityCsv, ReadUnityCsv, WriteUnityCsv},
+      {"three", "three.js AnimationClip JSON (AnimationClip.parse, r187)", {".json"},
+       Handedness::kRight, nullptr, nullptr, WriteThreeJson},
+      {"three-hierarchy", "legacy three.js hierarchy JSON (AnimationClip.parseAnimation, <= r184)",
+       {".hierarchy.json"}, Handedness::kRight, nullptr, nullptr, WriteThreeHierarchy},
+  };
+  return formats;
+}
+
+const Format* FindFormat(std::string_view id) {
+  for (const Format& format : Formats()) {
+    if (format.id == id) return &format;
+  }
+  return nullptr;
+}
+
+const Format& DetectInputFormat(const std::string& path, std::string_view bytes,
+                                const std::string& forced_id) {
+  if (!forced_id.empty()) {
+    const Format* format = FindFormat(forced_id);
+    if (!format || !format->read) {
+      ThrowUsage(fmt::format("--from {}: not a readable format (readable: {})", forced_id,
+                             FormatIds(true)));
+    }
+    return *format;
+  }
+  for (const Format& format : Formats()) {
+    if (format.read && format.sniff && format.sniff(bytes)) return format;
+  }
+  if (const Format* format = ByExtension(path, [](const Format& f) { return f.read != nullptr; })) {
+    return *format;
+  }
+  throw Error(ErrorKind::kBadInput, path, "",
+              fmt::format("cannot tell the input format from its name or content; pass --from "
+                          "(readable: {})",
+                          FormatIds(true)));
+}
+
+const Format& DetectOutputFormat(const std::string& path, const std::string& forced_id) {
+  if (!forced_id.empty()) {
+    const Format* format = FindFormat(forced_id);
+    if (!format || !format->write) {
+      ThrowUsage(fmt::format("--to {}: not a writable format (writable: {})", forced_id,
+                             FormatIds(false)));
+    }
+    return *format;
+  }
+  if (const Format* format = ByExtension(path, [](const Format& f) { return f.write != nullptr; })) {
+    return *format;
+  }
+  ThrowUsage(fmt::format("cannot tell the output format from '{}'; pass --to (writable: {})", path,
+                         FormatIds(false)));
+}
+
+}  // namespace animconv

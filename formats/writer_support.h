@@ -1,0 +1,24 @@
+// Helpers shared by writers.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "libconvert/model.h"
+
+namespace animconv {
+
+// The asset's only clip; an Error(kUsage) naming the format when there are none or several.
+const Clip& SingleClip(const Asset& asset, std::string_view format_id);
+
+// Throws Error(kUsage) when a channel uses an interpolation the format cannot express.
+void RequireInterpolation(const Asset& asset, const Clip& clip, std::string_view format_id,
+                          bool allow_step);
+
+// Appends `text` as a JSON string literal (quotes included, control characters escaped).
+void AppendJsonString(std::string& out, std::string_view text);
+// Appends the shortest text that reads back as the same float32 / double.
+void AppendFloat(std::string& out, double value);
+void AppendDouble(std::string& out, double value);
+
+}  // namespace animconv

@@ -1,0 +1,23 @@
+// File access with the project's safety rules (docs/reliability.md): bounded reads, atomic writes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace animconv {
+
+constexpr uint64_t kDefaultMaxInputBytes = 2048ull << 20;  // 2 GiB, `--max-input-mb`
+
+// Reads a whole file. Throws Error(kIo) when it cannot be opened or read, Error(kBadInput) when
+// it is larger than `max_bytes` (checked before allocating).
+std::string ReadFile(const std::string& path, uint64_t max_bytes = kDefaultMaxInputBytes);
+
+// Writes `bytes` to a temporary file in the target's folder, flushes it to disk, then renames it
+// over `path`. On any failure the temporary file is removed and an existing `path` is untouched.
+void WriteFileAtomic(const std::string& path, std::string_view bytes);
+
+// True when both paths name the same existing file (hard links and symlinks included).
+bool SameFile(const std::string& a, const std::string& b);
+
+}  // namespace animconv

@@ -1,0 +1,70 @@
+#include "libconvert/quaternion.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace animconv {
+
+double Dot(const Quat& a, const Quat& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+}
+
+double Length(const Quat& q) { return std::sqrt(Dot(q, q)); }
+
+Quat Normalized(const Quat& q) {
+  const double length = Length(q);
+  return {q[0] / length, q[1] / length, q[2] / length, q[3] / length};
+}
+
+Quat Negated(const Quat& q) { return {-q[0], -q[1], -q[2], -q[3]}; }
+
+Quat SlerpShortest(const Quat& a, const Quat& b, double alpha) {
+  if (alpha <= 0) return a;
+  if (alpha >= 1) return b;
+  double cosine = Dot(a, b);
+  const double sign = cosine < 0 ? -1.0 : 1.0;
+  cosine *= sign;
+  double weight_a = 1 - alpha;
+  double weight_b = alpha;
+  // Near-parallel keys: sin(theta) vanishes, so use the normalised lerp, whose error there is far
+  // below float precision.
+  if (cosine < 1 - 1e-9) {
+    const double theta = std::acos(std::min(cosine, 1.0));
+    const double sine = std::sin(theta);
+    weight_a = std::sin((1 - alpha) * theta) / sine;
+    weight_b = std::sin(alpha * theta) / sine;
+  }
+  weight_b *= sign;
+  return Normalized({weight_a * a[0] + weight_b * b[0], weight_a * a[1] + weight_b * b[1],
+                     weight_a * a[2] + weight_b * b[2], weight_a * a[3] + weight_b * b[3]});
+}
+
+double AngleBetween(const Quat& a, const Quat& b) {
+  const double cosine = std::min(1.0, std::fabs(Dot(a, b)));
+  return 2 * std::acos(cosine);
+}
+
+Quat LoadQuat(const double* xyzw) { return {xyzw[0], xyzw[1], xyzw[2], xyzw[3]}; }
+
+void StoreQuat(const Quat& q, double* xyzw) { std::copy(q.begin(), q.end(), xyzw); }
+
+void NormalizeRotationKeys(Channel& channel) {
+  for (size_t k = 0; k < channel.key_count(); ++k) {
+    double* value = channel.key_value(k);
+    const Quat q = LoadQuat(value);
+    // Already unit to double precision: leave the bits alone so text round trips stay exact.
+    const double length = Length(q);
+    if (length > 0 && std::fabs(length - 1) > 1e-12) StoreQuat(Normalized(q), value);
+  }
+}
+
+void AlignHemispheres(Channel& channel) {
+  if (channel.interpolation == Interpolation::kCubicSpline) return;
+  for (size_t k = 1; k < channel.key_count(); ++k) {
+    const Quat previous = LoadQuat(channel.key_value(k - 1));
+    const Quat current = LoadQuat(channel.key_value(k));
+    if (Dot(previous, current) < 0) StoreQuat(Negated(current), channel.key_value(k));
+  }
+}
+
+}  // namespace animconv

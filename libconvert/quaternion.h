@@ -1,0 +1,30 @@
+// Quaternion helpers on the x,y,z,w arrays of the model (see model.h). Double precision throughout.
+#pragma once
+
+#include "libconvert/model.h"
+
+namespace animconv {
+
+double Dot(const Quat& a, const Quat& b);
+double Length(const Quat& q);
+// Unit quaternion in the direction of q; q must have non-zero length.
+Quat Normalized(const Quat& q);
+Quat Negated(const Quat& q);
+// Spherical interpolation on the short path (the second argument is negated when dot < 0, as
+// three.js Quaternion.slerpFlat and glTF 2.0 Appendix C do). alpha 0 and 1 return the keys exactly.
+Quat SlerpShortest(const Quat& a, const Quat& b, double alpha);
+// Rotation angle between two unit quaternions in radians, in [0, pi] (q and -q are the same).
+double AngleBetween(const Quat& a, const Quat& b);
+
+Quat LoadQuat(const double* xyzw);
+void StoreQuat(const Quat& q, double* xyzw);
+
+// Renormalises every rotation key value in double precision (for cubic splines, the value
+// elements only; tangents are left as they are). Throws nothing: zero-length keys must have been
+// rejected by the reader; they are left untouched.
+void NormalizeRotationKeys(Channel& channel);
+// Flips key signs so that dot(q[k], q[k+1]) >= 0: every player then interpolates the short way.
+// Step and linear channels only; cubic splines keep their signs (their tangents depend on them).
+void AlignHemispheres(Channel& channel);
+
+}  // namespace animconv

@@ -1,0 +1,60 @@
+#include "libconvert/sample.h"
+
+#include <algorithm>
+
+#include "libconvert/quaternion.h"
+
+namespace animconv {
+namespace {
+
+void EvaluateCubic(const Channel& channel, size_t key, double seconds, double* out) {
+  const size_t width = static_cast<size_t>(channel.width);
+  const double t0 = channel.times_seconds[key];
+  const double t_delta = channel.times_seconds[key + 1] - t0;
+  const double s = (seconds - t0) / t_delta;
+  const double s2 = s * s;
+  const double s3 = s2 * s;
+  const double* value0 = channel.values.data() + (3 * key + 1) * width;
+  const double* out_tangent0 = channel.values.data() + (3 * key + 2) * width;
+  const double* in_tangent1 = channel.values.data() + (3 * (key + 1)) * width;
+  const double* value1 = channel.values.data() + (3 * (key + 1) + 1) * width;
+  for (size_t i = 0; i < width; ++i) {
+    out[i] = (2 * s3 - 3 * s2 + 1) * value0[i] + t_delta * (s3 - 2 * s2 + s) * out_tangent0[i] +
+             (-2 * s3 + 3 * s2) * value1[i] + t_delta * (s3 - s2) * in_tangent1[i];
+  }
+  if (channel.path == Path::kRotation) {
+    const Quat q = LoadQuat(out);
+    if (Length(q) > 0) StoreQuat(Normalized(q), out);
+  }
+}
+
+}  // namespace
+
+void EvaluateChannel(const Channel& channel, double seconds, double* out) {
+  const auto& times = channel.times_seconds;
+  const size_t width = static_cast<size_t>(channel.width);
+  // First key strictly after `seconds`; the segment is [next - 1, next].
+  const size_t next =
+      static_cast<size_t>(std::upper_bound(times.begin(), times.end(), seconds) - times.begin());
+  if (next == 0 || next == times.size() || channel.interpolation == Interpolation::kStep ||
+      times[next - 1] == seconds) {
+    const size_t key = next == 0 ? 0 : next - 1;
+    std::copy_n(channel.key_value(key), width, out);
+    return;
+  }
+  const size_t key = next - 1;
+  if (channel.interpolation == Interpolation::kCubicSpline) {
+    EvaluateCubic(channel, key, seconds, out);
+    return;
+  }
+  const double alpha = (seconds - times[key]) / (times[next] - times[key]);
+  const double* a = channel.key_value(key);
+  const double* b = channel.key_value(next);
+  if (channel.path == Path::kRotation) {
+    StoreQuat(SlerpShortest(LoadQuat(a), LoadQuat(b), alpha), out);
+    return;
+  }
+  for (size_t i = 0; i < width; ++i) out[i] = a[i] + (b[i] - a[i]) * alpha;
+}
+
+}  // namespace animconv

@@ -1,0 +1,21 @@
+// Small text helpers shared by readers, writers and the CLI.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace animconv {
+
+bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+std::string_view TrimAscii(std::string_view text);
+
+// Shortest decimal text that reads back as the same float32 / double ("0.2", "1e-07").
+// Writes into `out` (at least 40 chars) and returns the length.
+size_t FormatShortest(float value, char* out);
+size_t FormatShortest(double value, char* out);
+// Fixed notation with `decimals` digits after the point, like C#'s "F3" ("-0.014", "0.000").
+size_t FormatFixed(double value, int decimals, char* out);
+
+std::string ShortestText(double value);
+
+}  // namespace animconv

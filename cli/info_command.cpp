@@ -1,6 +1,6 @@
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -41,8 +41,7 @@ nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
           {"format", std::string(loaded.format->id)},
           {"bytes", loaded.input_bytes},
           {"coordinates",
-           {{"handedness",
-             summary.coordinates.handedness == Handedness::kRight ? "right" : "left"},
+           {{"handedness", summary.coordinates.handedness == Handedness::kRight ? "right" : "left"},
             {"up", "+Y"},
             {"facing", summary.coordinates.facing == Facing::kPlusZ    ? "+Z"
                        : summary.coordinates.facing == Facing::kMinusZ ? "-Z"
@@ -51,6 +50,10 @@ nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
           {"humanoid_nodes", summary.humanoid_node_count},
           {"rest_pose_known", summary.rest_pose_known},
           {"notes", summary.notes},
+          {"rotations",
+           {{"keys_not_unit_length", summary.rotation_keys_not_unit},
+            {"max_length_error", summary.max_rotation_length_error},
+            {"sign_flips_between_keys", summary.rotation_sign_flips}}},
           {"clips", clips}};
 }
 
@@ -61,6 +64,13 @@ void PrintText(const std::string& path, const LoadedAsset& loaded, const AssetSu
                            summary.humanoid_node_count,
                            summary.rest_pose_known ? "known" : "unknown (identity)");
   for (const std::string& note : summary.notes) std::cout << "note: " << note << "\n";
+  if (summary.rotation_keys_not_unit > 0 || summary.rotation_sign_flips > 0) {
+    std::cout << fmt::format(
+        "rotations: {} keys off unit length (max error {:.2g}), {} sign flips between keys; "
+        "outputs other than unity-csv get them renormalised and hemisphere-aligned\n",
+        summary.rotation_keys_not_unit, summary.max_rotation_length_error,
+        summary.rotation_sign_flips);
+  }
   for (size_t c = 0; c < summary.clips.size(); ++c) {
     const ClipSummary& clip = summary.clips[c];
     std::string paths;
@@ -85,7 +95,8 @@ void PrintText(const std::string& path, const LoadedAsset& loaded, const AssetSu
                              fmt::join(clip.targets, ", "));
     if (!clip.missing_humanoid.empty()) {
       std::cout << fmt::format("  humanoid bones without data ({}): {}\n",
-                               clip.missing_humanoid.size(), fmt::join(clip.missing_humanoid, ", "));
+                               clip.missing_humanoid.size(),
+                               fmt::join(clip.missing_humanoid, ", "));
     }
   }
 }
@@ -96,9 +107,8 @@ int RunInfo(const std::vector<std::string>& args) {
   InputOptionValues input;
   bool json = false;
   po::options_description general("Info");
-  general.add_options()
-      ("help,h", "show this help")
-      ("json", po::bool_switch(&json), "machine-readable output");
+  general.add_options()("help,h", "show this help")("json", po::bool_switch(&json),
+                                                    "machine-readable output");
   po::options_description visible;
   visible.add(general).add(InputOptions(&input));
   po::variables_map map;

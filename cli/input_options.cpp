@@ -1,8 +1,8 @@
 #include "cli/input_options.h"
 
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 
 #include "formats/unity_csv.h"
 #include "libconvert/error.h"
@@ -12,17 +12,19 @@ namespace animconv::cli {
 
 po::options_description InputOptions(InputOptionValues* values) {
   po::options_description description("Input");
-  description.add_options()
-      ("from", po::value(&values->from), "input format id (see `animconv formats`); default: "
-       "detected from content, then extension")
-      ("bones", po::value(&values->bones_file), "unity-csv: file with one bone name per line "
-       "(the article's bone.txt); sets the column order and count. Default: the 55 "
-       "HumanBodyBones in enum order (UpperChest last)")
-      ("interval", po::value(&values->interval_seconds), "unity-csv: seconds between rows "
-       "(default 0.2, the reference exporter's rate); when writing unity-csv, sample on this grid")
-      ("fps", po::value(&values->fps), "unity-csv: rows per second (alternative to --interval)")
-      ("max-input-mb", po::value(&values->max_input_mb)->default_value(values->max_input_mb),
-       "refuse inputs larger than this many MiB");
+  description.add_options()("from", po::value(&values->from),
+                            "input format id (see `animconv formats`); default: "
+                            "detected from content, then extension")(
+      "bones", po::value(&values->bones_file),
+      "unity-csv: file with one bone name per line "
+      "(the article's bone.txt); sets the column order and count. Default: the 55 "
+      "HumanBodyBones in enum order (UpperChest last)")(
+      "interval", po::value(&values->interval_seconds),
+      "unity-csv: seconds between rows "
+      "(default 0.2, the reference exporter's rate); when writing unity-csv, sample on this grid")(
+      "fps", po::value(&values->fps), "unity-csv: rows per second (alternative to --interval)")(
+      "max-input-mb", po::value(&values->max_input_mb)->default_value(values->max_input_mb),
+      "refuse inputs larger than this many MiB");
   return description;
 }
 
@@ -59,13 +61,14 @@ bool ParseCommandLine(const std::vector<std::string>& args, const char* usage,
   positional.add(positional_name.c_str(), 1);
   try {
     po::store(po::command_line_parser(args).options(all).positional(positional).run(), *map);
+    // --help wins over missing required options, so check it before notify() enforces them.
+    if (map->count("help")) {
+      std::cout << usage << "\n" << visible << "\n";
+      return false;
+    }
     po::notify(*map);
   } catch (const po::error& error) {
     ThrowUsage(error.what());
-  }
-  if (map->count("help")) {
-    std::cout << usage << "\n" << visible << "\n";
-    return false;
   }
   if (!map->count(positional_name)) {
     ThrowUsage(fmt::format("missing {}; usage: {}", positional_name, usage));

@@ -1,10 +1,10 @@
 // animconv: convert and retarget character animation clips. This file only dispatches commands
 // and turns errors into messages and exit codes (docs/cli.md).
-#include <iostream>
-#include <new>
-
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
+
+#include <iostream>
+#include <new>
 
 #include "cli/commands.h"
 #include "libconvert/error.h"

@@ -1,8 +1,8 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstring>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "formats/animconv_csv.h"
 #include "formats/number_parse.h"
@@ -38,7 +38,8 @@ std::optional<Path> ParsePath(std::string_view text) {
 }
 
 std::string_view StripBom(std::string_view bytes) {
-  if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xEF\xBB\xBF", 3) == 0) bytes.remove_prefix(3);
+  if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xEF\xBB\xBF", 3) == 0)
+    bytes.remove_prefix(3);
   return bytes;
 }
 
@@ -59,18 +60,18 @@ void OrderComponents(PendingChannel& pending, const std::string& source) {
     const std::string& name = pending.components[i];
     const size_t slot = name.size() == 1 ? std::string_view("xyzw").find(name[0]) : SIZE_MAX;
     if (slot >= width || ordered[slot] != SIZE_MAX) {
-      ThrowBadInput(source, fmt::format("1:{}", pending.columns[i]),
-                    fmt::format("'{}.{}' has component '{}', expected each of {} once",
-                                pending.node, PathName(pending.path), name,
-                                width == 4 ? "x,y,z,w" : "x,y,z"));
+      ThrowBadInput(
+          source, fmt::format("1:{}", pending.columns[i]),
+          fmt::format("'{}.{}' has component '{}', expected each of {} once", pending.node,
+                      PathName(pending.path), name, width == 4 ? "x,y,z,w" : "x,y,z"));
     }
     ordered[slot] = pending.columns[i];
   }
   for (size_t slot = 0; slot < width; ++slot) {
     if (ordered[slot] == SIZE_MAX) {
       ThrowBadInput(source, "1:1",
-                    fmt::format("'{}.{}' has no '{}' column", pending.node,
-                                PathName(pending.path), "xyzw"[slot]));
+                    fmt::format("'{}.{}' has no '{}' column", pending.node, PathName(pending.path),
+                                "xyzw"[slot]));
     }
   }
   pending.columns = ordered;
@@ -199,9 +200,9 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
                     "unterminated quoted field");
     }
     if (fields.size() != expected_fields) {
-      ThrowBadInput(source, fmt::format("{}:1", line_number),
-                    fmt::format("{} fields, expected {} like the header", fields.size(),
-                                expected_fields));
+      ThrowBadInput(
+          source, fmt::format("{}:1", line_number),
+          fmt::format("{} fields, expected {} like the header", fields.size(), expected_fields));
     }
     cells.assign(fields.size(), 0);
     present.assign(fields.size(), false);
@@ -221,9 +222,9 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
     }
     const double seconds = cells[0];
     if (seconds < 0 || seconds <= previous_time) {
-      ThrowBadInput(source, fmt::format("{}:1", line_number),
-                    fmt::format("time {} must be >= 0 and greater than the previous row's",
-                                fields[0]));
+      ThrowBadInput(
+          source, fmt::format("{}:1", line_number),
+          fmt::format("time {} must be >= 0 and greater than the previous row's", fields[0]));
     }
     previous_time = seconds;
     for (PendingChannel& channel : pending) {
@@ -232,8 +233,8 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
       if (filled == 0) continue;  // an empty group: no key of this channel at this time
       if (filled != channel.columns.size()) {
         ThrowBadInput(source, fmt::format("{}:{}", line_number, columns[channel.columns.front()]),
-                      fmt::format("'{}.{}' has some components empty and some not",
-                                  channel.node, PathName(channel.path)));
+                      fmt::format("'{}.{}' has some components empty and some not", channel.node,
+                                  PathName(channel.path)));
       }
       channel.channel.times_seconds.push_back(seconds);
       for (const size_t column : channel.columns) channel.channel.values.push_back(cells[column]);
@@ -277,8 +278,6 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
                                     channel.times_seconds[k]));
         }
       }
-      NormalizeRotationKeys(channel);
-      AlignHemispheres(channel);
     }
     clip.channels.push_back(std::move(channel));
   }

@@ -23,11 +23,11 @@ struct ReadOptions {
 };
 
 struct WriteOptions {
-  bool three_array = false;                         // three: a JSON array of clips
+  bool three_array = false;                           // three: a JSON array of clips
   TimeUnit hierarchy_time_unit = TimeUnit::kSeconds;  // three-hierarchy key times
-  std::optional<int> precision;                     // unity-csv decimals; unset = shortest float
-  std::vector<std::string> bone_names;              // unity-csv column groups; empty = 55 bones
-  std::optional<double> row_interval_seconds;       // unity-csv: sample on this grid
+  std::optional<int> precision;                       // unity-csv decimals; unset = shortest float
+  std::vector<std::string> bone_names;                // unity-csv column groups; empty = 55 bones
+  std::optional<double> row_interval_seconds;         // unity-csv: sample on this grid
 };
 
 struct Format {
@@ -37,6 +37,9 @@ struct Format {
   std::vector<std::string_view> extensions;
   // The handedness the format's numbers are in; the pipeline converts before writing.
   Handedness handedness = Handedness::kRight;
+  // False for formats that need unit, hemisphere-aligned rotations (the pipeline normalises
+  // before writing); true for unity-csv, which writes rotations back exactly as read.
+  bool keeps_raw_rotations = false;
   // True when `bytes` (the whole input) looks like this format; null when content can't tell.
   bool (*sniff)(std::string_view bytes) = nullptr;
   Asset (*read)(std::string_view bytes, const ReadOptions& options) = nullptr;

@@ -1,12 +1,13 @@
 #include "formats/pipeline.h"
 
-#include <charconv>
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <charconv>
+
 #include "libconvert/error.h"
 #include "libconvert/io.h"
+#include "libconvert/quaternion.h"
 
 namespace animconv {
 
@@ -51,6 +52,12 @@ std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions&
                  MirrorName(options.mirror));
   }
   ConvertHandedness(asset, format.handedness, options.mirror);
+  if (!format.keeps_raw_rotations) {
+    const RotationNormalization normalized = NormalizeRotations(asset);
+    spdlog::debug(
+        "rotations: {} keys renormalised, {} sign-flipped to the previous key's hemisphere",
+        normalized.keys_renormalized, normalized.keys_flipped);
+  }
   return format.write(asset, options.write);
 }
 

@@ -48,14 +48,38 @@ const std::vector<Format>& Formats() {
   // Order matters twice: sniffers run top to bottom (the specific `csv` header test before the
   // looser unity-csv one), and on an extension tie the first entry wins (".csv" writes `csv`).
   static const std::vector<Format> formats = {
-      {"csv", "animconv CSV: time + one column per channel component", {".csv"},
-       Handedness::kRight, SniffAnimconvCsv, ReadAnimconvCsv, WriteAnimconvCsv},
-      {"unity-csv", "Unity per-bone localRotation CSV (HumanBodyBones order, left-handed)",
-       {".unity.csv", ".csv"}, Handedness::kLeft, SniffUnityCsv, ReadUnityCsv, WriteUnityCsv},
-      {"three", "three.js AnimationClip JSON (AnimationClip.parse, r187)", {".json"},
-       Handedness::kRight, nullptr, nullptr, WriteThreeJson},
-      {"three-hierarchy", "legacy three.js hierarchy JSON (AnimationClip.parseAnimation, <= r184)",
-       {".hierarchy.json"}, Handedness::kRight, nullptr, nullptr, WriteThreeHierarchy},
+      {"csv",
+       "animconv CSV: time + one column per channel component",
+       {".csv"},
+       Handedness::kRight,
+       false,
+       SniffAnimconvCsv,
+       ReadAnimconvCsv,
+       WriteAnimconvCsv},
+      {"unity-csv",
+       "Unity per-bone localRotation CSV (HumanBodyBones order, left-handed)",
+       {".unity.csv", ".csv"},
+       Handedness::kLeft,
+       true,
+       SniffUnityCsv,
+       ReadUnityCsv,
+       WriteUnityCsv},
+      {"three",
+       "three.js AnimationClip JSON (AnimationClip.parse, r187)",
+       {".json"},
+       Handedness::kRight,
+       false,
+       nullptr,
+       nullptr,
+       WriteThreeJson},
+      {"three-hierarchy",
+       "legacy three.js hierarchy JSON (AnimationClip.parseAnimation, <= r184)",
+       {".hierarchy.json"},
+       Handedness::kRight,
+       false,
+       nullptr,
+       nullptr,
+       WriteThreeHierarchy},
   };
   return formats;
 }
@@ -98,7 +122,8 @@ const Format& DetectOutputFormat(const std::string& path, const std::string& for
     }
     return *format;
   }
-  if (const Format* format = ByExtension(path, [](const Format& f) { return f.write != nullptr; })) {
+  if (const Format* format =
+          ByExtension(path, [](const Format& f) { return f.write != nullptr; })) {
     return *format;
   }
   ThrowUsage(fmt::format("cannot tell the output format from '{}'; pass --to (writable: {})", path,

@@ -1,7 +1,7 @@
-#include <algorithm>
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include <algorithm>
 
 #include "formats/three_json.h"
 #include "formats/writer_support.h"

@@ -1,6 +1,6 @@
-#include <random>
-
 #include <fmt/format.h>
+
+#include <random>
 
 #include "formats/three_json.h"
 #include "formats/writer_support.h"
@@ -69,9 +69,9 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip,
   for (const Channel& channel : clip.channels) {
     const std::string& node_name = node_names[channel.node];
     if (node_name.empty()) {
-      ThrowUsage(fmt::format(
-          "three: node {} has no name three.js can bind (its sanitised name is empty)",
-          channel.node));
+      ThrowUsage(
+          fmt::format("three: node {} has no name three.js can bind (its sanitised name is empty)",
+                      channel.node));
     }
     RequireFloat32Increasing(asset, clip, channel);
     const TrackKind kind = KindOf(channel.path);

@@ -1,7 +1,7 @@
-#include <map>
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include <map>
 
 #include "formats/three_json.h"
 
@@ -12,11 +12,14 @@ namespace {
 // beyond ASCII (U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF),
 // else 0.
 size_t UnicodeSpaceLength(std::string_view text, size_t i) {
-  auto byte = [&](size_t k) { return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u; };
+  auto byte = [&](size_t k) {
+    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
+  };
   const unsigned b0 = byte(0), b1 = byte(1), b2 = byte(2);
   if (b0 == 0xC2 && b1 == 0xA0) return 2;
   if (b0 == 0xE1 && b1 == 0x9A && b2 == 0x80) return 3;
-  if (b0 == 0xE2 && b1 == 0x80 && ((b2 >= 0x80 && b2 <= 0x8A) || b2 == 0xA8 || b2 == 0xA9 || b2 == 0xAF)) {
+  if (b0 == 0xE2 && b1 == 0x80 &&
+      ((b2 >= 0x80 && b2 <= 0x8A) || b2 == 0xA8 || b2 == 0xA9 || b2 == 0xAF)) {
     return 3;
   }
   if (b0 == 0xE2 && b1 == 0x81 && b2 == 0x9F) return 3;

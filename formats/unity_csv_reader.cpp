@@ -1,15 +1,14 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <optional>
 
-#include <fmt/format.h>
-
 #include "formats/number_parse.h"
 #include "formats/source_name.h"
 #include "formats/unity_csv.h"
 #include "libconvert/error.h"
-#include "libconvert/quaternion.h"
 #include "libconvert/text.h"
 
 namespace animconv {
@@ -24,7 +23,8 @@ struct Dialect {
 };
 
 std::string_view StripBom(std::string_view bytes) {
-  if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xEF\xBB\xBF", 3) == 0) bytes.remove_prefix(3);
+  if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xEF\xBB\xBF", 3) == 0)
+    bytes.remove_prefix(3);
   return bytes;
 }
 
@@ -102,8 +102,8 @@ class RowParser {
       while (p < end && IsSpace(*p)) ++p;
       if (p < end && *p != dialect_.separator) {
         Fail(line, p, line_number,
-             fmt::format("expected '{}' after {}, found '{}'", dialect_.separator,
-                         DescribeValue(v), Field(p, end)));
+             fmt::format("expected '{}' after {}, found '{}'", dialect_.separator, DescribeValue(v),
+                         Field(p, end)));
       }
       if (p < end) ++p;  // the separator; after the last value it is the exporter's trailing one
       out->push_back(value);
@@ -111,8 +111,8 @@ class RowParser {
     while (p < end && IsSpace(*p)) ++p;
     if (p < end) {
       Fail(line, p, line_number,
-           fmt::format("more than {} values: expected {} ({} bones x 4, x,y,z,w each){}",
-                       expected_, expected_, bones_.size(),
+           fmt::format("more than {} values: expected {} ({} bones x 4, x,y,z,w each){}", expected_,
+                       expected_, bones_.size(),
                        options_.bone_names.empty() ? "; use --bones for another layout" : ""));
     }
   }
@@ -150,7 +150,8 @@ Rig MakeRig(const std::vector<std::string>& bones) {
     Node node;
     node.name = name;
     node.human_bone = FindHumanBoneByUnityName(name);
-    if (node.human_bone) node_of_bone[static_cast<int>(*node.human_bone)] = static_cast<int>(rig.nodes.size());
+    if (node.human_bone)
+      node_of_bone[static_cast<int>(*node.human_bone)] = static_cast<int>(rig.nodes.size());
     rig.nodes.push_back(std::move(node));
   }
   // Parents follow the humanoid parent map, skipping bones the list does not have.
@@ -263,23 +264,24 @@ Asset ReadUnityCsv(std::string_view bytes, const ReadOptions& options) {
       continue;
     }
     if (zero_rows > 0) {
-      asset.notes.push_back(fmt::format("bone '{}' is 0,0,0,0 in {} of {} rows; those keys were skipped",
-                                        bones[b], zero_rows, rows));
+      asset.notes.push_back(
+          fmt::format("bone '{}' is 0,0,0,0 in {} of {} rows; those keys were skipped", bones[b],
+                      zero_rows, rows));
     }
-    NormalizeRotationKeys(channel);
-    AlignHemispheres(channel);
+    // Values stay exactly as printed (3 decimals are not unit length, signs may jump): the
+    // pipeline renormalises and aligns them for every output but unity-csv itself.
     clip.channels.push_back(std::move(channel));
   }
   if (clip.channels.empty()) {
-    ThrowBadInput(options.source, "",
-                  fmt::format("no bone has any data: all {} rows are 0,0,0,0 for every bone", rows));
+    ThrowBadInput(
+        options.source, "",
+        fmt::format("no bone has any data: all {} rows are 0,0,0,0 for every bone", rows));
   }
   clip.duration_seconds = static_cast<double>(rows - 1) * options.row_interval_seconds;
   asset.clips.push_back(std::move(clip));
-  asset.notes.insert(asset.notes.begin(),
-                     fmt::format("unity-csv: {} rows every {} s, {}", rows,
-                                 ShortestText(options.row_interval_seconds),
-                                 DescribeDialect(*dialect)));
+  asset.notes.insert(asset.notes.begin(), fmt::format("unity-csv: {} rows every {} s, {}", rows,
+                                                      ShortestText(options.row_interval_seconds),
+                                                      DescribeDialect(*dialect)));
   if (!missing.empty()) {
     asset.notes.push_back(fmt::format("{} bones written as 0,0,0,0 (missing on the avatar): {}",
                                       missing.size(), fmt::join(missing, ", ")));

@@ -1,7 +1,7 @@
-#include <cmath>
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include <cmath>
 
 #include "formats/unity_csv.h"
 #include "formats/writer_support.h"

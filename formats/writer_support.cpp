@@ -9,7 +9,8 @@ namespace animconv {
 
 const Clip& SingleClip(const Asset& asset, std::string_view format_id) {
   if (asset.clips.size() == 1) return asset.clips.front();
-  if (asset.clips.empty()) ThrowUsage(fmt::format("{}: the input has no animation clip", format_id));
+  if (asset.clips.empty())
+    ThrowUsage(fmt::format("{}: the input has no animation clip", format_id));
   ThrowUsage(fmt::format("{} holds one clip and the input has {}; pick one with --clip NAME|INDEX",
                          format_id, asset.clips.size()));
 }

@@ -104,9 +104,8 @@ void ChangeBasis(Asset& asset, const AxisMap& map) {
     for (Channel& channel : clip.channels) TransformChannel(map, channel);
   }
   if (map.determinant() < 0) {
-    asset.coordinates.handedness = asset.coordinates.handedness == Handedness::kRight
-                                       ? Handedness::kLeft
-                                       : Handedness::kRight;
+    asset.coordinates.handedness =
+        asset.coordinates.handedness == Handedness::kRight ? Handedness::kLeft : Handedness::kRight;
   }
   asset.coordinates.facing = TransformFacing(map, asset.coordinates.facing);
 }

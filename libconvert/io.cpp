@@ -1,6 +1,7 @@
 #include "libconvert/io.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -8,8 +9,6 @@
 #include <cstring>
 #include <filesystem>
 #include <random>
-
-#include <fmt/format.h>
 
 #include "libconvert/error.h"
 
@@ -84,8 +83,7 @@ std::string ReadFile(const std::string& path, uint64_t max_bytes) {
 
 void WriteFileAtomic(const std::string& path, std::string_view bytes) {
   const std::string temporary = TemporaryNameFor(path);
-  FileDescriptor file(
-      ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
+  FileDescriptor file(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
   if (file.get() < 0) ThrowIo(path, "cannot create output");
   auto fail = [&](const char* what) {
     const int saved = errno;

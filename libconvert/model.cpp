@@ -1,8 +1,8 @@
 #include "libconvert/model.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "libconvert/error.h"
 
@@ -109,10 +109,10 @@ void ValidateAsset(const Asset& asset, const std::string& source) {
       }
       const Node& node = nodes[channel.node];
       if (channel.width != PathWidth(channel.path, node) || channel.width <= 0) {
-        ThrowBadInput(source, where,
-                      fmt::format("{} of '{}' has {} components per key, expected {}",
-                                  PathName(channel.path), node.name, channel.width,
-                                  PathWidth(channel.path, node)));
+        ThrowBadInput(
+            source, where,
+            fmt::format("{} of '{}' has {} components per key, expected {}", PathName(channel.path),
+                        node.name, channel.width, PathWidth(channel.path, node)));
       }
       if (channel.times_seconds.empty()) {
         ThrowBadInput(source, where, "channel has no keys");
@@ -131,9 +131,9 @@ void ValidateAsset(const Asset& asset, const std::string& source) {
       for (size_t k = 0; k < channel.key_count(); ++k) {
         const double seconds = channel.times_seconds[k];
         if (!std::isfinite(seconds) || seconds < 0 || seconds <= previous) {
-          ThrowBadInput(source, where,
-                        fmt::format("key {} time {} is not finite, >= 0 and increasing", k,
-                                    seconds));
+          ThrowBadInput(
+              source, where,
+              fmt::format("key {} time {} is not finite, >= 0 and increasing", k, seconds));
         }
         previous = seconds;
       }

@@ -48,23 +48,45 @@ Quat LoadQuat(const double* xyzw) { return {xyzw[0], xyzw[1], xyzw[2], xyzw[3]};
 
 void StoreQuat(const Quat& q, double* xyzw) { std::copy(q.begin(), q.end(), xyzw); }
 
-void NormalizeRotationKeys(Channel& channel) {
+size_t NormalizeRotationKeys(Channel& channel) {
+  size_t changed = 0;
   for (size_t k = 0; k < channel.key_count(); ++k) {
     double* value = channel.key_value(k);
     const Quat q = LoadQuat(value);
     // Already unit to double precision: leave the bits alone so text round trips stay exact.
     const double length = Length(q);
-    if (length > 0 && std::fabs(length - 1) > 1e-12) StoreQuat(Normalized(q), value);
+    if (length > 0 && std::fabs(length - 1) > 1e-12) {
+      StoreQuat(Normalized(q), value);
+      ++changed;
+    }
   }
+  return changed;
 }
 
-void AlignHemispheres(Channel& channel) {
-  if (channel.interpolation == Interpolation::kCubicSpline) return;
+size_t AlignHemispheres(Channel& channel) {
+  if (channel.interpolation == Interpolation::kCubicSpline) return 0;
+  size_t flipped = 0;
   for (size_t k = 1; k < channel.key_count(); ++k) {
     const Quat previous = LoadQuat(channel.key_value(k - 1));
     const Quat current = LoadQuat(channel.key_value(k));
-    if (Dot(previous, current) < 0) StoreQuat(Negated(current), channel.key_value(k));
+    if (Dot(previous, current) < 0) {
+      StoreQuat(Negated(current), channel.key_value(k));
+      ++flipped;
+    }
   }
+  return flipped;
+}
+
+RotationNormalization NormalizeRotations(Asset& asset) {
+  RotationNormalization result;
+  for (Clip& clip : asset.clips) {
+    for (Channel& channel : clip.channels) {
+      if (channel.path != Path::kRotation) continue;
+      result.keys_renormalized += NormalizeRotationKeys(channel);
+      result.keys_flipped += AlignHemispheres(channel);
+    }
+  }
+  return result;
 }
 
 }  // namespace animconv

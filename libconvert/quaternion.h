@@ -20,11 +20,22 @@ Quat LoadQuat(const double* xyzw);
 void StoreQuat(const Quat& q, double* xyzw);
 
 // Renormalises every rotation key value in double precision (for cubic splines, the value
-// elements only; tangents are left as they are). Throws nothing: zero-length keys must have been
-// rejected by the reader; they are left untouched.
-void NormalizeRotationKeys(Channel& channel);
+// elements only; tangents are left as they are). Keys already unit to 1e-12 keep their bits;
+// zero-length keys (readers reject them) are left untouched. Returns the number changed.
+size_t NormalizeRotationKeys(Channel& channel);
 // Flips key signs so that dot(q[k], q[k+1]) >= 0: every player then interpolates the short way.
 // Step and linear channels only; cubic splines keep their signs (their tangents depend on them).
-void AlignHemispheres(Channel& channel);
+// Returns the number of keys flipped.
+size_t AlignHemispheres(Channel& channel);
+
+struct RotationNormalization {
+  size_t keys_renormalized = 0;
+  size_t keys_flipped = 0;
+};
+
+// Both of the above on every rotation channel: what every interpolating consumer (three.js,
+// glTF) needs. Readers keep rotations as the file has them, so a same-format round trip is exact;
+// the conversion pipeline applies this before every writer that needs unit quaternions.
+RotationNormalization NormalizeRotations(Asset& asset);
 
 }  // namespace animconv

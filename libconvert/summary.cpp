@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "libconvert/quaternion.h"
+
 namespace animconv {
 namespace {
 
@@ -23,8 +25,8 @@ std::optional<double> ClipKeyRate(const Clip& clip) {
 
 std::optional<double> UniformInterval(const std::vector<double>& times_seconds) {
   if (times_seconds.size() < 2) return std::nullopt;
-  const double interval =
-      (times_seconds.back() - times_seconds.front()) / static_cast<double>(times_seconds.size() - 1);
+  const double interval = (times_seconds.back() - times_seconds.front()) /
+                          static_cast<double>(times_seconds.size() - 1);
   for (size_t k = 0; k < times_seconds.size(); ++k) {
     const double expected = times_seconds.front() + interval * static_cast<double>(k);
     if (std::fabs(times_seconds[k] - expected) > kTimeTolerance) return std::nullopt;
@@ -47,6 +49,18 @@ AssetSummary Summarize(const Asset& asset) {
     out.channel_count = clip.channels.size();
     std::vector<bool> animated(asset.rig.nodes.size(), false);
     for (const Channel& channel : clip.channels) {
+      if (channel.path == Path::kRotation) {
+        for (size_t k = 0; k < channel.key_count(); ++k) {
+          const Quat q = LoadQuat(channel.key_value(k));
+          const double error = std::fabs(Length(q) - 1);
+          summary.rotation_keys_not_unit += error > 1e-12 ? 1 : 0;
+          summary.max_rotation_length_error = std::max(summary.max_rotation_length_error, error);
+          if (k > 0 && channel.interpolation != Interpolation::kCubicSpline &&
+              Dot(LoadQuat(channel.key_value(k - 1)), q) < 0) {
+            ++summary.rotation_sign_flips;
+          }
+        }
+      }
       ++out.channels_per_path[static_cast<size_t>(channel.path)];
       ++out.channels_per_interpolation[static_cast<size_t>(channel.interpolation)];
       out.key_count += channel.key_count();

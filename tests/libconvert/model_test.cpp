@@ -1,0 +1,104 @@
+#include "libconvert/model.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "libconvert/error.h"
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+using testing::MakeAsset;
+using testing::MakeChannel;
+
+Asset ValidAsset() {
+  Asset asset = MakeAsset({"hips", "spine"});
+  asset.rig.nodes[1].parent = 0;
+  asset.clips[0].channels.push_back(
+      MakeChannel(1, Path::kRotation, {0, 0.5}, {0, 0, 0, 1, 0, 0, 0, 1}, 4));
+  return asset;
+}
+
+void ExpectInvalid(const Asset& asset, const std::string& fragment) {
+  try {
+    ValidateAsset(asset, "test.src");
+    FAIL() << "expected an error mentioning " << fragment;
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kBadInput);
+    EXPECT_NE(std::string(error.what()).find(fragment), std::string::npos) << error.what();
+    EXPECT_EQ(error.source(), "test.src");
+  }
+}
+
+TEST(ModelTest, ValidAssetPasses) { EXPECT_NO_THROW(ValidateAsset(ValidAsset(), "x")); }
+
+TEST(ModelTest, RejectsNonIncreasingTimes) {
+  Asset asset = ValidAsset();
+  asset.clips[0].channels[0].times_seconds = {0.5, 0.5};
+  ExpectInvalid(asset, "increasing");
+}
+
+TEST(ModelTest, RejectsNegativeAndNonFiniteTimes) {
+  Asset asset = ValidAsset();
+  asset.clips[0].channels[0].times_seconds = {-1, 0};
+  ExpectInvalid(asset, "increasing");
+  asset.clips[0].channels[0].times_seconds = {0, NAN};
+  ExpectInvalid(asset, "finite");
+}
+
+TEST(ModelTest, RejectsWrongValueCountAndWidth) {
+  Asset asset = ValidAsset();
+  asset.clips[0].channels[0].values.pop_back();
+  ExpectInvalid(asset, "values for 2 keys");
+  asset = ValidAsset();
+  asset.clips[0].channels[0].width = 3;
+  ExpectInvalid(asset, "components per key");
+}
+
+TEST(ModelTest, RejectsNonFiniteValuesEmptyChannelsAndBadNodes) {
+  Asset asset = ValidAsset();
+  asset.clips[0].channels[0].values[2] = INFINITY;
+  ExpectInvalid(asset, "not finite");
+  asset = ValidAsset();
+  asset.clips[0].channels[0].times_seconds.clear();
+  asset.clips[0].channels[0].values.clear();
+  ExpectInvalid(asset, "no keys");
+  asset = ValidAsset();
+  asset.clips[0].channels[0].node = 7;
+  ExpectInvalid(asset, "missing node 7");
+}
+
+TEST(ModelTest, RejectsParentCycles) {
+  Asset asset = ValidAsset();
+  asset.rig.nodes[0].parent = 1;
+  ExpectInvalid(asset, "cycle");
+}
+
+TEST(ModelTest, CubicSplineNeedsTwoKeysAndThreeElementsPerKey) {
+  Asset asset = ValidAsset();
+  Channel& channel = asset.clips[0].channels[0];
+  channel.interpolation = Interpolation::kCubicSpline;
+  ExpectInvalid(asset, "values for 2 keys, expected 24");
+  channel.values.assign(12, 0);
+  channel.times_seconds = {0};
+  ExpectInvalid(asset, "at least 2 keys");
+}
+
+TEST(ModelTest, DurationIsLastKeyUnlessSet) {
+  Asset asset = ValidAsset();
+  EXPECT_EQ(asset.clips[0].duration(), 0.5);
+  asset.clips[0].duration_seconds = 2.0;
+  EXPECT_EQ(asset.clips[0].duration(), 2.0);
+}
+
+TEST(ModelTest, KeyValuePointsAtTheMiddleElementOfCubicKeys) {
+  Channel channel =
+      MakeChannel(0, Path::kWeights, {0, 1}, {1, 2, 3, 4, 5, 6}, 1, Interpolation::kCubicSpline);
+  EXPECT_EQ(*channel.key_value(0), 2);
+  EXPECT_EQ(*channel.key_value(1), 5);
+}
+
+}  // namespace
+}  // namespace animconv

@@ -1,0 +1,89 @@
+#include "libconvert/quaternion.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+constexpr double kPi = 3.14159265358979323846;
+
+Quat AxisAngle(double x, double y, double z, double radians) {
+  const double s = std::sin(radians / 2);
+  return {x * s, y * s, z * s, std::cos(radians / 2)};
+}
+
+TEST(QuaternionTest, SlerpEndpointsAreExact) {
+  const Quat a = Normalized({0.03, -0.014, -0.005, 0.999});
+  const Quat b = Normalized({0.028, -0.013, -0.004, 0.999});
+  EXPECT_EQ(SlerpShortest(a, b, 0), a);
+  EXPECT_EQ(SlerpShortest(a, b, 1), b);
+}
+
+TEST(QuaternionTest, SlerpFollowsTheShortPathAcrossHemispheres) {
+  // 170 degrees and 190 degrees about Y are 20 degrees apart; the midpoint is 180 degrees.
+  const Quat a = AxisAngle(0, 1, 0, 170 * kPi / 180);
+  const Quat b = AxisAngle(0, 1, 0, 190 * kPi / 180);  // w < 0: the other hemisphere
+  const Quat mid = SlerpShortest(a, b, 0.5);
+  EXPECT_NEAR(AngleBetween(mid, AxisAngle(0, 1, 0, kPi)), 0, 1e-9);
+  EXPECT_NEAR(AngleBetween(a, mid), 10 * kPi / 180, 1e-9);
+}
+
+TEST(QuaternionTest, SlerpHasConstantAngularSpeed) {
+  const Quat a = AxisAngle(1, 0, 0, 0);
+  const Quat b = AxisAngle(1, 0, 0, 2.0);
+  for (double alpha = 0.1; alpha < 1; alpha += 0.2) {
+    EXPECT_NEAR(AngleBetween(a, SlerpShortest(a, b, alpha)), 2.0 * alpha, 1e-12);
+  }
+}
+
+TEST(QuaternionTest, NormalizeKeepsUnitKeysBitExactAndFixesOthers) {
+  Channel channel = testing::MakeChannel(0, Path::kRotation, {0, 1},
+                                         {0, 0, 0.6, 0.8, 0.030, -0.014, -0.005, 0.999}, 4);
+  NormalizeRotationKeys(channel);
+  EXPECT_EQ(channel.values[2], 0.6);
+  EXPECT_EQ(channel.values[3], 0.8);
+  EXPECT_NEAR(Length(LoadQuat(channel.values.data() + 4)), 1, 1e-15);
+}
+
+TEST(QuaternionTest, AlignHemispheresMakesConsecutiveDotsNonNegative) {
+  Channel channel = testing::MakeChannel(0, Path::kRotation, {0, 1, 2},
+                                         {0, 0, 0, 1, -0.1, 0, 0, -0.995, 0.2, 0, 0, 0.98}, 4);
+  AlignHemispheres(channel);
+  EXPECT_EQ(channel.values[7], 0.995);
+  EXPECT_EQ(channel.values[4], 0.1);
+  EXPECT_EQ(channel.values[11], 0.98);
+  for (size_t k = 1; k < 3; ++k) {
+    EXPECT_GE(Dot(LoadQuat(channel.key_value(k - 1)), LoadQuat(channel.key_value(k))), 0);
+  }
+}
+
+TEST(QuaternionTest, AlignHemispheresLeavesCubicSplinesAlone) {
+  std::vector<double> values(24, 0);
+  values[7] = 1;    // key 0 value w
+  values[19] = -1;  // key 1 value w
+  Channel channel =
+      testing::MakeChannel(0, Path::kRotation, {0, 1}, values, 4, Interpolation::kCubicSpline);
+  AlignHemispheres(channel);
+  EXPECT_EQ(channel.values[19], -1);
+}
+
+TEST(QuaternionTest, NormalizeRotationsFixesLengthAndSignsOfRotationChannelsOnly) {
+  Asset asset = testing::MakeAsset({"hips"});
+  auto& channels = asset.clips[0].channels;
+  channels.push_back(testing::MakeChannel(0, Path::kRotation, {0, 0.2},
+                                          {0, 0.707, 0, 0.707, 0, -0.707, 0, -0.707}, 4));
+  channels.push_back(testing::MakeChannel(0, Path::kTranslation, {0}, {2, 0, 0}, 3));
+  const RotationNormalization result = NormalizeRotations(asset);
+  EXPECT_EQ(result.keys_renormalized, 2u);
+  EXPECT_EQ(result.keys_flipped, 1u);
+  EXPECT_NEAR(channels[0].values[5], std::sqrt(0.5), 1e-15);
+  EXPECT_NEAR(channels[0].values[7], std::sqrt(0.5), 1e-15);
+  EXPECT_EQ(channels[1].values[0], 2);
+}
+
+}  // namespace
+}  // namespace animconv

@@ -1,0 +1,41 @@
+// Helpers for the unit tests: temporary folders, the sample data, running the CLI.
+#pragma once
+
+#include <string>
+
+#include "libconvert/model.h"
+
+namespace animconv::testing {
+
+// A fresh folder under the system temp dir, removed with its contents on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string File(const std::string& name) const { return path_ + "/" + name; }
+  size_t FileCount() const;
+
+ private:
+  std::string path_;
+};
+
+std::string SourcePath(const std::string& relative);  // a file of the source tree
+std::string ReadText(const std::string& path);
+void WriteText(const std::string& path, const std::string& text);
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr together
+};
+// Runs the animconv binary with `arguments` (already shell-quoted where needed).
+CommandResult RunAnimconv(const std::string& arguments);
+
+// A one-clip asset with a node per name and one channel per entry of `paths`.
+Asset MakeAsset(const std::vector<std::string>& node_names);
+Channel MakeChannel(int node, Path path, std::vector<double> times, std::vector<double> values,
+                    int width, Interpolation interpolation = Interpolation::kLinear);
+
+}  // namespace animconv::testing

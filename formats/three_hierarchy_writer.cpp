@@ -18,10 +18,7 @@ struct NodeChannels {
 
 void AppendArray(std::string& out, const double* values, size_t count) {
   out += '[';
-  for (size_t i = 0; i < count; ++i) {
-    if (i > 0) out += ',';
-    AppendFloat(out, values[i]);
-  }
+  AppendFloatList(out, values, count);
   out += ']';
 }
 

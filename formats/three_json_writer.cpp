@@ -5,6 +5,7 @@
 #include "formats/three_json.h"
 #include "formats/writer_support.h"
 #include "libconvert/error.h"
+#include "libconvert/memory.h"
 
 namespace animconv {
 namespace {
@@ -80,15 +81,9 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip,
     out += "{\"name\":";
     AppendJsonString(out, node_name + "." + kind.property);
     out += ",\"times\":[";
-    for (size_t k = 0; k < channel.times_seconds.size(); ++k) {
-      if (k > 0) out += ',';
-      AppendFloat(out, channel.times_seconds[k]);
-    }
+    AppendFloatList(out, channel.times_seconds.data(), channel.times_seconds.size());
     out += "],\"values\":[";
-    for (size_t v = 0; v < channel.values.size(); ++v) {
-      if (v > 0) out += ',';
-      AppendFloat(out, channel.values[v]);
-    }
+    AppendFloatList(out, channel.values.data(), channel.values.size());
     out += ']';
     // Written only when not the track type's default (linear), like toJSON.
     if (channel.interpolation == Interpolation::kStep) {
@@ -104,22 +99,26 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip,
   out += fmt::format("\",\"blendMode\":{},\"userData\":\"{{}}\"}}", kNormalAnimationBlendMode);
 }
 
-size_t EstimateSize(const Asset& asset) {
+size_t CountNumbers(const Asset& asset) {
   size_t numbers = 0;
   for (const Clip& clip : asset.clips) {
     for (const Channel& channel : clip.channels) {
       numbers += channel.times_seconds.size() + channel.values.size();
     }
   }
-  return numbers * 12 + 4096;
+  return numbers;
 }
 
 }  // namespace
 
 std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
   const std::vector<std::string> node_names = ThreeNodeNames(asset.rig);
+  // Room for the worst case (16 chars per number, AppendFloatList's bound) so the buffer never
+  // moves, but only the ~11 chars a typical number takes are mapped ahead of time.
+  const size_t numbers = CountNumbers(asset);
   std::string out;
-  out.reserve(EstimateSize(asset));
+  out.reserve(numbers * 16 + 4096);
+  PrefaultForWriting(out.data(), numbers * 11);
   if (!options.three_array) {
     AppendClip(out, asset, SingleClip(asset, "three (without --three-array)"), node_names);
   } else {

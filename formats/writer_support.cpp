@@ -64,6 +64,19 @@ void AppendFloat(std::string& out, double value) {
   out.append(buffer, FormatShortest(static_cast<float>(value), buffer));
 }
 
+void AppendFloatList(std::string& out, const double* values, size_t count) {
+  // Numbers are most of every output: write them through a pointer into space made once,
+  // instead of a capacity check and a copy per number. 16 chars fit any float32 and its comma.
+  const size_t start = out.size();
+  out.resize(start + count * 16);
+  char* cursor = out.data() + start;
+  for (size_t i = 0; i < count; ++i) {
+    if (i > 0) *cursor++ = ',';
+    cursor += FormatShortest(static_cast<float>(values[i]), cursor);
+  }
+  out.resize(static_cast<size_t>(cursor - out.data()));
+}
+
 void AppendDouble(std::string& out, double value) {
   char buffer[40];
   out.append(buffer, FormatShortest(value, buffer));

@@ -19,6 +19,8 @@ void RequireInterpolation(const Asset& asset, const Clip& clip, std::string_view
 void AppendJsonString(std::string& out, std::string_view text);
 // Appends the shortest text that reads back as the same float32 / double.
 void AppendFloat(std::string& out, double value);
+// Appends `count` values as float32 shortest text separated by commas (no brackets).
+void AppendFloatList(std::string& out, const double* values, size_t count);
 void AppendDouble(std::string& out, double value);
 
 }  // namespace animconv

@@ -13,6 +13,7 @@ namespace animconv {
 
 LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options) {
   const std::string bytes = ReadFile(path, options.max_input_bytes);
+  if (bytes.empty()) throw Error(ErrorKind::kBadInput, path, "", "the file is empty");
   LoadedAsset loaded;
   loaded.input_bytes = bytes.size();
   loaded.format = &DetectInputFormat(path, bytes, options.from);

@@ -1,32 +1,31 @@
 #!/usr/bin/env bash
-# Installs what animconv needs on a fresh Debian 12 / Ubuntu machine and builds it.
+# Installs what animconv needs on a fresh Debian 12 / Ubuntu machine (apt) and builds it.
 # Usage: scripts/setup.sh [BUILD_DIR] [extra cmake args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${1:-build}
 shift || true
 
-packages=(build-essential cmake pkg-config
+# The design card's stack (docs/dependencies.md says why each is here).
+need=(build-essential cmake
   libassimp-dev libglm-dev libfmt-dev libspdlog-dev libboost-program-options-dev
-  nlohmann-json3-dev libmeshoptimizer-dev libgtest-dev libgmock-dev libbenchmark-dev
-  nodejs npm)
+  nlohmann-json3-dev libmeshoptimizer-dev libgtest-dev libgmock-dev libbenchmark-dev)
+# Node runs the interop tests against the real three.js; any install that provides node and
+# npm will do (Debian's nodejs + npm, or a nodesource nodejs that bundles npm).
+command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
+
 missing=()
-for package in "${packages[@]}"; do
+for package in "${need[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
     missing+=("$package")
 done
-# nodesource's nodejs bundles npm; Debian's splits it. Either satisfies us.
-if command -v npm >/dev/null 2>&1; then
-  missing=("${missing[@]/npm/}")
-  missing=("${missing[@]/nodejs/}")
-fi
-missing=($(printf '%s\n' "${missing[@]}" | grep -v '^$' || true))
 if [ ${#missing[@]} -gt 0 ]; then
-  sudo_cmd=""
-  [ "$(id -u)" -ne 0 ] && sudo_cmd="sudo"
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
   echo "setup: installing ${missing[*]}"
-  $sudo_cmd apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq "${missing[@]}" >/dev/null
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
 fi
 
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null

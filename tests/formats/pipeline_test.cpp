@@ -75,6 +75,34 @@ TEST(PipelineTest, FailedConversionLeavesExistingOutputUntouched) {
   EXPECT_EQ(dir.FileCount(), 2u);
 }
 
+TEST(PipelineTest, EmptyFileIsReportedAsSuch) {
+  TempDir dir;
+  testing::WriteText(dir.File("empty.csv"), "");
+  try {
+    LoadAsset(dir.File("empty.csv"), ConvertOptions{});
+    FAIL();
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kBadInput);
+    EXPECT_EQ(error.message(), "the file is empty");
+  }
+}
+
+TEST(PipelineTest, WalkSampleRoundTripsExactlyThroughTheModel) {
+  // unity-csv -> model -> unity-csv at the exporter's precision, and through the right-handed
+  // model with either mirror, reproduces the generated sample byte for byte.
+  const std::string walk = testing::ReadText(testing::SourcePath("data/unity/walk.csv"));
+  ConvertOptions options;
+  options.write.precision = 3;
+  const Asset asset = ReadUnityCsv(walk, {});
+  EXPECT_EQ(RenderAsset(asset, *FindFormat("unity-csv"), options), walk);
+  for (const Mirror mirror : {Mirror::kX, Mirror::kZ}) {
+    Asset mirrored = asset;
+    ConvertHandedness(mirrored, Handedness::kRight, mirror);
+    options.mirror = mirror;
+    EXPECT_EQ(RenderAsset(mirrored, *FindFormat("unity-csv"), options), walk);
+  }
+}
+
 TEST(PipelineTest, SelectClipByNameOrIndex) {
   Asset asset = testing::MakeAsset({"n"});
   asset.clips.push_back(asset.clips[0]);

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# README command 1: set up, build, and run the main job on the bundled samples. Writes out/.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh build
+animconv=build/cli/animconv
+mkdir -p out
+
+echo "== info: the longer generated walk (data/unity/README.md)"
+$animconv info data/unity/walk.csv
+echo
+echo "== Unity CSV -> three.js AnimationClip JSON (AnimationClip.parse, r187)"
+$animconv convert data/unity/walk.csv -o out/walk.json
+$animconv convert data/unity/anim.csv -o out/anim.json
+echo "== Unity CSV -> legacy hierarchy JSON (parseAnimation, three.js <= r184), seconds and ms"
+$animconv convert data/unity/walk.csv -o out/walk.hierarchy.json
+$animconv convert data/unity/anim.csv -o out/anim.hierarchy.json --time-unit ms \
+  --bones data/unity/bone.txt
+echo "== Unity CSV -> animconv CSV (right-handed, one column per component)"
+$animconv convert data/unity/walk.csv -o out/walk.csv
+$animconv info out/walk.csv | head -4
+echo
+ls -l out

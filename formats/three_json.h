@@ -3,6 +3,7 @@
 // AnimationClip.parseAnimation in three.js <= r184). Details: docs/formats/threejs.md.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,8 +12,28 @@
 
 namespace animconv {
 
+bool SniffThreeJson(std::string_view bytes);
+bool SniffThreeHierarchy(std::string_view bytes);
+Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options);
+Asset ReadThreeHierarchy(std::string_view bytes, const ReadOptions& options);
 std::string WriteThreeJson(const Asset& asset, const WriteOptions& options);
 std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options);
+
+// A track name split like three.js PropertyBinding.parseTrackName (formats.md §1.5); an empty
+// string stands for a part the name leaves out (an empty `node` is the mixer's root).
+struct ThreeTrackName {
+  std::string node;
+  std::string object;
+  std::string object_index;
+  std::string property;
+  std::string property_index;
+};
+// nullopt where three.js throws "Cannot parse trackName".
+std::optional<ThreeTrackName> ParseThreeTrackName(std::string_view track_name);
+
+// For both readers once nlohmann::json::parse has failed on `bytes`: Error(kBadInput) with the
+// first error's line:column and what was expected.
+[[noreturn]] void ThrowJsonSyntaxError(const std::string& source, std::string_view bytes);
 
 // three.js PropertyBinding.sanitizeNodeName: JavaScript whitespace (\s) becomes '_', the reserved
 // characters [ ] . : / are deleted ("mixamorig:Left Arm.001" -> "mixamorigLeft_Arm001").

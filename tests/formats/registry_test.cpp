@@ -23,7 +23,7 @@ TEST(RegistryTest, InputFormatFollowsContentFirst) {
   EXPECT_EQ(DetectInputFormat("a.txt", "0.1,0.2\n", "").id, "unity-csv");
   EXPECT_EQ(DetectInputFormat("a.csv", "0.1", "csv").id, "csv");
   EXPECT_THROW(DetectInputFormat("a.bin", "\x01\x02", ""), Error);
-  EXPECT_THROW(DetectInputFormat("a.csv", "", "three"), Error);  // not readable
+  EXPECT_THROW(DetectInputFormat("a.csv", "", "nope"), Error);  // no such format
 }
 
 TEST(RegistryTest, EveryFormatHasAnIdExtensionsAndAnImplementation) {

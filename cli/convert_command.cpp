@@ -13,29 +13,37 @@ int RunConvert(const std::vector<std::string>& args) {
   std::string mirror = "z";
   std::string clip;
   std::string time_unit = "s";
+  std::string morph_tracks = "all";
   int precision = -1;
   bool three_array = false;
 
   po::options_description conversion("Output");
-  conversion.add_options()("help,h", "show this help")("output,o", po::value(&output)->required(),
-                                                       "output file (written atomically)")(
-      "to", po::value(&to),
-      "output format id; default: from the output extension (.json -> "
-      "three, .hierarchy.json -> three-hierarchy, .csv -> csv, .unity.csv -> unity-csv)")(
-      "mirror", po::value(&mirror)->default_value(mirror),
-      "how to cross between Unity's "
-      "left-handed data and right-handed three.js/glTF: z = (-x,-y,z,w), faces -Z (VRM 0.x, "
-      "UniGLTF default); x = (x,-y,-z,w), faces +Z (VRM 1.0/VRMA); none = keep the numbers")(
-      "clip", po::value(&clip), "convert only this clip (name or 0-based index)")(
-      "three-array", po::bool_switch(&three_array),
-      "three: write a JSON array of clips (what "
-      "AnimationLoader reads) instead of one clip object")(
-      "time-unit", po::value(&time_unit)->default_value(time_unit),
-      "three-hierarchy: key "
-      "times in s or ms (ms = the seed article's convention)")(
-      "precision", po::value(&precision),
-      "unity-csv: decimals per value (the exporter writes "
-      "3); default: shortest text that reads back as the same float");
+  // clang-format off
+  conversion.add_options()
+      ("help,h", "show this help")
+      ("output,o", po::value(&output)->required(), "output file (written atomically)")
+      ("to", po::value(&to),
+       "output format id; default: from the output extension (.json -> three, .hierarchy.json "
+       "-> three-hierarchy, .csv -> csv, .unity.csv -> unity-csv, .gltf -> gltf, .glb/.vrm/"
+       ".vrma -> glb)")
+      ("mirror", po::value(&mirror)->default_value(mirror),
+       "how to cross between Unity's left-handed data and right-handed three.js/glTF: "
+       "z = (-x,-y,z,w), faces -Z (VRM 0.x, UniGLTF default); x = (x,-y,-z,w), faces +Z "
+       "(VRM 1.0/VRMA); none = keep the numbers")
+      ("clip", po::value(&clip), "convert only this clip (name or 0-based index)")
+      ("three-array", po::bool_switch(&three_array),
+       "three: write a JSON array of clips (what AnimationLoader reads) instead of one clip "
+       "object")
+      ("morph-tracks", po::value(&morph_tracks)->default_value(morph_tracks),
+       "three: 'all' = one <mesh>.morphTargetInfluences track with every target per key "
+       "(GLTFLoader's layout); 'per-target' = one <mesh>.morphTargetInfluences[<target>] track "
+       "per target")
+      ("time-unit", po::value(&time_unit)->default_value(time_unit),
+       "three-hierarchy: key times in s or ms (ms = the seed article's convention)")
+      ("precision", po::value(&precision),
+       "unity-csv: decimals per value (the exporter writes 3); default: shortest text that "
+       "reads back as the same float");
+  // clang-format on
   po::options_description visible;
   visible.add(conversion).add(InputOptions(&input));
 
@@ -50,6 +58,11 @@ int RunConvert(const std::vector<std::string>& args) {
   options.mirror = ParseMirror(mirror);
   if (map.count("clip")) options.clip = clip;
   options.write.three_array = three_array;
+  if (morph_tracks == "per-target") {
+    options.write.three_morph_per_target = true;
+  } else if (morph_tracks != "all") {
+    ThrowUsage("--morph-tracks must be all or per-target");
+  }
   if (time_unit == "ms") {
     options.write.hierarchy_time_unit = TimeUnit::kMilliseconds;
   } else if (time_unit != "s") {

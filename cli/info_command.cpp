@@ -86,7 +86,11 @@ void PrintText(const std::string& path, const LoadedAsset& loaded, const AssetSu
             fmt::format("{}{} {}", interpolations.empty() ? "" : ", ", count, InterpolationName(i));
       }
     }
-    std::cout << fmt::format("clip {} '{}': {} s, {}, {} channels ({}; {}), {} keys\n", c,
+    if (clip.channel_count == 0) {
+      std::cout << fmt::format("clip {} '{}': no channels\n", c, clip.name);
+      continue;
+    }
+    std::cout << fmt::format("clip {} '{}': {:.6g} s, {}, {} channels ({}; {}), {} keys\n", c,
                              clip.name, clip.duration_seconds,
                              clip.key_rate_hz ? fmt::format("{:g} keys/s", *clip.key_rate_hz)
                                               : std::string("uneven key times"),
@@ -107,8 +111,11 @@ int RunInfo(const std::vector<std::string>& args) {
   InputOptionValues input;
   bool json = false;
   po::options_description general("Info");
-  general.add_options()("help,h", "show this help")("json", po::bool_switch(&json),
-                                                    "machine-readable output");
+  // clang-format off
+  general.add_options()
+      ("help,h", "show this help")
+      ("json", po::bool_switch(&json), "machine-readable output");
+  // clang-format on
   po::options_description visible;
   visible.add(general).add(InputOptions(&input));
   po::variables_map map;

@@ -12,19 +12,22 @@ namespace animconv::cli {
 
 po::options_description InputOptions(InputOptionValues* values) {
   po::options_description description("Input");
-  description.add_options()("from", po::value(&values->from),
-                            "input format id (see `animconv formats`); default: "
-                            "detected from content, then extension")(
-      "bones", po::value(&values->bones_file),
-      "unity-csv: file with one bone name per line "
-      "(the article's bone.txt); sets the column order and count. Default: the 55 "
-      "HumanBodyBones in enum order (UpperChest last)")(
-      "interval", po::value(&values->interval_seconds),
-      "unity-csv: seconds between rows "
-      "(default 0.2, the reference exporter's rate); when writing unity-csv, sample on this grid")(
-      "fps", po::value(&values->fps), "unity-csv: rows per second (alternative to --interval)")(
-      "max-input-mb", po::value(&values->max_input_mb)->default_value(values->max_input_mb),
-      "refuse inputs larger than this many MiB");
+  // clang-format off
+  description.add_options()
+      ("from", po::value(&values->from),
+       "input format id (see `animconv formats`); default: detected from content, then "
+       "extension")
+      ("bones", po::value(&values->bones_file),
+       "unity-csv: file with one bone name per line (the article's bone.txt); sets the column "
+       "order and count. Default: the 55 HumanBodyBones in enum order (UpperChest last)")
+      ("interval", po::value(&values->interval_seconds),
+       "unity-csv: seconds between rows (default 0.2, the reference exporter's rate). Output: "
+       "the grid to sample on when writing unity-csv, or when baking cubic splines for formats "
+       "without them")
+      ("fps", po::value(&values->fps), "the same as a rate: --fps 30 = --interval 1/30")
+      ("max-input-mb", po::value(&values->max_input_mb)->default_value(values->max_input_mb),
+       "refuse inputs larger than this many MiB");
+  // clang-format on
   return description;
 }
 

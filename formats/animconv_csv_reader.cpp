@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cstring>
 #include <map>
 
 #include "formats/animconv_csv.h"
@@ -35,12 +34,6 @@ std::optional<Path> ParsePath(std::string_view text) {
     if (text == PathName(path)) return path;
   }
   return std::nullopt;
-}
-
-std::string_view StripBom(std::string_view bytes) {
-  if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xEF\xBB\xBF", 3) == 0)
-    bytes.remove_prefix(3);
-  return bytes;
 }
 
 std::string_view NextLine(std::string_view text, size_t* position) {
@@ -115,13 +108,13 @@ bool SplitCsvLine(std::string_view line, std::vector<std::string>* fields,
 }
 
 bool SniffAnimconvCsv(std::string_view bytes) {
-  bytes = StripBom(bytes);
+  bytes = StripUtf8Bom(bytes);
   return bytes.size() >= 5 && EqualsIgnoreCase(bytes.substr(0, 4), "time") && bytes[4] == ',';
 }
 
 Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
   const std::string& source = options.source;
-  bytes = StripBom(bytes);
+  bytes = StripUtf8Bom(bytes);
   size_t position = 0;
   std::vector<std::string> fields;
   std::vector<size_t> columns;

@@ -3,11 +3,13 @@
 // what it cannot represent is an Error, not a silent change.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "libconvert/io.h"
 #include "libconvert/model.h"
 
 namespace animconv {
@@ -20,14 +22,23 @@ struct ReadOptions {
   std::vector<std::string> bone_names;
   // unity-csv: time between rows (`--interval`, `--fps`); the reference exporter writes 0.2 s.
   double row_interval_seconds = 0.2;
+  // Reads a file an input refers to (a glTF's external buffer), given the URI as written in the
+  // input. Set by the pipeline with the rules of docs/reliability.md (inside the input's folder,
+  // no schemes); unset when reading from memory, where such references are an error.
+  std::function<std::string(const std::string& uri)> load_resource;
+  uint64_t max_input_bytes = kDefaultMaxInputBytes;  // also bounds what readers allocate
 };
 
 struct WriteOptions {
   bool three_array = false;                           // three: a JSON array of clips
+  // three: one `<mesh>.morphTargetInfluences[<target>]` track per morph target instead of one
+  // track holding every target per key (GLTFLoader's layout).
+  bool three_morph_per_target = false;
   TimeUnit hierarchy_time_unit = TimeUnit::kSeconds;  // three-hierarchy key times
   std::optional<int> precision;                       // unity-csv decimals; unset = shortest float
   std::vector<std::string> bone_names;                // unity-csv column groups; empty = 55 bones
-  std::optional<double> row_interval_seconds;         // unity-csv: sample on this grid
+  // unity-csv rows, and cubic splines baked for formats without them: sample on this grid
+  std::optional<double> row_interval_seconds;
 };
 
 struct Format {
@@ -40,9 +51,17 @@ struct Format {
   // False for formats that need unit, hemisphere-aligned rotations (the pipeline normalises
   // before writing); true for unity-csv, which writes rotations back exactly as read.
   bool keeps_raw_rotations = false;
+  // False for formats without glTF's CUBICSPLINE: the pipeline samples such channels to linear
+  // first (on the --interval/--fps grid when given, else at their key times).
+  bool accepts_cubic = false;
+  // True for formats that show a skeleton (glTF): a humanoid rig without a rest pose gets the
+  // generated T-pose (humanoid_pose.h) first, so the clip plays in any viewer.
+  bool needs_rest_pose = false;
   // True when `bytes` (the whole input) looks like this format; null when content can't tell.
   bool (*sniff)(std::string_view bytes) = nullptr;
   Asset (*read)(std::string_view bytes, const ReadOptions& options) = nullptr;
+  // Unless keeps_raw_rotations, expects unit, hemisphere-aligned rotations: call it through
+  // RenderAsset (pipeline.h), which runs NormalizeRotations first.
   std::string (*write)(const Asset& asset, const WriteOptions& options) = nullptr;
 };
 

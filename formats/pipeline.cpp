@@ -5,9 +5,12 @@
 
 #include <charconv>
 
+#include "formats/resource_path.h"
 #include "libconvert/error.h"
 #include "libconvert/io.h"
+#include "libconvert/humanoid_pose.h"
 #include "libconvert/quaternion.h"
+#include "libconvert/resample.h"
 
 namespace animconv {
 
@@ -19,6 +22,10 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options) {
   loaded.format = &DetectInputFormat(path, bytes, options.from);
   ReadOptions read = options.read;
   read.source = path;
+  read.max_input_bytes = options.max_input_bytes;
+  read.load_resource = [&path, &options](const std::string& uri) {
+    return LoadResourceBeside(path, uri, options.max_input_bytes);
+  };
   loaded.asset = loaded.format->read(bytes, read);
   ValidateAsset(loaded.asset, path);
   spdlog::debug("{}: read as {}", path, loaded.format->id);
@@ -53,6 +60,19 @@ std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions&
                  MirrorName(options.mirror));
   }
   ConvertHandedness(asset, format.handedness, options.mirror);
+  if (!format.accepts_cubic) {
+    if (const size_t baked = BakeCubicSplines(asset, options.write.row_interval_seconds)) {
+      spdlog::info("{} has no cubic splines: {} channel(s) sampled to linear {}", format.id, baked,
+                   options.write.row_interval_seconds
+                       ? fmt::format("every {} s", *options.write.row_interval_seconds)
+                       : std::string("at their key times (--fps for a finer grid)"));
+    }
+  }
+  if (format.needs_rest_pose && !asset.rig.rest_pose_known) {
+    ApplyHumanoidTPose(asset.rig, asset.coordinates.facing);
+    spdlog::info("{}: the input has no rest pose; bones stand in a generated T-pose facing {}",
+                 format.id, asset.coordinates.facing == Facing::kMinusZ ? "-Z" : "+Z");
+  }
   if (!format.keeps_raw_rotations) {
     const RotationNormalization normalized = NormalizeRotations(asset);
     spdlog::debug(

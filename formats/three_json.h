@@ -16,6 +16,7 @@ bool SniffThreeJson(std::string_view bytes);
 bool SniffThreeHierarchy(std::string_view bytes);
 Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options);
 Asset ReadThreeHierarchy(std::string_view bytes, const ReadOptions& options);
+// Rotations must be unit and hemisphere-aligned (RenderAsset in pipeline.h does that).
 std::string WriteThreeJson(const Asset& asset, const WriteOptions& options);
 std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options);
 
@@ -39,8 +40,13 @@ std::optional<ThreeTrackName> ParseThreeTrackName(std::string_view track_name);
 // characters [ ] . : / are deleted ("mixamorig:Left Arm.001" -> "mixamorigLeft_Arm001").
 std::string SanitizeNodeName(std::string_view name);
 
-// Sanitised node names made unique in node order the way GLTFLoader does ("a", "a_1", "a_2"), so
-// track names bind to the nodes of a scene GLTFLoader built.
-std::vector<std::string> ThreeNodeNames(const Rig& rig);
+// The names three.js objects get when GLTFLoader builds a scene from this rig, so that track
+// names bind: `nodes[n]` for node n's transform, and `morph_objects[n]` for the mesh objects
+// holding node n's morphTargetInfluences (one per primitive of its mesh).
+struct ThreeObjectNames {
+  std::vector<std::string> nodes;
+  std::vector<std::vector<std::string>> morph_objects;
+};
+ThreeObjectNames ThreeNodeNames(const Rig& rig);
 
 }  // namespace animconv

@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "formats/json_skim.h"
 #include "formats/three_json.h"
 #include "libconvert/error.h"
 #include "libconvert/quaternion.h"
@@ -43,31 +44,19 @@ struct Outline {
   }
 };
 
-size_t StringEnd(std::string_view text, size_t open_quote) {
-  for (size_t i = open_quote + 1; i < text.size(); ++i) {
-    if (text[i] == '\\') {
-      ++i;
-    } else if (text[i] == '"') {
-      return i;
-    }
-  }
-  return std::string_view::npos;
-}
-
-// `kinds` holds '{' or '[' for the containers open at depths 1 to 3, the only ones whose keys
-// matter; `top_key` is the top-level key whose value is being skimmed.
-void NoteKey(std::string_view key, size_t depth, const char* kinds, std::string_view top_key,
-             Outline& outline) {
-  const bool top_object = kinds[0] == '{';
-  if (depth == 1 && top_object) {
+// `place.kinds` holds '{' or '[' for the containers open at depths 1 to 3, the only ones whose
+// keys matter.
+void NoteKey(std::string_view key, const JsonKeyPlace& place, Outline& outline) {
+  const bool top_object = place.kinds[0] == '{';
+  if (place.depth == 1 && top_object) {
     outline.tracks |= key == "tracks";
     outline.hierarchy |= key == "hierarchy";
     outline.bones |= key == "bones";
     outline.animation |= key == "animation";
   }
-  const bool array_element = depth == 2 && !top_object;
-  const bool animations_element =
-      depth == 3 && top_object && kinds[1] == '[' && top_key == "animations";
+  const bool array_element = place.depth == 2 && !top_object;
+  const bool animations_element = place.depth == 3 && top_object && place.kinds[1] == '[' &&
+                                  place.top_key == "animations";
   if (array_element || animations_element) {
     outline.clip_tracks |= key == "tracks";
     outline.clip_hierarchy |= animations_element && key == "hierarchy";
@@ -76,47 +65,10 @@ void NoteKey(std::string_view key, size_t depth, const char* kinds, std::string_
 
 Outline SkimOutline(std::string_view text) {
   Outline outline;
-  const size_t bom = text.substr(0, 3) == "\xEF\xBB\xBF" ? 3 : 0;
-  size_t i = text.find_first_not_of(" \t\r\n", bom);
-  if (i == std::string_view::npos || (text[i] != '{' && text[i] != '[')) return outline;
-  constexpr size_t kTrackedDepth = 3;
-  char kinds[kTrackedDepth] = {};
-  size_t depth = 0;
-  bool expect_key = false;
-  std::string_view top_key;
-  for (; i < text.size() && !outline.Decided(); ++i) {
-    switch (text[i]) {
-      case '"': {
-        const size_t end = StringEnd(text, i);
-        if (end == std::string_view::npos) return outline;
-        if (expect_key) {
-          const std::string_view key = text.substr(i + 1, end - i - 1);
-          NoteKey(key, depth, kinds, top_key, outline);
-          if (depth == 1) top_key = key;
-          expect_key = false;
-        }
-        i = end;
-        break;
-      }
-      case '{':
-      case '[':
-        if (depth < kTrackedDepth) kinds[depth] = text[i];
-        ++depth;
-        expect_key = text[i] == '{';
-        break;
-      case '}':
-      case ']':
-        if (depth <= 1) return outline;  // the end of the top-level value
-        --depth;
-        expect_key = false;
-        break;
-      case ',':
-        expect_key = depth >= 1 && depth <= kTrackedDepth && kinds[depth - 1] == '{';
-        break;
-      default:
-        break;
-    }
-  }
+  SkimJsonKeys(text, [&outline](std::string_view key, const JsonKeyPlace& place) {
+    NoteKey(key, place, outline);
+    return outline.Decided();
+  });
   return outline;
 }
 

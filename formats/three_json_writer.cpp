@@ -57,8 +57,45 @@ void RequireFloat32Increasing(const Asset& asset, const Clip& clip, const Channe
   }
 }
 
+// `property` overrides the path's property (a per-target morph track); `values` the channel's.
+void AppendTrack(std::string& out, const std::string& object_name, const Channel& channel,
+                 bool first_track, const std::string& property = "",
+                 const std::vector<double>* values = nullptr) {
+  const TrackKind kind = KindOf(channel.path);
+  out += first_track ? "\n" : ",\n";
+  out += "{\"name\":";
+  AppendJsonString(out, object_name + "." + (property.empty() ? kind.property : property));
+  out += ",\"times\":[";
+  AppendFloatList(out, channel.times_seconds.data(), channel.times_seconds.size());
+  out += "],\"values\":[";
+  const std::vector<double>& data = values ? *values : channel.values;
+  AppendFloatList(out, data.data(), data.size());
+  out += ']';
+  // Written only when not the track type's default (linear), like toJSON.
+  if (channel.interpolation == Interpolation::kStep) {
+    out += fmt::format(",\"interpolation\":{}", kInterpolateDiscrete);
+  }
+  out += ",\"type\":\"";
+  out += kind.type;
+  out += "\"}";
+}
+
+// The name a per-target track addresses: the target's name, which three.js looks up in
+// morphTargetDictionary, or its index where the mesh has no names.
+std::string MorphTargetKey(const Node& node, size_t target) {
+  if (node.morph_target_names.empty()) return std::to_string(target);
+  const std::string& name = node.morph_target_names[target];
+  // A bracket accessor may hold anything but ']' (PropertyBinding, formats.md §1.5).
+  if (name.find(']') != std::string::npos) {
+    ThrowUsage(fmt::format("three: morph target '{}' of '{}' contains ']', which a per-target "
+                           "track name cannot hold; use the default morph track layout",
+                           name, node.name));
+  }
+  return name;
+}
+
 void AppendClip(std::string& out, const Asset& asset, const Clip& clip,
-                const std::vector<std::string>& node_names) {
+                const ThreeObjectNames& names, bool morph_per_target) {
   RequireInterpolation(asset, clip, "three", true);
   // Key order as AnimationClip.toJSON writes it (formats.md §1.1).
   out += "{\"name\":";
@@ -68,30 +105,38 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip,
   out += ",\"tracks\":[";
   bool first_track = true;
   for (const Channel& channel : clip.channels) {
-    const std::string& node_name = node_names[channel.node];
-    if (node_name.empty()) {
-      ThrowUsage(
-          fmt::format("three: node {} has no name three.js can bind (its sanitised name is empty)",
-                      channel.node));
+    const size_t node = static_cast<size_t>(channel.node);
+    if (names.nodes[node].empty()) {
+      ThrowUsage(fmt::format(
+          "three: node '{}' has no name three.js can bind (its sanitised name is empty)",
+          asset.rig.nodes[node].name));
     }
     RequireFloat32Increasing(asset, clip, channel);
-    const TrackKind kind = KindOf(channel.path);
-    out += first_track ? "\n" : ",\n";
-    first_track = false;
-    out += "{\"name\":";
-    AppendJsonString(out, node_name + "." + kind.property);
-    out += ",\"times\":[";
-    AppendFloatList(out, channel.times_seconds.data(), channel.times_seconds.size());
-    out += "],\"values\":[";
-    AppendFloatList(out, channel.values.data(), channel.values.size());
-    out += ']';
-    // Written only when not the track type's default (linear), like toJSON.
-    if (channel.interpolation == Interpolation::kStep) {
-      out += fmt::format(",\"interpolation\":{}", kInterpolateDiscrete);
+    // Weights drive every mesh object of the node: GLTFLoader makes one object per primitive and
+    // one track for each (formats.md §1.5).
+    if (channel.path == Path::kWeights && morph_per_target) {
+      const size_t width = static_cast<size_t>(channel.width);
+      for (size_t target = 0; target < width; ++target) {
+        std::vector<double> column;
+        for (size_t k = 0; k < channel.key_count(); ++k) {
+          column.push_back(channel.key_value(k)[target]);
+        }
+        const std::string property = fmt::format(
+            "morphTargetInfluences[{}]", MorphTargetKey(asset.rig.nodes[node], target));
+        for (const std::string& object : names.morph_objects[node]) {
+          AppendTrack(out, object, channel, first_track, property, &column);
+          first_track = false;
+        }
+      }
+    } else if (channel.path == Path::kWeights) {
+      for (const std::string& object : names.morph_objects[node]) {
+        AppendTrack(out, object, channel, first_track);
+        first_track = false;
+      }
+    } else {
+      AppendTrack(out, names.nodes[node], channel, first_track);
+      first_track = false;
     }
-    out += ",\"type\":\"";
-    out += kind.type;
-    out += "\"}";
   }
   out += "],\"uuid\":\"";
   out += RandomUuid();
@@ -112,7 +157,7 @@ size_t CountNumbers(const Asset& asset) {
 }  // namespace
 
 std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
-  const std::vector<std::string> node_names = ThreeNodeNames(asset.rig);
+  const ThreeObjectNames node_names = ThreeNodeNames(asset.rig);
   // Room for the worst case (16 chars per number, AppendFloatList's bound) so the buffer never
   // moves, but only the ~11 chars a typical number takes are mapped ahead of time.
   const size_t numbers = CountNumbers(asset);
@@ -120,13 +165,14 @@ std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
   out.reserve(numbers * 16 + 4096);
   PrefaultForWriting(out.data(), numbers * 11);
   if (!options.three_array) {
-    AppendClip(out, asset, SingleClip(asset, "three (without --three-array)"), node_names);
+    AppendClip(out, asset, SingleClip(asset, "three (without --three-array)"), node_names,
+               options.three_morph_per_target);
   } else {
     if (asset.clips.empty()) ThrowUsage("three: the input has no animation clip");
     out += '[';
     for (size_t c = 0; c < asset.clips.size(); ++c) {
       if (c > 0) out += ",\n";
-      AppendClip(out, asset, asset.clips[c], node_names);
+      AppendClip(out, asset, asset.clips[c], node_names, options.three_morph_per_target);
     }
     out += ']';
   }

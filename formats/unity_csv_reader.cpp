@@ -23,12 +23,6 @@ struct Dialect {
   char decimal_mark = '.';
 };
 
-std::string_view StripBom(std::string_view bytes) {
-  if (bytes.size() >= 3 && std::memcmp(bytes.data(), "\xEF\xBB\xBF", 3) == 0)
-    bytes.remove_prefix(3);
-  return bytes;
-}
-
 // Splits the input into lines lazily; tracks 1-based line numbers for errors.
 class LineReader {
  public:
@@ -183,7 +177,7 @@ std::vector<std::string> DefaultUnityBoneNames() {
 
 std::vector<std::string> ParseBoneList(std::string_view text, const std::string& source) {
   std::vector<std::string> names;
-  LineReader lines(StripBom(text));
+  LineReader lines(StripUtf8Bom(text));
   std::string_view line;
   while (lines.Next(&line)) {
     const std::string_view name = TrimAscii(line);
@@ -199,7 +193,7 @@ std::vector<std::string> ParseBoneList(std::string_view text, const std::string&
 }
 
 bool SniffUnityCsv(std::string_view bytes) {
-  bytes = StripBom(bytes);
+  bytes = StripUtf8Bom(bytes);
   LineReader lines(bytes);
   std::string_view line;
   while (lines.Next(&line)) {
@@ -218,7 +212,7 @@ Asset ReadUnityCsv(std::string_view bytes, const ReadOptions& options) {
     ThrowUsage("the row interval must be a positive number of seconds");
   }
   const size_t columns = bones.size() * 4;
-  bytes = StripBom(bytes);
+  bytes = StripUtf8Bom(bytes);
 
   // One channel per bone column group, filled row by row. Reserving for the line count up front
   // keeps the hot loop free of reallocation (a 50 MB file is ~9 million values).

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <array>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -37,8 +38,20 @@ struct CoordinateSystem {
 
 std::string DescribeCoordinates(const CoordinateSystem& coordinates);
 
+// The mesh a node shows. Loaders turn every primitive into its own object, and three.js names
+// those objects after the mesh, so track names for morph weights depend on this.
+struct MeshInfo {
+  std::string name;  // may be empty
+  int index = -1;    // in the source file
+  int primitive_count = 1;
+};
+
 struct Node {
   std::string name;
+  // True when the source had no name and the reader made one up ("node_3"); loaders that bind by
+  // name cannot find such a node under it.
+  bool generated_name = false;
+  std::optional<MeshInfo> mesh;
   int parent = -1;  // index into Rig::nodes, -1 for a root
   Vec3 rest_translation{0, 0, 0};
   Quat rest_rotation{0, 0, 0, 1};
@@ -85,12 +98,21 @@ struct Clip {
   double duration() const;
 };
 
+// What a reader keeps of its file beyond the model (a glTF's meshes, materials, extensions), so
+// a writer of the same format can pass it through unchanged. Opaque to everything else; a
+// transformation that changes the rig's node list must drop it.
+class SourceDocument {
+ public:
+  virtual ~SourceDocument() = default;
+};
+
 struct Asset {
   Rig rig;
   std::vector<Clip> clips;
   CoordinateSystem coordinates;
   // Facts a reader found worth telling the user (shown by `info`), e.g. a detected decimal comma.
   std::vector<std::string> notes;
+  std::shared_ptr<const SourceDocument> source_document;
 };
 
 // Components per element for a path; weights need the node's morph target count.

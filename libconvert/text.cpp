@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 
 namespace animconv {
 namespace {
@@ -27,6 +28,11 @@ std::string_view TrimAscii(std::string_view text) {
   return text.substr(begin, end - begin + 1);
 }
 
+std::string_view StripUtf8Bom(std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  return text;
+}
+
 size_t FormatShortest(float value, char* out) {
   if (value == 0.0f) value = 0.0f;  // "-0" reads back fine but is noise in the output
   return static_cast<size_t>(std::to_chars(out, out + 32, value).ptr - out);
@@ -38,12 +44,17 @@ size_t FormatShortest(double value, char* out) {
 }
 
 size_t FormatFixed(double value, int decimals, char* out) {
-  // snprintf, not to_chars: C#'s F-format and printf both round half away from zero on the
-  // decimal expansion of the binary value, which is what a round trip needs.
   // Beyond 1e15 fixed notation would not fit the 40-char buffer; such values are not keyframe data
   // anyone prints with fixed decimals, so fall back to the shortest form.
   if (!(std::fabs(value) < 1e15) || decimals > 17) return FormatShortest(value, out);
-  const int length = std::snprintf(out, 40, "%.*f", decimals, value);
+  // printf rounds the exact binary value; an exact tie (0.0625 to 3 decimals) goes to even, where
+  // C#'s F3 rounds away from zero. Values read from fixed-decimal text never sit on such ties.
+  int length = std::snprintf(out, 40, "%.*f", decimals, value);
+  // A value that rounds to zero is printed without its sign, as Unity's exporter does.
+  if (out[0] == '-' && std::strspn(out + 1, "0.") == static_cast<size_t>(length - 1)) {
+    std::memmove(out, out + 1, static_cast<size_t>(length));
+    --length;
+  }
   return static_cast<size_t>(length);
 }
 

@@ -8,6 +8,8 @@ namespace animconv {
 
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
 std::string_view TrimAscii(std::string_view text);
+// `text` without a leading UTF-8 byte order mark (Windows tools write one).
+std::string_view StripUtf8Bom(std::string_view text);
 
 // Shortest decimal text that reads back as the same float32 / double ("0.2", "1e-07").
 // Writes into `out` (at least 40 chars) and returns the length.

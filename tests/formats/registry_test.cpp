@@ -24,6 +24,7 @@ TEST(RegistryTest, InputFormatFollowsContentFirst) {
   EXPECT_EQ(DetectInputFormat("a.csv", "0.1", "csv").id, "csv");
   EXPECT_THROW(DetectInputFormat("a.bin", "\x01\x02", ""), Error);
   EXPECT_THROW(DetectInputFormat("a.csv", "", "nope"), Error);  // no such format
+  EXPECT_EQ(DetectInputFormat("a.csv", "glTF\x02\0\0\0", "").id, "glb");  // magic beats name
 }
 
 TEST(RegistryTest, EveryFormatHasAnIdExtensionsAndAnImplementation) {

@@ -62,6 +62,23 @@ TEST(ThreeJsonWriterTest, TracksUseSanitisedNamesTypesAndInterpolationCodes) {
   EXPECT_EQ(keys, (std::vector<std::string>{"name", "times", "values", "interpolation", "type"}));
 }
 
+TEST(ThreeJsonWriterTest, PerTargetMorphTracksSplitTheWeights) {
+  Asset asset = SmallAsset();
+  WriteOptions options;
+  options.three_morph_per_target = true;
+  ordered_json clip = ordered_json::parse(WriteThreeJson(asset, options));
+  ASSERT_EQ(clip["tracks"].size(), 4u);
+  EXPECT_EQ(clip["tracks"][2]["name"], "Face.morphTargetInfluences[0]");
+  EXPECT_EQ(clip["tracks"][2]["values"], ordered_json::parse("[0,0.5,1.5]"));
+  EXPECT_EQ(clip["tracks"][3]["name"], "Face.morphTargetInfluences[1]");
+  EXPECT_EQ(clip["tracks"][3]["values"], ordered_json::parse("[1,-0.25,0]"));
+  asset.rig.nodes[1].morph_target_names = {"smile", "blink"};
+  clip = ordered_json::parse(WriteThreeJson(asset, options));
+  EXPECT_EQ(clip["tracks"][3]["name"], "Face.morphTargetInfluences[blink]");
+  asset.rig.nodes[1].morph_target_names = {"a]b", "c"};
+  EXPECT_THROW(WriteThreeJson(asset, options), Error);
+}
+
 TEST(ThreeJsonWriterTest, NumbersAreShortestFloat32Text) {
   Asset asset = MakeAsset({"n"});
   asset.clips[0].channels.push_back(

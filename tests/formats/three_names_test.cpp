@@ -33,7 +33,22 @@ TEST(ThreeNamesTest, UnicodeWhitespaceBecomesUnderscore) {
 
 TEST(ThreeNamesTest, DuplicatesBecomeUniqueLikeGltfLoader) {
   const Asset asset = testing::MakeAsset({"a:b", "ab", "ab", "c"});
-  EXPECT_EQ(ThreeNodeNames(asset.rig), (std::vector<std::string>{"ab", "ab_1", "ab_2", "c"}));
+  EXPECT_EQ(ThreeNodeNames(asset.rig).nodes,
+            (std::vector<std::string>{"ab", "ab_1", "ab_2", "c"}));
+}
+
+TEST(ThreeNamesTest, MeshObjectsAreNamedLikeGltfLoader) {
+  // Named nodes first in scene order, then one object per primitive after its mesh; a node with a
+  // one-primitive mesh is that object and keeps the mesh's name when it has none of its own.
+  Asset asset = testing::MakeAsset({"Main", "node_1", "node_2", "Cube.001"});
+  asset.rig.nodes[0].mesh = MeshInfo{"Cube.001", 0, 2};
+  asset.rig.nodes[1].generated_name = true;
+  asset.rig.nodes[1].mesh = MeshInfo{"", 1, 1};
+  asset.rig.nodes[2].generated_name = true;
+  const ThreeObjectNames names = ThreeNodeNames(asset.rig);
+  EXPECT_EQ(names.nodes, (std::vector<std::string>{"Main", "mesh_1", "node_2", "Cube001"}));
+  EXPECT_EQ(names.morph_objects[0], (std::vector<std::string>{"Cube001_1", "Cube001_2"}));
+  EXPECT_EQ(names.morph_objects[1], std::vector<std::string>{"mesh_1"});
 }
 
 }  // namespace

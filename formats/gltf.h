@@ -1,0 +1,20 @@
+// glTF 2.0 (`gltf`: .gltf JSON with embedded or external buffers, .glb, and .vrm / .vrma, which are
+// GLB). Details: docs/formats/gltf.md; the rules: shared/reference/formats.md §6.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "formats/format.h"
+
+namespace animconv {
+
+bool SniffGltf(std::string_view bytes);  // JSON text
+bool SniffGlb(std::string_view bytes);
+Asset ReadGltf(std::string_view bytes, const ReadOptions& options);
+// `.gltf` with the buffer embedded as a base64 data: URI / `.glb`. Rotations must be unit and
+// hemisphere-aligned (RenderAsset in pipeline.h does that).
+std::string WriteGltf(const Asset& asset, const WriteOptions& options);
+std::string WriteGlb(const Asset& asset, const WriteOptions& options);
+
+}  // namespace animconv

@@ -1,0 +1,19 @@
+// A generated rest pose for humanoid rigs that came without one (a Unity CSV has rotations
+// only), so what we write plays in any viewer.
+#pragma once
+
+#include "libconvert/model.h"
+
+namespace animconv {
+
+// Gives every humanoid node the translation of a VRM T-pose (formats.md §3.2: arms along ±X,
+// palms down, thumbs 45° between X and the front, soles on Y = 0) of a 1.70 m adult, facing +Z or,
+// for Facing::kMinusZ, -Z (turned 180° about Y). Rest rotations and scales become identity, so a
+// local rotation of the clip is the pose relative to the T-pose, as in VRM 0.x. Non-humanoid
+// nodes keep their values. Proportions: docs/formats/gltf.md. Sets rig.rest_pose_known.
+void ApplyHumanoidTPose(Rig& rig, Facing facing);
+
+// World position (metres, facing +Z, the character's left at +X) of a bone in that T-pose.
+Vec3 HumanoidTPosePosition(HumanBone bone);
+
+}  // namespace animconv

@@ -10,5 +10,6 @@ namespace animconv::cli {
 int RunConvert(const std::vector<std::string>& args);
 int RunInfo(const std::vector<std::string>& args);
 int RunFormats(const std::vector<std::string>& args);
+int RunBake(const std::vector<std::string>& args);
 
 }  // namespace animconv::cli

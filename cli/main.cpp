@@ -18,6 +18,7 @@ usage: animconv [-v|-q] COMMAND [options]
 commands:
   convert INPUT -o OUTPUT   convert a clip file (formats detected from content/extension)
   info INPUT [--json]       describe clips, timing, channels, targets, missing bones
+  bake INPUT -o OUTPUT      bake a glTF morph animation into per-frame geometry for p5.js
   formats                   list readable and writable formats
 
 global options:
@@ -59,6 +60,7 @@ int main(int argc, char** argv) {
   try {
     if (command == "convert") return animconv::cli::RunConvert(args);
     if (command == "info") return animconv::cli::RunInfo(args);
+    if (command == "bake") return animconv::cli::RunBake(args);
     if (command == "formats") return animconv::cli::RunFormats(args);
     animconv::ThrowUsage("unknown command '" + command + "'; see animconv --help");
   } catch (const animconv::Error& error) {

@@ -1,7 +1,10 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "formats/animconv_csv.h"
 #include "formats/writer_support.h"
+#include "libconvert/error.h"
 #include "libconvert/sample.h"
 
 namespace animconv {
@@ -48,6 +51,10 @@ std::string WriteAnimconvCsv(const Asset& asset, const WriteOptions&) {
   std::vector<double> times;
   for (const Channel& channel : clip.channels) {
     const Node& node = asset.rig.nodes[channel.node];
+    // Columns are named after nodes; a nameless one could not be read back.
+    if (node.name.empty()) {
+      ThrowUsage(fmt::format("csv: node {} has no name to label its columns with", channel.node));
+    }
     for (const std::string& component : ComponentNames(channel, node)) {
       out += ',';
       std::string name = node.name + "." + PathName(channel.path) + "." + component;

@@ -113,7 +113,7 @@ std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options)
     AppendKeys(out, per_node[n], time_scale);
     out += '}';
   }
-  // The legacy bone records ({parent,name,pos,rotq,scl}); pass this array as parseAnimation's
+  // The legacy bone records ({parent,name[,pos,rotq,scl]}); pass this array as parseAnimation's
   // `bones` argument or use it to build a Skeleton.
   out += "],\n\"bones\":[";
   for (size_t n = 0; n < asset.rig.nodes.size(); ++n) {
@@ -121,12 +121,15 @@ std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options)
     out += n == 0 ? "\n{" : ",\n{";
     out += fmt::format("\"parent\":{},\"name\":", node.parent);
     AppendJsonString(out, node.name);
-    out += ",\"pos\":";
-    AppendArray(out, node.rest_translation.data(), 3);
-    out += ",\"rotq\":";
-    AppendArray(out, node.rest_rotation.data(), 4);
-    out += ",\"scl\":";
-    AppendArray(out, node.rest_scale.data(), 3);
+    // Without a known rest pose, identity values would claim one the source never had.
+    if (asset.rig.rest_pose_known) {
+      out += ",\"pos\":";
+      AppendArray(out, node.rest_translation.data(), 3);
+      out += ",\"rotq\":";
+      AppendArray(out, node.rest_rotation.data(), 4);
+      out += ",\"scl\":";
+      AppendArray(out, node.rest_scale.data(), 3);
+    }
     out += '}';
   }
   out += "]}\n";

@@ -121,6 +121,13 @@ TEST(AnimconvCsvTest, ErrorsNameLineAndColumn) {
   EXPECT_NE(ErrorOf("time,n.scale.x,n.scale.x\n").find("appears twice"), std::string::npos);
 }
 
+TEST(AnimconvCsvTest, NamelessNodesAreRefusedRatherThanWrittenUnreadable) {
+  // A three.js root track (".morphTargetInfluences") gives a node without a name.
+  Asset asset = MakeAsset({""});
+  asset.clips[0].channels.push_back(MakeChannel(0, Path::kRotation, {0}, {0, 0, 0, 1}, 4));
+  EXPECT_THROW(WriteAnimconvCsv(asset, {}), Error);
+}
+
 TEST(AnimconvCsvTest, SplitHandlesQuotes) {
   std::vector<std::string> fields;
   std::vector<size_t> columns;

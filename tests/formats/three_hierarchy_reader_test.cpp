@@ -55,6 +55,7 @@ Asset RiggedAsset() {
   asset.rig.nodes[0].rest_translation = {0, 1, 0};
   asset.rig.nodes[2].rest_rotation = {0, 0, 1, 0};
   asset.rig.nodes[2].rest_scale = {2, 2, 2};
+  asset.rig.rest_pose_known = true;
   // Numbers float32 holds exactly: the writer prints float32 (three.js's Float32Array).
   auto& channels = asset.clips[0].channels;
   channels.push_back(MakeChannel(0, Path::kRotation, {0, 0.25}, {0, 0, 0, 1, 0, 1, 0, 0}, 4));

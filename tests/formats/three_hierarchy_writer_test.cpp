@@ -38,11 +38,17 @@ TEST(ThreeHierarchyWriterTest, OneEntryPerBoneInRigOrder) {
 }
 
 TEST(ThreeHierarchyWriterTest, EmbedsLegacyBoneRecords) {
-  const json out = json::parse(WriteThreeHierarchy(TwoBoneAsset(), {}));
+  Asset asset = TwoBoneAsset();
+  json out = json::parse(WriteThreeHierarchy(asset, {}));
   ASSERT_EQ(out["bones"].size(), 3u);
+  // No rest pose known: names and parents only.
+  EXPECT_EQ(out["bones"][2], json::parse(R"({"parent":0,"name":"spine"})"));
+  asset.rig.rest_pose_known = true;
+  asset.rig.nodes[2].rest_translation = {0, 0.5, 0};
+  out = json::parse(WriteThreeHierarchy(asset, {}));
   EXPECT_EQ(
       out["bones"][2],
-      json::parse(R"({"parent":0,"name":"spine","pos":[0,0,0],"rotq":[0,0,0,1],"scl":[1,1,1]})"));
+      json::parse(R"({"parent":0,"name":"spine","pos":[0,0.5,0],"rotq":[0,0,0,1],"scl":[1,1,1]})"));
 }
 
 TEST(ThreeHierarchyWriterTest, MillisecondsScaleTimesAndLength) {

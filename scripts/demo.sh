@@ -16,6 +16,12 @@ echo "== Unity CSV -> legacy hierarchy JSON (parseAnimation, three.js <= r184), 
 $animconv convert data/unity/walk.csv -o out/walk.hierarchy.json
 $animconv convert data/unity/anim.csv -o out/anim.hierarchy.json --time-unit ms \
   --bones data/unity/bone.txt
+echo "== Unity CSV -> GLB with a generated T-pose skeleton (plays in any glTF viewer)"
+$animconv convert data/unity/walk.csv -o out/walk.glb
+echo "== glTF morph clip -> three.js JSON, and baked per-frame geometry for p5.js"
+$animconv info data/gltf/morph_cube.gltf
+$animconv convert data/gltf/morph_cube.gltf -o out/morph_cube.json
+$animconv bake data/gltf/morph_cube.gltf -o out/morph_cube.frames.json
 echo "== Unity CSV -> animconv CSV (right-handed, one column per component)"
 $animconv convert data/unity/walk.csv -o out/walk.csv
 $animconv info out/walk.csv | head -4

@@ -88,8 +88,12 @@ function checkHierarchy(json) {
     report.check(Number.isInteger(record.parent) && record.parent >= -1 && record.parent < json.bones.length &&
                  record.parent !== i,
                  () => `bones[${i}].parent ${record.parent} is not -1 or another bone's index`);
-    report.check(isFiniteArray(record.pos, 3) && isFiniteArray(record.rotq, 4) && isFiniteArray(record.scl, 3),
-                 () => `bones[${i}] pos/rotq/scl are not 3/4/3 finite numbers`);
+    // Rest values are written only when the source had a rest pose (a Unity CSV has none); when
+    // present they must all be there and finite.
+    const rest = [record.pos, record.rotq, record.scl];
+    report.check(rest.every((v) => v === undefined) ||
+                 (isFiniteArray(record.pos, 3) && isFiniteArray(record.rotq, 4) && isFiniteArray(record.scl, 3)),
+                 () => `bones[${i}] pos/rotq/scl are not absent or 3/4/3 finite numbers`);
     if (i < json.hierarchy.length) {
       report.check(json.hierarchy[i].parent === record.parent,
                    () => `hierarchy[${i}].parent ${json.hierarchy[i].parent} differs from bones[${i}].parent ${record.parent}`);

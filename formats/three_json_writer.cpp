@@ -57,16 +57,34 @@ void RequireFloat32Increasing(const Asset& asset, const Clip& clip, const Channe
   }
 }
 
+// The text of a times array. Channels usually share their key times (every bone of a Unity CSV
+// has the same rows), so the last one is kept: number formatting is most of the writer's time.
+class TimesText {
+ public:
+  const std::string& Of(const std::vector<double>& times) {
+    if (!last_ || *last_ != times) {
+      text_.clear();
+      AppendFloatList(text_, times.data(), times.size());
+      last_ = &times;
+    }
+    return text_;
+  }
+
+ private:
+  const std::vector<double>* last_ = nullptr;
+  std::string text_;
+};
+
 // `property` overrides the path's property (a per-target morph track); `values` the channel's.
-void AppendTrack(std::string& out, const std::string& object_name, const Channel& channel,
-                 bool first_track, const std::string& property = "",
+void AppendTrack(std::string& out, TimesText& times, const std::string& object_name,
+                 const Channel& channel, bool first_track, const std::string& property = "",
                  const std::vector<double>* values = nullptr) {
   const TrackKind kind = KindOf(channel.path);
   out += first_track ? "\n" : ",\n";
   out += "{\"name\":";
   AppendJsonString(out, object_name + "." + (property.empty() ? kind.property : property));
   out += ",\"times\":[";
-  AppendFloatList(out, channel.times_seconds.data(), channel.times_seconds.size());
+  out += times.Of(channel.times_seconds);
   out += "],\"values\":[";
   const std::vector<double>& data = values ? *values : channel.values;
   AppendFloatList(out, data.data(), data.size());
@@ -104,6 +122,7 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip,
   AppendDouble(out, clip.duration());
   out += ",\"tracks\":[";
   bool first_track = true;
+  TimesText times;
   for (const Channel& channel : clip.channels) {
     const size_t node = static_cast<size_t>(channel.node);
     if (names.nodes[node].empty()) {
@@ -124,17 +143,17 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip,
         const std::string property = fmt::format(
             "morphTargetInfluences[{}]", MorphTargetKey(asset.rig.nodes[node], target));
         for (const std::string& object : names.morph_objects[node]) {
-          AppendTrack(out, object, channel, first_track, property, &column);
+          AppendTrack(out, times, object, channel, first_track, property, &column);
           first_track = false;
         }
       }
     } else if (channel.path == Path::kWeights) {
       for (const std::string& object : names.morph_objects[node]) {
-        AppendTrack(out, object, channel, first_track);
+        AppendTrack(out, times, object, channel, first_track);
         first_track = false;
       }
     } else {
-      AppendTrack(out, names.nodes[node], channel, first_track);
+      AppendTrack(out, times, names.nodes[node], channel, first_track);
       first_track = false;
     }
   }

@@ -5,7 +5,6 @@
 #include "formats/three_json.h"
 #include "formats/writer_support.h"
 #include "libconvert/error.h"
-#include "libconvert/memory.h"
 
 namespace animconv {
 namespace {
@@ -105,9 +104,10 @@ std::string MorphTargetKey(const Node& node, size_t target) {
   const std::string& name = node.morph_target_names[target];
   // A bracket accessor may hold anything but ']' (PropertyBinding, formats.md §1.5).
   if (name.find(']') != std::string::npos) {
-    ThrowUsage(fmt::format("three: morph target '{}' of '{}' contains ']', which a per-target "
-                           "track name cannot hold; use the default morph track layout",
-                           name, node.name));
+    ThrowUsage(
+        fmt::format("three: morph target '{}' of '{}' contains ']', which a per-target "
+                    "track name cannot hold; use the default morph track layout",
+                    name, node.name));
   }
   return name;
 }
@@ -140,8 +140,8 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip,
         for (size_t k = 0; k < channel.key_count(); ++k) {
           column.push_back(channel.key_value(k)[target]);
         }
-        const std::string property = fmt::format(
-            "morphTargetInfluences[{}]", MorphTargetKey(asset.rig.nodes[node], target));
+        const std::string property =
+            fmt::format("morphTargetInfluences[{}]", MorphTargetKey(asset.rig.nodes[node], target));
         for (const std::string& object : names.morph_objects[node]) {
           AppendTrack(out, times, object, channel, first_track, property, &column);
           first_track = false;
@@ -177,12 +177,9 @@ size_t CountNumbers(const Asset& asset) {
 
 std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
   const ThreeObjectNames node_names = ThreeNodeNames(asset.rig);
-  // Room for the worst case (16 chars per number, AppendFloatList's bound) so the buffer never
-  // moves, but only the ~11 chars a typical number takes are mapped ahead of time.
-  const size_t numbers = CountNumbers(asset);
+  // Room for a typical number (~10 chars and a comma) so the buffer rarely moves.
   std::string out;
-  out.reserve(numbers * 16 + 4096);
-  PrefaultForWriting(out.data(), numbers * 11);
+  out.reserve(CountNumbers(asset) * 11 + 4096);
   if (!options.three_array) {
     AppendClip(out, asset, SingleClip(asset, "three (without --three-array)"), node_names,
                options.three_morph_per_target);

@@ -65,16 +65,19 @@ void AppendFloat(std::string& out, double value) {
 }
 
 void AppendFloatList(std::string& out, const double* values, size_t count) {
-  // Numbers are most of every output: write them through a pointer into space made once,
-  // instead of a capacity check and a copy per number. 16 chars fit any float32 and its comma.
-  const size_t start = out.size();
-  out.resize(start + count * 16);
-  char* cursor = out.data() + start;
+  // Numbers are most of every output: format them into a small stack buffer and append it in
+  // blocks, rather than growing the string per number or zero-filling space for the worst case.
+  char block[4096];
+  size_t used = 0;
   for (size_t i = 0; i < count; ++i) {
-    if (i > 0) *cursor++ = ',';
-    cursor += FormatShortest(static_cast<float>(values[i]), cursor);
+    if (used > sizeof block - 48) {
+      out.append(block, used);
+      used = 0;
+    }
+    if (i > 0) block[used++] = ',';
+    used += FormatShortest(static_cast<float>(values[i]), block + used);
   }
-  out.resize(static_cast<size_t>(cursor - out.data()));
+  out.append(block, used);
 }
 
 void AppendDouble(std::string& out, double value) {

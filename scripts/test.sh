@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # README command 2: set up, build with warnings as errors, and run every test (unit, CLI,
-# interop against the real three.js in Node, data reproducibility).
+# interop against the real three.js in Node, data reproducibility, the bad-input corpus); then the
+# same suite under ASan + UBSan (build-asan) and a short fuzz run of every reader (build-fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${BUILD_DIR:-build}
 scripts/setup.sh "$build_dir" -DANIMCONV_WERROR=ON
 npm ci --prefix tests/interop --no-audit --no-fund --loglevel=error
-cd "$build_dir"
-ctest --output-on-failure -j"$(nproc)"
+(cd "$build_dir" && ctest --output-on-failure -j"$(nproc)")
+scripts/sanitize.sh
+# 60 s per harness, two at a time (docs/reliability.md).
+FUZZ_JOBS=2 scripts/fuzz.sh 60

@@ -1,0 +1,81 @@
+// libFuzzer harness for one reader, picked at build time by ANIMCONV_FUZZ_FORMAT (a format id of
+// formats/registry.cpp; fuzz/CMakeLists.txt builds one harness per id). The bytes take the paths
+// `animconv info`, `convert` and `bake` give an input with default options: read, validate,
+// summarise, render into every writer, bake morph frames. An animconv::Error is the expected
+// answer to bad bytes; any other exception, a sanitizer report, a timeout or a memory blow-up is a
+// finding.
+#include <spdlog/spdlog.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
+
+#include "formats/format.h"
+#include "formats/p5_frames.h"
+#include "formats/pipeline.h"
+#include "libconvert/error.h"
+#include "libconvert/summary.h"
+
+namespace animconv {
+namespace {
+
+const Format& ReaderUnderTest() {
+  static const Format* const format = [] {
+    // Writers warn about what they drop; a line per input would drown libFuzzer's own output.
+    spdlog::set_level(spdlog::level::off);
+    const Format* found = FindFormat(ANIMCONV_FUZZ_FORMAT);
+    if (!found || !found->read) {
+      std::fprintf(stderr, "fuzz: '%s' is not a readable format\n", ANIMCONV_FUZZ_FORMAT);
+      std::abort();
+    }
+    return found;
+  }();
+  return *format;
+}
+
+// Bytes can only ever be bad input (exit code 2): a usage or I/O error from a reader would make
+// the CLI report the wrong cause, and an empty message says nothing about what was expected.
+void CheckReadError(const Error& error) {
+  if (error.kind() != ErrorKind::kBadInput || error.message().empty()) {
+    std::fprintf(stderr, "fuzz: reader error of kind %d: %s\n", static_cast<int>(error.kind()),
+                 error.what());
+    std::abort();
+  }
+}
+
+}  // namespace
+}  // namespace animconv
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace animconv;
+  const Format& reader = ReaderUnderTest();
+  const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  ReadOptions read;
+  read.source = "fuzz-input";
+  Asset asset;
+  try {
+    asset = reader.read(bytes, read);
+    ValidateAsset(asset, read.source);
+  } catch (const Error& error) {
+    CheckReadError(error);
+    return 0;
+  }
+  Summarize(asset);
+  const ConvertOptions defaults;
+  for (const Format& writer : Formats()) {
+    if (!writer.write) continue;
+    try {
+      RenderAsset(asset, writer, defaults);
+    } catch (const Error&) {
+      // Writers refuse what they cannot express (several clips, cubic splines): a usage error.
+    }
+  }
+  try {
+    P5BakeReport report;
+    BakeP5Frames(asset, P5BakeOptions(), read.source, &report);
+  } catch (const Error&) {
+    // Nothing to bake (no glTF morph animation) or geometry that cannot be baked.
+  }
+  return 0;
+}

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer harnesses (clang, ASan + UBSan, fuzz/CMakeLists.txt) in build-fuzz and runs
+# each for SECONDS (default 60), one after another; FUZZ_JOBS=2 runs two at a time.
+# Usage: scripts/fuzz.sh [SECONDS [FORMAT_ID...]]   (no ids: every harness)
+#
+# Seeds: fuzz/corpus/<id>, fuzz/regressions/<id>, tests/bad/<id> (read only), and the third-party
+# samples of ANIMCONV_SHARED_DATA with the reader's extensions when that folder exists (copied to
+# build-fuzz/shared-seeds/<id>, never into the repository). Inputs that reach new code are kept in
+# build-fuzz/corpus/<id>, so later runs continue from there. A finding leaves its input in
+# build-fuzz/artifacts/<id>/ and the log in build-fuzz/logs/<id>.log; reproduce it with
+# `build-fuzz/fuzz/fuzz_<id> ARTIFACT`. docs/reliability.md says what to do with it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+only=("$@")
+jobs=${FUZZ_JOBS:-1}
+build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
+source scripts/clang_env.sh
+
+cmake -S . -B "$build_dir" -DCMAKE_CXX_COMPILER="$CLANGXX" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DANIMCONV_FUZZ=ON -DANIMCONV_BUILD_TESTS=OFF -DANIMCONV_BUILD_BENCH=OFF \
+  -DANIMCONV_WERROR=ON >/dev/null
+cmake --build "$build_dir" -j2
+
+# True when no ids were given or $1 is one of them.
+wanted() {
+  [ ${#only[@]} -eq 0 ] && return 0
+  local id
+  for id in "${only[@]}"; do
+    if [ "$id" = "$1" ]; then return 0; fi
+  done
+  return 1
+}
+
+# Runs one harness; its summary line goes to stdout, everything else to its log.
+fuzz_one() {
+  local binary=$1 id=$2 max_len=$3
+  shift 3
+  local corpus=$build_dir/corpus/$id artifacts=$build_dir/artifacts/$id log=$build_dir/logs/$id.log
+  mkdir -p "$corpus" "$artifacts" "$(dirname "$log")"
+  local seeds=(fuzz/corpus/"$id")
+  for folder in fuzz/regressions/"$id" tests/bad/"$id"; do
+    if [ -d "$folder" ]; then seeds+=("$folder"); fi
+  done
+  if [ -d "$shared_data" ] && [ $# -gt 0 ]; then
+    local shared=$build_dir/shared-seeds/$id extension
+    rm -rf "$shared"
+    mkdir -p "$shared"
+    for extension in "$@"; do
+      # Larger files would only be cut to max_len; the copies are named by content.
+      find "$shared_data" -type f -iname "*$extension" -size -1024k -print0 |
+        while IFS= read -r -d '' file; do
+          cp "$file" "$shared/$(sha1sum "$file" | cut -c1-40)"
+        done
+    done
+    seeds+=("$shared")
+  fi
+  local options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len="$max_len"
+    -artifact_prefix="$artifacts/" -print_final_stats=1)
+  if [ -f fuzz/dict/"$id".dict ]; then options+=(-dict=fuzz/dict/"$id".dict); fi
+  if "$binary" "${options[@]}" "$corpus" "${seeds[@]}" >"$log" 2>&1; then
+    local runs done_line
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
+    done_line=$(sed -n 's/^#[0-9]*[[:space:]]*DONE[[:space:]]*//p' "$log")
+    echo "fuzz: $id: clean, ${runs:-?} runs in $seconds s ($done_line)"
+  else
+    echo "fuzz: $id: FINDING; log $log, input in $artifacts/"
+    grep -E "^(==[0-9]+==ERROR|SUMMARY|.*runtime error|terminate called|  what\(\))" "$log" |
+      head -n 5 | sed 's/^/    /'
+    return 1
+  fi
+}
+
+shared_data=$(cat "$build_dir/fuzz/shared_data.txt")
+failed=0
+running=0
+started=0
+while read -r binary id max_len extensions; do
+  if ! wanted "$id"; then continue; fi
+  started=$((started + 1))
+  # shellcheck disable=SC2086 # the extensions are separate words
+  fuzz_one "$binary" "$id" "$max_len" $extensions &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then
+    wait -n || failed=1
+    running=$((running - 1))
+  fi
+done <"$build_dir/fuzz/targets.txt"
+while [ "$running" -gt 0 ]; do
+  wait -n || failed=1
+  running=$((running - 1))
+done
+if [ "$started" -eq 0 ]; then
+  echo "fuzz: no harness for ${only[*]}; see fuzz/CMakeLists.txt" >&2
+  exit 1
+fi
+exit "$failed"

@@ -1,8 +1,8 @@
 #include "formats/gltf_accessors.h"
 
-#include <cstring>
-
 #include <fmt/format.h>
+
+#include <cstring>
 
 namespace animconv {
 namespace {
@@ -89,7 +89,8 @@ Layout LayoutOf(GltfAccessors::Shape shape, int component_size) {
 }
 
 void ReadElements(const std::string& bytes, size_t offset, size_t stride, size_t count,
-                  GltfAccessors::Shape shape, const Layout& layout, int type, bool normalized, double* out) {
+                  GltfAccessors::Shape shape, const Layout& layout, int type, bool normalized,
+                  double* out) {
   for (size_t e = 0; e < count; ++e) {
     const char* element = bytes.data() + offset + e * stride;
     for (int c = 0; c < shape.columns; ++c) {
@@ -128,7 +129,8 @@ AccessorData GltfAccessors::Decode(size_t index) {
   const json& accessor = (*definitions_)[index];
   if (!accessor.is_object()) errors_.Fail(pointer, "expected an object");
   AccessorData data;
-  data.component_type = static_cast<int>(errors_.OptionalCount(accessor, "componentType", pointer, 0));
+  data.component_type =
+      static_cast<int>(errors_.OptionalCount(accessor, "componentType", pointer, 0));
   const int component_size = ComponentSize(data.component_type);
   if (component_size == 0) {
     errors_.Fail(pointer + "/componentType",
@@ -139,6 +141,9 @@ AccessorData GltfAccessors::Decode(size_t index) {
     errors_.Fail(pointer + "/type", "expected SCALAR, VEC2, VEC3, VEC4, MAT2, MAT3 or MAT4");
   }
   data.components = shape.columns * shape.rows;
+  if (accessor.contains("normalized") && !accessor["normalized"].is_boolean()) {
+    errors_.Fail(pointer + "/normalized", "expected true or false");
+  }
   data.normalized = accessor.value("normalized", false);
   if (data.normalized &&
       (data.component_type == kGltfFloat || data.component_type == kGltfUnsignedInt)) {
@@ -163,9 +168,9 @@ AccessorData GltfAccessors::Decode(size_t index) {
         errors_.Index(accessor, "bufferView", pointer, views_.size(), "bufferViews");
     const std::string& view = views_[view_index];
     const size_t offset = errors_.OptionalCount(accessor, "byteOffset", pointer, 0);
-    const size_t stride = errors_.OptionalCount((*view_definitions_)[view_index], "byteStride",
-                                                fmt::format("/bufferViews/{}", view_index),
-                                                layout.element_size);
+    const size_t stride =
+        errors_.OptionalCount((*view_definitions_)[view_index], "byteStride",
+                              fmt::format("/bufferViews/{}", view_index), layout.element_size);
     if (stride < layout.element_size) {
       errors_.Fail(fmt::format("/bufferViews/{}/byteStride", view_index),
                    fmt::format("byteStride {} is smaller than the {}-byte elements of {}", stride,
@@ -227,8 +232,8 @@ void GltfAccessors::ApplySparse(const json& sparse, const std::string& pointer, 
                data.component_type, data.normalized, substitutes.data());
   double previous = -1;
   for (size_t i = 0; i < count; ++i) {
-    const double target = ReadComponent(index_view.data() + index_offset + i * index_size,
-                                        index_type, false);
+    const double target =
+        ReadComponent(index_view.data() + index_offset + i * index_size, index_type, false);
     // The spec requires strictly increasing indices; they must also address an element.
     if (target <= previous || target >= static_cast<double>(data.count)) {
       errors_.Fail(indices_pointer, fmt::format("index {} ({}) is not increasing or is not below "

@@ -1,10 +1,9 @@
 #include "formats/gltf_buffers.h"
 
+#include <fmt/format.h>
 #include <meshoptimizer.h>
 
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "libconvert/error.h"
 
@@ -42,14 +41,19 @@ json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offse
   } catch (const json::parse_error& error) {
     // nlohmann reports "byte" as the 1-based position where parsing failed.
     const size_t byte = error.byte > 0 ? error.byte - 1 : 0;
-    const std::string where =
-        offset_in_file == 0 ? LineColumn(text, byte)
-                            : fmt::format("JSON chunk {}", LineColumn(text, byte));
+    const std::string where = offset_in_file == 0
+                                  ? LineColumn(text, byte)
+                                  : fmt::format("JSON chunk {}", LineColumn(text, byte));
     std::string reason = error.what();
     const size_t cut = reason.find("; last read");
     const size_t start = reason.find("syntax error");
-    if (start != std::string::npos) reason = reason.substr(start, cut == std::string::npos ? std::string::npos : cut - start);
+    if (start != std::string::npos)
+      reason = reason.substr(start, cut == std::string::npos ? std::string::npos : cut - start);
     ThrowBadInput(errors.source(), where, "invalid JSON: " + reason);
+  } catch (const json::exception&) {
+    // Not a syntax error but a value nlohmann cannot hold, such as a number beyond double range.
+    ThrowBadInput(errors.source(), offset_in_file == 0 ? "" : "JSON chunk",
+                  "invalid JSON: a number is out of the range of a double");
   }
 }
 
@@ -149,14 +153,15 @@ GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& error
     auto fail = [&](const std::string& where, const std::string& message) {
       ThrowBadInput(errors.source(), where, message);
     };
-    if (bytes.size() < 20) fail("GLB header", "truncated: a GLB needs a 12-byte header and a chunk");
+    if (bytes.size() < 20)
+      fail("GLB header", "truncated: a GLB needs a 12-byte header and a chunk");
     if (ReadU32(bytes, 4) != 2) {
       fail("GLB header", fmt::format("version {}, expected 2", ReadU32(bytes, 4)));
     }
     const uint32_t total = ReadU32(bytes, 8);
     if (total > bytes.size()) {
-      fail("GLB header", fmt::format("declares {} bytes but the file has {}: truncated", total,
-                                     bytes.size()));
+      fail("GLB header",
+           fmt::format("declares {} bytes but the file has {}: truncated", total, bytes.size()));
     }
     const uint32_t json_length = ReadU32(bytes, 12);
     if (ReadU32(bytes, 16) != kGlbJsonChunk) fail("GLB chunk 0", "the first chunk must be JSON");
@@ -169,7 +174,8 @@ GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& error
       const uint32_t bin_length = ReadU32(bytes, bin_header);
       if (ReadU32(bytes, bin_header + 4) == kGlbBinChunk) {
         if (bin_length > total - bin_header - 8) {
-          fail("GLB chunk 1", fmt::format("BIN chunk of {} bytes does not fit the file", bin_length));
+          fail("GLB chunk 1",
+               fmt::format("BIN chunk of {} bytes does not fit the file", bin_length));
         }
         container.glb_bin = bytes.substr(bin_header + 8, bin_length);
         container.has_glb_bin = true;
@@ -183,7 +189,7 @@ GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& error
 }
 
 std::vector<std::string> LoadBufferViews(const GltfContainer& container, const ReadOptions& options,
-                                         const GltfErrors& errors) {
+                                         uint64_t decode_budget, const GltfErrors& errors) {
   const json& document = container.json;
   std::vector<std::string> buffers;
   if (const json* list = errors.OptionalArray(document, "buffers", "")) {
@@ -242,14 +248,15 @@ std::vector<std::string> LoadBufferViews(const GltfContainer& container, const R
         meshopt = &view["extensions"]["EXT_meshopt_compression"];
       }
       if (meshopt) {
-        // Decompression multiplies data: bound the total by the input size limit.
+        // Decompression multiplies data: bound the total before allocating anything.
         decoded_total += length;
-        if (decoded_total > options.max_input_bytes) {
-          errors.Fail(pointer, "decompressed data exceeds the input size limit (--max-input-mb)");
+        if (decoded_total > decode_budget) {
+          errors.Fail(pointer, fmt::format("{} bytes of decompressed data is more than this file "
+                                           "can plausibly hold",
+                                           length));
         }
-        views.push_back(DecodeMeshopt(*meshopt, buffers,
-                                      pointer + "/extensions/EXT_meshopt_compression", length,
-                                      errors));
+        views.push_back(DecodeMeshopt(
+            *meshopt, buffers, pointer + "/extensions/EXT_meshopt_compression", length, errors));
         continue;
       }
       const std::string& data = buffers[buffer];

@@ -12,8 +12,8 @@ namespace animconv {
 
 struct GltfContainer {
   nlohmann::json json;
-  bool binary = false;        // came from a GLB
-  std::string_view glb_bin;   // the GLB BIN chunk (a view into the input bytes), if any
+  bool binary = false;       // came from a GLB
+  std::string_view glb_bin;  // the GLB BIN chunk (a view into the input bytes), if any
   bool has_glb_bin = false;
 };
 
@@ -22,9 +22,10 @@ bool IsGlb(std::string_view bytes);
 GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& errors);
 
 // Loads every buffer (data: URIs, external files through options.load_resource, the GLB BIN
-// chunk) and returns the bytes of every bufferView, decoding EXT_meshopt_compression.
+// chunk) and returns the bytes of every bufferView, decoding EXT_meshopt_compression within
+// `decode_budget` bytes in total.
 std::vector<std::string> LoadBufferViews(const GltfContainer& container, const ReadOptions& options,
-                                         const GltfErrors& errors);
+                                         uint64_t decode_budget, const GltfErrors& errors);
 
 // Decodes a data: URI with base64 payload; false when it is not one.
 bool DecodeDataUri(const std::string& uri, std::string* bytes);

@@ -1,11 +1,11 @@
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <set>
-
-#include <fmt/format.h>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/gtx/matrix_decompose.hpp>
+#include <set>
 
 #include "formats/gltf.h"
 #include "formats/gltf_accessors.h"
@@ -26,10 +26,17 @@ using nlohmann::json;
 // compressed geometry, which pass-through keeps byte for byte).
 bool CanHonourRequiredExtension(const std::string& name) {
   static const std::set<std::string> kHonoured = {
-      "EXT_meshopt_compression", "KHR_mesh_quantization", "KHR_texture_transform",
-      "KHR_texture_basisu",      "EXT_texture_webp",      "EXT_texture_avif",
-      "KHR_materials_unlit",     "KHR_lights_punctual",   "KHR_draco_mesh_compression",
-      "EXT_mesh_gpu_instancing", "KHR_materials_emissive_strength",
+      "EXT_meshopt_compression",
+      "KHR_mesh_quantization",
+      "KHR_texture_transform",
+      "KHR_texture_basisu",
+      "EXT_texture_webp",
+      "EXT_texture_avif",
+      "KHR_materials_unlit",
+      "KHR_lights_punctual",
+      "KHR_draco_mesh_compression",
+      "EXT_mesh_gpu_instancing",
+      "KHR_materials_emissive_strength",
   };
   return kHonoured.count(name) > 0 || name.compare(0, 14, "KHR_materials_") == 0;
 }
@@ -144,8 +151,8 @@ Rig ReadRig(const json& document, const GltfErrors& errors) {
     }
     ReadRestPose(definition, pointer, errors, node);
     if (definition.contains("mesh")) {
-      const size_t mesh = errors.Index(definition, "mesh", pointer, meshes ? meshes->size() : 0,
-                                       "meshes");
+      const size_t mesh =
+          errors.Index(definition, "mesh", pointer, meshes ? meshes->size() : 0, "meshes");
       ReadMorphTargets(*meshes, mesh, errors, node);
     }
   }
@@ -257,7 +264,8 @@ Clip ReadAnimation(const json& animation, size_t index, Asset& asset, GltfAccess
     Channel channel;
     channel.node = static_cast<int>(node);
     channel.path = *path;
-    const std::string interpolation = errors.OptionalString(sampler, "interpolation", sampler_pointer);
+    const std::string interpolation =
+        errors.OptionalString(sampler, "interpolation", sampler_pointer);
     if (interpolation == "STEP") {
       channel.interpolation = Interpolation::kStep;
     } else if (interpolation == "CUBICSPLINE") {
@@ -268,10 +276,10 @@ Clip ReadAnimation(const json& animation, size_t index, Asset& asset, GltfAccess
                                         sampler_pointer, interpolation));
     }
 
-    const size_t input_index = errors.Index(sampler, "input", sampler_pointer, accessors.size(),
-                                            "accessors");
-    const size_t output_index = errors.Index(sampler, "output", sampler_pointer, accessors.size(),
-                                             "accessors");
+    const size_t input_index =
+        errors.Index(sampler, "input", sampler_pointer, accessors.size(), "accessors");
+    const size_t output_index =
+        errors.Index(sampler, "output", sampler_pointer, accessors.size(), "accessors");
     const AccessorData& input = accessors.Get(input_index);
     const std::string input_pointer = accessors.Pointer(input_index);
     if (input.count == 0) {
@@ -303,12 +311,13 @@ Clip ReadAnimation(const json& animation, size_t index, Asset& asset, GltfAccess
                                               node));
     }
     const size_t expected = input.count * channel.elements_per_key() *
-                            static_cast<size_t>(channel.width) / static_cast<size_t>(output.components);
+                            static_cast<size_t>(channel.width) /
+                            static_cast<size_t>(output.components);
     if (output.count != expected) {
-      errors.Fail(output_pointer,
-                  fmt::format("{} elements, but {} keys of {} {} need {}", output.count,
-                              input.count, interpolation.empty() ? "LINEAR" : interpolation,
-                              PathName(*path), expected));
+      errors.Fail(
+          output_pointer,
+          fmt::format("{} elements, but {} keys of {} {} need {}", output.count, input.count,
+                      interpolation.empty() ? "LINEAR" : interpolation, PathName(*path), expected));
     }
     if (channel.interpolation == Interpolation::kCubicSpline && input.count < 2) {
       errors.Fail(input_pointer, "a CUBICSPLINE sampler needs at least 2 keys");
@@ -328,7 +337,7 @@ Clip ReadAnimation(const json& animation, size_t index, Asset& asset, GltfAccess
 }
 
 std::vector<std::string> LoadExternalImages(const json& document, const ReadOptions& options,
-                                           const GltfErrors& errors) {
+                                            const GltfErrors& errors) {
   std::vector<std::string> images;
   const json* list = errors.OptionalArray(document, "images", "");
   if (!list) return images;
@@ -369,13 +378,13 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   const json& document = container.json;
   CheckAssetAndExtensions(document, errors);
   auto source = std::make_shared<GltfDocument>();
-  source->buffer_views = LoadBufferViews(container, options, errors);
+  // Decoded data (meshopt views, then keyframes as doubles) may exceed the file, but not wildly.
+  const uint64_t budget = uint64_t{16} * bytes.size() + (uint64_t{64} << 20);
+  source->buffer_views = LoadBufferViews(container, options, budget, errors);
 
   Asset asset;
   asset.coordinates = {Handedness::kRight, Facing::kPlusZ};  // glTF: the front faces +Z
   asset.rig = ReadRig(document, errors);
-  // Decoded keyframes may exceed the file (normalized shorts become doubles) but not wildly.
-  const uint64_t budget = uint64_t{16} * bytes.size() + (uint64_t{64} << 20);
   GltfAccessors accessors(document, source->buffer_views, errors, budget);
   size_t skipped_channels = 0;
   if (const json* animations = errors.OptionalArray(document, "animations", "")) {

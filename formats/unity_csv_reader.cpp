@@ -216,8 +216,11 @@ Asset ReadUnityCsv(std::string_view bytes, const ReadOptions& options) {
 
   // One channel per bone column group, filled row by row. Reserving for the line count up front
   // keeps the hot loop free of reallocation (a 50 MB file is ~9 million values).
+  // A row needs at least two bytes per value (a digit and a separator), which bounds the rows
+  // however many blank lines the file has.
   const size_t line_estimate =
-      static_cast<size_t>(std::count(bytes.begin(), bytes.end(), '\n')) + 1;
+      std::min(static_cast<size_t>(std::count(bytes.begin(), bytes.end(), '\n')) + 1,
+               bytes.size() / (2 * columns) + 1);
   std::vector<Channel> channels(bones.size());
   std::vector<size_t> zero_rows(bones.size(), 0);
   for (size_t b = 0; b < bones.size(); ++b) {

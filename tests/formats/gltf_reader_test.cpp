@@ -214,6 +214,16 @@ TEST(GltfReaderTest, ErrorsPointAtTheOffendingJson) {
             std::string::npos);
 }
 
+TEST(GltfReaderTest, ValuesNlohmannCannotHoldAreBadInputNotCrashes) {
+  // Found by fuzz_gltf: both ended as "internal error" (exit 4).
+  EXPECT_NE(ReadError("{\"asset\": {\"version\": \"2.0\"}, \"x\": 1e999}")
+                .second.find("out of the range"),
+            std::string::npos);
+  GltfFixture gltf = RotationFixture();
+  gltf.document()["accessors"][1]["normalized"] = "yes";
+  EXPECT_EQ(ReadError(gltf.Text()).first, "/accessors/1/normalized");
+}
+
 TEST(GltfReaderTest, NonIncreasingOrNegativeTimesAreRejected) {
   for (const std::vector<float>& times :
        {std::vector<float>{0, 0.5f, 0.5f}, std::vector<float>{-1, 0, 1},

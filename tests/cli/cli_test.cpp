@@ -18,7 +18,7 @@ TEST(CliTest, ConvertWritesTheOutputAndReportsIt) {
   const auto result = RunAnimconv("convert " + Sample() + " -o " + dir.File("a.json"));
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_NE(result.output.find("(unity-csv, 2782 bytes) -> "), std::string::npos) << result.output;
-  EXPECT_NO_THROW(nlohmann::json::parse(testing::ReadText(dir.File("a.json"))));
+  EXPECT_TRUE(nlohmann::json::parse(testing::ReadText(dir.File("a.json"))).is_object());
 }
 
 TEST(CliTest, QuietPrintsNothingOnSuccess) {

@@ -124,9 +124,11 @@ TEST(GltfMeshTest, MissingMeshWeightsAreZeros) {
 TEST(GltfMeshTest, NormalsOnlyWhenEveryPrimitiveHasThem) {
   MeshFixture fixture;
   const size_t first = fixture.AddPrimitive(kTriangle, {{"NORMAL", fixture.Vec3(kUp)}});
-  fixture.primitive(first)["targets"] = {{{"NORMAL", fixture.Vec3(kUp)}}};
+  // json::array() spelled out: a one-element brace list is an array with GCC but the element
+  // itself with clang.
+  fixture.primitive(first)["targets"] = json::array({{{"NORMAL", fixture.Vec3(kUp)}}});
   const size_t second = fixture.AddPrimitive(kTriangle);
-  fixture.primitive(second)["targets"] = {json::object()};
+  fixture.primitive(second)["targets"] = json::array({json::object()});
   const MorphMesh mesh = fixture.Read();
   EXPECT_TRUE(mesh.normals.empty());
   EXPECT_TRUE(mesh.targets[0].normal_deltas.empty());

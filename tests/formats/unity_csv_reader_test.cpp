@@ -74,7 +74,8 @@ TEST(UnityCsvReaderTest, KeepsSignsAsPrinted) {
   // Hemisphere alignment is the pipeline's job (NormalizeRotations), so unity-csv round trips
   // keep the exporter's signs.
   const std::string text = Row({0, 0.707, 0, 0.707}) + "\n" + Row({0, -0.707, 0, -0.707}) + "\n";
-  const Channel* hips = ChannelOf(Read(text), "hips");
+  const Asset asset = Read(text);
+  const Channel* hips = ChannelOf(asset, "hips");
   EXPECT_EQ(hips->values[5], -0.707);
   EXPECT_EQ(hips->values[7], -0.707);
 }

@@ -30,7 +30,7 @@ struct ReadOptions {
 };
 
 struct WriteOptions {
-  bool three_array = false;                           // three: a JSON array of clips
+  bool three_array = false;  // three: a JSON array of clips
   // three: one `<mesh>.morphTargetInfluences[<target>]` track per morph target instead of one
   // track holding every target per key (GLTFLoader's layout).
   bool three_morph_per_target = false;

@@ -1,8 +1,8 @@
 #include "formats/gltf_document.h"
 
-#include <cmath>
-
 #include <fmt/format.h>
+
+#include <cmath>
 
 #include "libconvert/error.h"
 
@@ -49,9 +49,8 @@ size_t GltfErrors::Index(const json& parent, const char* key, const std::string&
   if (found == parent.end()) Fail(pointer, fmt::format("missing required '{}'", key));
   if (!found->is_number_integer() || found->get<int64_t>() < 0 ||
       static_cast<uint64_t>(found->get<int64_t>()) >= limit) {
-    Fail(pointer + "/" + key,
-         fmt::format("expected the index of one of the {} {}, found {}", limit, what,
-                     Describe(*found)));
+    Fail(pointer + "/" + key, fmt::format("expected the index of one of the {} {}, found {}", limit,
+                                          what, Describe(*found)));
   }
   return static_cast<size_t>(found->get<int64_t>());
 }
@@ -76,8 +75,7 @@ std::string GltfErrors::OptionalString(const json& parent, const char* key,
 }
 
 std::vector<double> GltfErrors::OptionalNumbers(const json& parent, const char* key,
-                                                const std::string& pointer,
-                                                size_t expected) const {
+                                                const std::string& pointer, size_t expected) const {
   const auto found = parent.find(key);
   if (found == parent.end()) return {};
   if (!found->is_array() || found->size() != expected) {

@@ -2,10 +2,9 @@
 // shared helpers of the glTF reader and writer. glTF 2.0 facts: shared/reference/formats.md §6.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "libconvert/model.h"
 

@@ -1,8 +1,8 @@
 #include "formats/gltf_pass_through.h"
 
-#include <set>
-
 #include <spdlog/spdlog.h>
+
+#include <set>
 
 namespace animconv {
 namespace {
@@ -12,13 +12,23 @@ using nlohmann::json;
 // Extensions that refer to no accessor or bufferView, or whose references RenumberReferences
 // knows. With any other extension in use, nothing is dropped: an unknown reference would break.
 bool KnownReferences(const std::string& extension) {
-  static const std::set<std::string> kKnown = {
-      "EXT_meshopt_compression", "KHR_mesh_quantization", "KHR_draco_mesh_compression",
-      "EXT_mesh_gpu_instancing", "KHR_lights_punctual",   "KHR_texture_transform",
-      "KHR_texture_basisu",      "EXT_texture_webp",      "EXT_texture_avif",
-      "KHR_animation_pointer",   "VRM",                   "VRMC_vrm",
-      "VRMC_springBone",         "VRMC_node_constraint",  "VRMC_materials_mtoon",
-      "VRMC_vrm_animation",      "VRMC_materials_hdr_emissiveMultiplier"};
+  static const std::set<std::string> kKnown = {"EXT_meshopt_compression",
+                                               "KHR_mesh_quantization",
+                                               "KHR_draco_mesh_compression",
+                                               "EXT_mesh_gpu_instancing",
+                                               "KHR_lights_punctual",
+                                               "KHR_texture_transform",
+                                               "KHR_texture_basisu",
+                                               "EXT_texture_webp",
+                                               "EXT_texture_avif",
+                                               "KHR_animation_pointer",
+                                               "VRM",
+                                               "VRMC_vrm",
+                                               "VRMC_springBone",
+                                               "VRMC_node_constraint",
+                                               "VRMC_materials_mtoon",
+                                               "VRMC_vrm_animation",
+                                               "VRMC_materials_hdr_emissiveMultiplier"};
   return kKnown.count(extension) > 0 || extension.compare(0, 14, "KHR_materials_") == 0;
 }
 
@@ -191,9 +201,10 @@ json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& build
     for (const json& name : *used) {
       if (!name.is_string() || !KnownReferences(name.get<std::string>())) {
         can_drop = false;
-        spdlog::info("gltf: extension {} is in use; animation data of the input is kept unused "
-                     "rather than risk breaking its references",
-                     name.dump());
+        spdlog::info(
+            "gltf: extension {} is in use; animation data of the input is kept unused "
+            "rather than risk breaking its references",
+            name.dump());
       }
     }
   }
@@ -237,7 +248,8 @@ json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& build
       referenced_view[*index] = true;
     }
   };
-  ForEachReference(document, [](json&) {}, note_view);
+  ForEachReference(
+      document, [](json&) {}, note_view);
   for (json& accessor : accessors) ForEachAccessorView(accessor, note_view);
   for (size_t v = 0; v < views.size(); ++v) {
     if (!referenced_view[v]) keep_view[v] = true;

@@ -15,7 +15,8 @@ class GltfBuilder {
  public:
   // Appends `bytes` 4-byte aligned (formats.md §6.8) as a new bufferView; returns its index.
   // `definition` carries members to keep (byteStride, target, name, extras).
-  size_t AddBufferView(std::string_view bytes, nlohmann::json definition = nlohmann::json::object());
+  size_t AddBufferView(std::string_view bytes,
+                       nlohmann::json definition = nlohmann::json::object());
   // A tightly packed FLOAT accessor in a bufferView of its own (animation data must not be
   // strided, ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE).
   size_t AddAccessor(std::string_view float_bytes, size_t count, const char* type,

@@ -2,11 +2,11 @@
 // (meshes, materials, images, skins, extensions such as VRM) and replaces only the animations;
 // otherwise it generates nodes from the rig. What it writes must pass the Khronos validator with
 // no errors or warnings: the rules are in shared/reference/formats.md §6.
-#include <map>
-#include <set>
-
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
+
+#include <map>
+#include <set>
 
 #include "formats/gltf.h"
 #include "formats/gltf_document.h"
@@ -56,9 +56,9 @@ class AnimationWriter {
     for (const Channel& channel : clip.channels) {
       const size_t input = InputAccessor(asset, clip, channel);
       std::vector<float> values(channel.values.begin(), channel.values.end());
-      const size_t output = builder_.AddAccessor(
-          Float32Bytes(values), values.size() / OutputWidth(channel), OutputType(channel.path),
-          std::nullopt, std::nullopt);
+      const size_t output =
+          builder_.AddAccessor(Float32Bytes(values), values.size() / OutputWidth(channel),
+                               OutputType(channel.path), std::nullopt, std::nullopt);
       samplers.push_back({{"input", input},
                           {"output", output},
                           {"interpolation", SamplerInterpolation(channel.interpolation)}});
@@ -89,9 +89,9 @@ class AnimationWriter {
     }
     auto found = inputs_.find(times);
     if (found != inputs_.end()) return found->second;
-    const size_t index = builder_.AddAccessor(Float32Bytes(times), times.size(), "SCALAR",
-                                              json::array({times.front()}),
-                                              json::array({times.back()}));
+    const size_t index =
+        builder_.AddAccessor(Float32Bytes(times), times.size(), "SCALAR",
+                             json::array({times.front()}), json::array({times.back()}));
     inputs_.emplace(std::move(times), index);
     return index;
   }
@@ -157,7 +157,8 @@ std::string Base64(std::string_view bytes) {
   size_t i = 0;
   for (; i + 2 < bytes.size(); i += 3) {
     const uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) |
-                       (static_cast<uint8_t>(bytes[i + 1]) << 8) | static_cast<uint8_t>(bytes[i + 2]);
+                       (static_cast<uint8_t>(bytes[i + 1]) << 8) |
+                       static_cast<uint8_t>(bytes[i + 2]);
     out += kAlphabet[n >> 18];
     out += kAlphabet[(n >> 12) & 63];
     out += kAlphabet[(n >> 6) & 63];

@@ -53,8 +53,8 @@ void SkimJsonKeys(std::string_view text,
         expect_key = false;
         break;
       case ',':
-        expect_key = place.depth >= 1 && place.depth <= kTrackedDepth &&
-                     kinds[place.depth - 1] == '{';
+        expect_key =
+            place.depth >= 1 && place.depth <= kTrackedDepth && kinds[place.depth - 1] == '{';
         break;
       default:
         break;

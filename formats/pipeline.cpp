@@ -7,8 +7,8 @@
 
 #include "formats/resource_path.h"
 #include "libconvert/error.h"
-#include "libconvert/io.h"
 #include "libconvert/humanoid_pose.h"
+#include "libconvert/io.h"
 #include "libconvert/quaternion.h"
 #include "libconvert/resample.h"
 

@@ -1,9 +1,9 @@
 #include "formats/resource_path.h"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "libconvert/error.h"
 #include "libconvert/io.h"

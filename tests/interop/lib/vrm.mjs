@@ -1,0 +1,195 @@
+// Helpers of the VRM interop checks (check_vrma.mjs, check_vrm_skeleton.mjs): humanoid bone
+// tables written out from ../shared/reference/formats.md §2 (not taken from animconv's C++), a
+// GLTFLoader wrapper for Node, and the quaternion algebra the expectations need.
+
+import { readFileSync } from 'node:fs';
+import { readBoneList } from './common.mjs';
+
+// ---------------------------------------------------------------------------------------------
+// Bone names (formats.md §2.1): Unity HumanBodyBones in enum order (UpperChest = 54, last), the
+// VRM 0.x name (same order, lowerCamelCase) and the VRM 1.0 / VRMA name. The thumbs shift by one
+// segment: Unity/0.x ThumbProximal = 1.0 ThumbMetacarpal, ThumbIntermediate = 1.0 ThumbProximal.
+export const HUMAN_BONES = [
+  ['Hips', 'hips', 'hips'],
+  ['LeftUpperLeg', 'leftUpperLeg', 'leftUpperLeg'],
+  ['RightUpperLeg', 'rightUpperLeg', 'rightUpperLeg'],
+  ['LeftLowerLeg', 'leftLowerLeg', 'leftLowerLeg'],
+  ['RightLowerLeg', 'rightLowerLeg', 'rightLowerLeg'],
+  ['LeftFoot', 'leftFoot', 'leftFoot'],
+  ['RightFoot', 'rightFoot', 'rightFoot'],
+  ['Spine', 'spine', 'spine'],
+  ['Chest', 'chest', 'chest'],
+  ['Neck', 'neck', 'neck'],
+  ['Head', 'head', 'head'],
+  ['LeftShoulder', 'leftShoulder', 'leftShoulder'],
+  ['RightShoulder', 'rightShoulder', 'rightShoulder'],
+  ['LeftUpperArm', 'leftUpperArm', 'leftUpperArm'],
+  ['RightUpperArm', 'rightUpperArm', 'rightUpperArm'],
+  ['LeftLowerArm', 'leftLowerArm', 'leftLowerArm'],
+  ['RightLowerArm', 'rightLowerArm', 'rightLowerArm'],
+  ['LeftHand', 'leftHand', 'leftHand'],
+  ['RightHand', 'rightHand', 'rightHand'],
+  ['LeftToes', 'leftToes', 'leftToes'],
+  ['RightToes', 'rightToes', 'rightToes'],
+  ['LeftEye', 'leftEye', 'leftEye'],
+  ['RightEye', 'rightEye', 'rightEye'],
+  ['Jaw', 'jaw', 'jaw'],
+  ['LeftThumbProximal', 'leftThumbProximal', 'leftThumbMetacarpal'],
+  ['LeftThumbIntermediate', 'leftThumbIntermediate', 'leftThumbProximal'],
+  ['LeftThumbDistal', 'leftThumbDistal', 'leftThumbDistal'],
+  ['LeftIndexProximal', 'leftIndexProximal', 'leftIndexProximal'],
+  ['LeftIndexIntermediate', 'leftIndexIntermediate', 'leftIndexIntermediate'],
+  ['LeftIndexDistal', 'leftIndexDistal', 'leftIndexDistal'],
+  ['LeftMiddleProximal', 'leftMiddleProximal', 'leftMiddleProximal'],
+  ['LeftMiddleIntermediate', 'leftMiddleIntermediate', 'leftMiddleIntermediate'],
+  ['LeftMiddleDistal', 'leftMiddleDistal', 'leftMiddleDistal'],
+  ['LeftRingProximal', 'leftRingProximal', 'leftRingProximal'],
+  ['LeftRingIntermediate', 'leftRingIntermediate', 'leftRingIntermediate'],
+  ['LeftRingDistal', 'leftRingDistal', 'leftRingDistal'],
+  ['LeftLittleProximal', 'leftLittleProximal', 'leftLittleProximal'],
+  ['LeftLittleIntermediate', 'leftLittleIntermediate', 'leftLittleIntermediate'],
+  ['LeftLittleDistal', 'leftLittleDistal', 'leftLittleDistal'],
+  ['RightThumbProximal', 'rightThumbProximal', 'rightThumbMetacarpal'],
+  ['RightThumbIntermediate', 'rightThumbIntermediate', 'rightThumbProximal'],
+  ['RightThumbDistal', 'rightThumbDistal', 'rightThumbDistal'],
+  ['RightIndexProximal', 'rightIndexProximal', 'rightIndexProximal'],
+  ['RightIndexIntermediate', 'rightIndexIntermediate', 'rightIndexIntermediate'],
+  ['RightIndexDistal', 'rightIndexDistal', 'rightIndexDistal'],
+  ['RightMiddleProximal', 'rightMiddleProximal', 'rightMiddleProximal'],
+  ['RightMiddleIntermediate', 'rightMiddleIntermediate', 'rightMiddleIntermediate'],
+  ['RightMiddleDistal', 'rightMiddleDistal', 'rightMiddleDistal'],
+  ['RightRingProximal', 'rightRingProximal', 'rightRingProximal'],
+  ['RightRingIntermediate', 'rightRingIntermediate', 'rightRingIntermediate'],
+  ['RightRingDistal', 'rightRingDistal', 'rightRingDistal'],
+  ['RightLittleProximal', 'rightLittleProximal', 'rightLittleProximal'],
+  ['RightLittleIntermediate', 'rightLittleIntermediate', 'rightLittleIntermediate'],
+  ['RightLittleDistal', 'rightLittleDistal', 'rightLittleDistal'],
+  ['UpperChest', 'upperChest', 'upperChest'],
+];
+
+export const VRM1_BONES = HUMAN_BONES.map((row) => row[2]);
+
+// VRMA's humanBones may not hold the eyes (formats.md §3.1: they are driven by lookAt).
+export const NOT_IN_VRMA = new Set(['leftEye', 'rightEye']);
+
+// VRM 1.0 humanoid parent of each bone (formats.md §2.2; spec humanoid.md). hips is the root.
+export const VRM1_PARENT = (() => {
+  const parent = {
+    spine: 'hips', chest: 'spine', upperChest: 'chest',
+    neck: 'upperChest', leftShoulder: 'upperChest', rightShoulder: 'upperChest',
+    head: 'neck', leftEye: 'head', rightEye: 'head', jaw: 'head',
+  };
+  for (const side of ['left', 'right']) {
+    parent[`${side}UpperLeg`] = 'hips';
+    parent[`${side}LowerLeg`] = `${side}UpperLeg`;
+    parent[`${side}Foot`] = `${side}LowerLeg`;
+    parent[`${side}Toes`] = `${side}Foot`;
+    parent[`${side}UpperArm`] = `${side}Shoulder`;
+    parent[`${side}LowerArm`] = `${side}UpperArm`;
+    parent[`${side}Hand`] = `${side}LowerArm`;
+    parent[`${side}ThumbMetacarpal`] = `${side}Hand`;
+    parent[`${side}ThumbProximal`] = `${side}ThumbMetacarpal`;
+    parent[`${side}ThumbDistal`] = `${side}ThumbProximal`;
+    for (const finger of ['Index', 'Middle', 'Ring', 'Little']) {
+      parent[`${side}${finger}Proximal`] = `${side}Hand`;
+      parent[`${side}${finger}Intermediate`] = `${side}${finger}Proximal`;
+      parent[`${side}${finger}Distal`] = `${side}${finger}Intermediate`;
+    }
+  }
+  return parent;
+})();
+
+// The VRM 1.0 name of each CSV column. Without a bone list: the 55 HumanBodyBones in enum order.
+// A bone list (like data/unity/bone.txt) names the columns with Unity or VRM 0.x names (the
+// CSV's own naming; case-insensitive), mapped through the table with the thumb shift.
+export function columnBoneNames(bonesFile) {
+  if (bonesFile === undefined) return VRM1_BONES.slice();
+  const byName = new Map();
+  for (const [unity, vrm0, vrm1] of HUMAN_BONES) {
+    byName.set(unity.toLowerCase(), vrm1);
+    byName.set(vrm0.toLowerCase(), vrm1);
+  }
+  return readBoneList(bonesFile).map((name) => {
+    const vrm1 = byName.get(name.toLowerCase());
+    if (vrm1 === undefined) throw new Error(`${bonesFile}: '${name}' is not a Unity/VRM 0.x humanoid bone name`);
+    return vrm1;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quaternions [x, y, z, w], double precision (Hamilton product; a·b applies b first).
+
+export const IDENTITY = [0, 0, 0, 1];
+
+export function multiply(a, b) {
+  const [ax, ay, az, aw] = a;
+  const [bx, by, bz, bw] = b;
+  return [
+    aw * bx + ax * bw + ay * bz - az * by,
+    aw * by - ax * bz + ay * bw + az * bx,
+    aw * bz + ax * by - ay * bx + az * bw,
+    aw * bw - ax * bx - ay * by - az * bz,
+  ];
+}
+
+export function conjugate(q) {
+  return [-q[0], -q[1], -q[2], q[3]];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading .vrm / .vrma with GLTFLoader in Node
+
+// GLTFLoader decodes images with createImageBitmap or an <img>, neither of which Node has. This
+// plugin answers every texture request with an empty THREE.Texture before the loader's own
+// code runs, so no image is decoded; materials get a texture object without pixels. Nodes,
+// skins, the humanoid and the animation data are untouched.
+function textureStubPlugin(THREE) {
+  return () => ({
+    name: 'animconv_interop_texture_stub',
+    loadTexture() {
+      return Promise.resolve(new THREE.Texture());
+    },
+  });
+}
+
+// Node has no ProgressEvent; three's FileLoader constructs one while streaming a response.
+function stubProgressEvent() {
+  if (typeof globalThis.ProgressEvent === 'undefined') {
+    globalThis.ProgressEvent = class ProgressEvent extends Event {
+      constructor(type, init = {}) {
+        super(type);
+        this.lengthComputable = Boolean(init.lengthComputable);
+        this.loaded = init.loaded ?? 0;
+        this.total = init.total ?? 0;
+      }
+    };
+  }
+}
+
+// Loads `path` with GLTFLoader.parse and the given plugin factories (parser => plugin).
+// Returns { gltf, messages }: the console warnings/errors printed while loading.
+export async function loadGltfFile(THREE, GLTFLoader, path, pluginFactories) {
+  stubProgressEvent();
+  const bytes = readFileSync(path);
+  const data = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  const loader = new GLTFLoader();
+  loader.register(textureStubPlugin(THREE));
+  for (const factory of pluginFactories) loader.register(factory);
+  const saved = { warn: console.warn, error: console.error };
+  const messages = [];
+  console.warn = (...parts) => messages.push(`warning: ${parts.join(' ')}`);
+  console.error = (...parts) => messages.push(`error: ${parts.join(' ')}`);
+  try {
+    const gltf = await new Promise((resolve, reject) => {
+      try {
+        loader.parse(data, '', resolve, reject);
+      } catch (error) {
+        reject(error);
+      }
+    });
+    return { gltf, messages };
+  } finally {
+    console.warn = saved.warn;
+    console.error = saved.error;
+  }
+}

@@ -4,7 +4,10 @@
 // by @pixiv/three-vrm 3.5.5 (VRMLoaderPlugin), three r187:
 //
 //   node check_vrm_skeleton.mjs --clip CLIP.json --model MODEL.vrm --csv UNITY.csv
-//        [--bones bone.txt] --interval 0.2 [--max-failure-lines N]
+//        [--bones bone.txt] --interval 0.2 [--facing auto|+z|-z] [--max-failure-lines N]
+//
+// --facing overrides the model's facing (auto: VRM 0.x -Z, VRM 1.0 +Z); the self-test uses it to
+// show that a clip checked with the wrong facing fails.
 //
 // The clip plays on an AnimationMixer on vrm.scene. The scene root is NOT turned
 // (VRMUtils.rotateVRM0 is not called) and vrm.update() is not called (with the default
@@ -37,13 +40,15 @@ const { VRMLoaderPlugin } = await import('@pixiv/three-vrm');
 const TOLERANCE = 1e-5;
 
 const args = parseArgs(process.argv.slice(2), {
-  flags: [], options: ['clip', 'model', 'csv', 'bones', 'interval', 'max-failure-lines'],
+  flags: [], options: ['clip', 'model', 'csv', 'bones', 'interval', 'facing', 'max-failure-lines'],
 });
 for (const required of ['clip', 'model', 'csv', 'interval']) {
   if (args[required] === undefined) usage(`--${required} is required`);
 }
 if (args.positional.length > 0) usage(`unexpected argument ${args.positional[0]}`);
 const interval = Number(args.interval);
+const facing = args.facing ?? 'auto';
+if (!['auto', '+z', '-z'].includes(facing)) usage(`--facing must be auto, +z or -z, not '${facing}'`);
 if (!(interval > 0)) usage(`--interval must be a positive number, not '${args.interval}'`);
 for (const file of [args.clip, args.csv, args.model, ...(args.bones ? [args.bones] : [])]) {
   if (!existsSync(file)) usage(`${file} not found`);
@@ -152,10 +157,11 @@ report.finish();
 function checkClip() {
   const humanoid = vrm.humanoid;
   const vrm0 = vrm.meta.metaVersion === '0';
+  const facesMinusZ = facing === 'auto' ? vrm0 : facing === '-z';
   const scene = vrm.scene;
   // The world delta in the model's own facing: a VRM 0.x model faces −Z, 180° about Y from the
   // VRM 1.0 convention the CSV was mirrored into.
-  const toModel = vrm0 ? (q) => [-q[0], q[1], -q[2], q[3]] : (q) => q;
+  const toModel = facesMinusZ ? (q) => [-q[0], q[1], -q[2], q[3]] : (q) => q;
 
   // Which humanoid bone each raw node is, and each object's nearest humanoid ancestor-or-self.
   const boneOfNode = new Map();
@@ -174,7 +180,7 @@ function checkClip() {
   });
   const expectedWorld = expectationFor(present);
   const missing = [...keysByBone.keys()].filter((name) => !present.includes(name));
-  console.log(`${basename(args.model)}: VRM ${vrm0 ? '0.x (faces -Z; expected world deltas turned 180 deg about Y)' : '1.0'}, ` +
+  console.log(`${basename(args.model)}: VRM ${vrm0 ? '0.x' : '1.0'}, checked as facing ${facesMinusZ ? '-Z (expected world deltas turned 180 deg about Y)' : '+Z'}${facing === 'auto' ? '' : ' (--facing)'}, ` +
               `${present.length} humanoid bones, ${objects.length} objects in vrm.scene; ` +
               `${missing.length} CSV bone(s) with data not in the model` +
               `${missing.length ? ` (their rotation must reach their children): ${missing.join(', ')}` : ''}`);

@@ -1,0 +1,262 @@
+#include "libconvert/bone_names.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "libconvert/text.h"
+
+namespace animconv {
+namespace {
+
+constexpr std::string_view kMixamoPrefix = "mixamorig";
+
+std::string_view Column(HumanBone bone, BoneNaming naming) {
+  const HumanBoneInfo& info = GetHumanBoneInfo(bone);
+  switch (naming) {
+    case BoneNaming::kUnity:
+      return info.unity;
+    case BoneNaming::kVrm0:
+      return info.vrm0;
+    case BoneNaming::kVrm1:
+      return info.vrm1;
+    case BoneNaming::kMixamo:
+      return info.mixamo;
+  }
+  return {};
+}
+
+bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && EqualsIgnoreCase(text.substr(0, prefix.size()), prefix);
+}
+
+bool EndsWithIgnoreCase(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() &&
+         EqualsIgnoreCase(text.substr(text.size() - suffix.size()), suffix);
+}
+
+// The length of a leading "mixamorig", "mixamorig1", "mixamorig:", "mixamorig1_"..., else 0.
+size_t MixamoPrefixLength(std::string_view name) {
+  if (!StartsWithIgnoreCase(name, kMixamoPrefix)) return 0;
+  size_t length = kMixamoPrefix.size();
+  while (length < name.size() && name[length] >= '0' && name[length] <= '9') ++length;
+  if (length < name.size() && (name[length] == ':' || name[length] == '_')) ++length;
+  return length;
+}
+
+// Mixamo's column is the part after the prefix, which may be glued to it.
+std::optional<HumanBone> Lookup(std::string_view name, BoneNaming naming, bool ignore_case) {
+  if (naming == BoneNaming::kMixamo) name.remove_prefix(MixamoPrefixLength(name));
+  for (int i = 0; i < kHumanBoneCount; ++i) {
+    const std::string_view column = Column(static_cast<HumanBone>(i), naming);
+    if (column.empty()) continue;
+    if (ignore_case ? EqualsIgnoreCase(column, name) : column == name) {
+      return static_cast<HumanBone>(i);
+    }
+  }
+  return std::nullopt;
+}
+
+bool IsPrefixBoundary(char c) {
+  return c == ':' || c == '_' || c == '|' || c == '/' || c == '.' || c == '-' || c == ' ';
+}
+
+// One way to read the rig's names: a prefix and a naming, with the bone each node matched.
+struct Reading {
+  std::string prefix;
+  BoneNaming naming = BoneNaming::kUnity;
+  std::vector<std::optional<HumanBone>> bones;  // per node
+  int distinct = 0;
+  std::vector<size_t> duplicates;  // nodes naming a bone an earlier node took
+};
+
+Reading Read(const Rig& rig, std::string_view prefix, BoneNaming naming) {
+  Reading reading;
+  reading.prefix = std::string(prefix);
+  reading.naming = naming;
+  reading.bones.resize(rig.nodes.size());
+  bool taken[kHumanBoneCount] = {};
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    const std::string_view name = rig.nodes[n].name;
+    if (!StartsWithIgnoreCase(name, prefix)) continue;
+    const std::string_view rest = name.substr(prefix.size());
+    std::optional<HumanBone> bone;
+    for (int i = 0; i < kHumanBoneCount && !bone; ++i) {
+      const std::string_view column = Column(static_cast<HumanBone>(i), naming);
+      if (!column.empty() && EqualsIgnoreCase(column, rest)) bone = static_cast<HumanBone>(i);
+    }
+    if (!bone) continue;
+    if (taken[static_cast<int>(*bone)]) {
+      reading.duplicates.push_back(n);
+      continue;
+    }
+    taken[static_cast<int>(*bone)] = true;
+    reading.bones[n] = bone;
+    ++reading.distinct;
+  }
+  return reading;
+}
+
+bool HasBone(const Reading& reading, HumanBone a, HumanBone b) {
+  return std::find(reading.bones.begin(), reading.bones.end(), a) != reading.bones.end() ||
+         std::find(reading.bones.begin(), reading.bones.end(), b) != reading.bones.end();
+}
+
+// The best reading under one prefix. Unity and VRM 0.x names are equal ignoring case, and VRM 1.0
+// differs from them only in the thumbs, so the choice among them rests on the thumb names
+// (formats.md §2.2): a Metacarpal exists only in VRM 1.0.
+Reading BestReading(const Rig& rig, std::string_view prefix, bool glued) {
+  Reading vrm1 = Read(rig, prefix, BoneNaming::kVrm1);
+  const bool has_metacarpal =
+      HasBone(vrm1, HumanBone::kLeftThumbProximal, HumanBone::kRightThumbProximal);
+  Reading humanoid = has_metacarpal ? std::move(vrm1) : Read(rig, prefix, BoneNaming::kUnity);
+  Reading mixamo = Read(rig, prefix, BoneNaming::kMixamo);
+  // A glued prefix is only how three.js sanitises "mixamorig:"; "ArmatureHips" is not a split.
+  if (glued) return mixamo;
+  return mixamo.distinct > humanoid.distinct ? std::move(mixamo) : std::move(humanoid);
+}
+
+bool IsBelow(const Rig& rig, size_t node, size_t ancestor) {
+  for (int p = rig.nodes[node].parent; p >= 0; p = rig.nodes[static_cast<size_t>(p)].parent) {
+    if (static_cast<size_t>(p) == ancestor) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::optional<BoneNaming> ParseBoneNaming(std::string_view id) {
+  for (const BoneNaming naming : kBoneNamings) {
+    if (id == BoneNamingId(naming)) return naming;
+  }
+  return std::nullopt;
+}
+
+const char* BoneNamingId(BoneNaming naming) {
+  switch (naming) {
+    case BoneNaming::kUnity:
+      return "unity";
+    case BoneNaming::kVrm0:
+      return "vrm0";
+    case BoneNaming::kVrm1:
+      return "vrm1";
+    case BoneNaming::kMixamo:
+      return "mixamo";
+  }
+  return "";
+}
+
+std::optional<std::string> HumanBoneName(HumanBone bone, BoneNaming naming) {
+  const std::string_view column = Column(bone, naming);
+  if (column.empty()) return std::nullopt;
+  if (naming == BoneNaming::kMixamo) return std::string(kMixamoPrefix) + ":" + std::string(column);
+  return std::string(column);
+}
+
+std::optional<HumanBone> FindHumanBone(std::string_view name, BoneNaming naming) {
+  return Lookup(name, naming, /*ignore_case=*/true);
+}
+
+std::vector<HumanBone> FindHumanBoneInAnyNaming(std::string_view name) {
+  for (const bool ignore_case : {false, true}) {
+    std::vector<HumanBone> bones;
+    for (const BoneNaming naming : kBoneNamings) {
+      const std::optional<HumanBone> bone = Lookup(name, naming, ignore_case);
+      if (bone && std::find(bones.begin(), bones.end(), *bone) == bones.end()) {
+        bones.push_back(*bone);
+      }
+    }
+    if (!bones.empty()) {
+      std::sort(bones.begin(), bones.end());
+      return bones;
+    }
+  }
+  return {};
+}
+
+std::optional<HumanoidGuess> GuessHumanoid(Rig& rig) {
+  for (const Node& node : rig.nodes) {
+    if (node.human_bone) return std::nullopt;  // a reader knew better than names
+  }
+  std::optional<Reading> best;
+  size_t best_hips = 0;
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    const std::string_view name = rig.nodes[n].name;
+    if (!EndsWithIgnoreCase(name, "hips")) continue;
+    const std::string_view prefix = name.substr(0, name.size() - 4);
+    const bool glued = !prefix.empty() && !IsPrefixBoundary(prefix.back());
+    if (glued && MixamoPrefixLength(prefix) != prefix.size()) continue;
+    Reading reading = BestReading(rig, prefix, glued);
+    if (!best || reading.distinct > best->distinct) {
+      best = std::move(reading);
+      best_hips = n;
+    }
+  }
+  if (!best || best->distinct < kMinGuessedBones) return std::nullopt;
+
+  HumanoidGuess guess;
+  guess.naming = best->naming;
+  guess.prefix = best->prefix;
+  guess.bones_matched = best->distinct;
+  const std::string_view hips_name =
+      std::string_view(rig.nodes[best_hips].name).substr(best->prefix.size());
+  if (guess.naming == BoneNaming::kUnity && hips_name.front() == 'h') {
+    guess.naming = BoneNaming::kVrm0;
+    guess.thumbs_ambiguous =
+        HasBone(*best, HumanBone::kLeftThumbProximal, HumanBone::kRightThumbProximal) &&
+        !HasBone(*best, HumanBone::kLeftThumbIntermediate, HumanBone::kRightThumbIntermediate);
+  }
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    rig.nodes[n].human_bone = best->bones[n];
+    const bool duplicate =
+        std::find(best->duplicates.begin(), best->duplicates.end(), n) != best->duplicates.end();
+    const bool in_skeleton =
+        (!best->prefix.empty() && StartsWithIgnoreCase(rig.nodes[n].name, best->prefix)) ||
+        IsBelow(rig, n, best_hips);
+    if (!best->bones[n] && (duplicate || in_skeleton)) {
+      guess.unmatched_candidates.push_back(rig.nodes[n].name);
+    }
+  }
+  return guess;
+}
+
+std::string DescribeHumanoidGuess(const HumanoidGuess& guess) {
+  constexpr size_t kListed = 8;
+  std::string text = fmt::format("humanoid bones guessed from node names: {} in {} naming",
+                                 guess.bones_matched, BoneNamingId(guess.naming));
+  if (!guess.prefix.empty()) text += fmt::format(" (prefix '{}')", guess.prefix);
+  if (guess.naming == BoneNaming::kMixamo) text += "; Spine1 read as chest, Spine2 as upperChest";
+  if (guess.thumbs_ambiguous) {
+    text +=
+        "; '*ThumbProximal' read as VRM 0.x (Unity ThumbProximal): no node is named "
+        "*ThumbMetacarpal (VRM 1.0) or *ThumbIntermediate (VRM 0.x)";
+  }
+  const std::vector<std::string>& unmatched = guess.unmatched_candidates;
+  if (!unmatched.empty()) {
+    const size_t shown = std::min(unmatched.size(), kListed);
+    text += fmt::format("; not matched: {}",
+                        fmt::join(unmatched.begin(), unmatched.begin() + shown, ", "));
+    if (shown < unmatched.size()) text += fmt::format(" and {} more", unmatched.size() - shown);
+  }
+  return text;
+}
+
+HumanoidCoverage CoverHumanoid(const Rig& rig) {
+  bool present[kHumanBoneCount] = {};
+  for (const Node& node : rig.nodes) {
+    if (node.human_bone) present[static_cast<int>(*node.human_bone)] = true;
+  }
+  HumanoidCoverage coverage;
+  for (int i = 0; i < kHumanBoneCount; ++i) {
+    const HumanBone bone = static_cast<HumanBone>(i);
+    if (present[i]) {
+      coverage.mapped.push_back(bone);
+      continue;
+    }
+    if (GetHumanBoneInfo(bone).required_vrm1) coverage.missing_required_vrm1.push_back(bone);
+    if (GetHumanBoneInfo(bone).required_vrm0) coverage.missing_required_vrm0.push_back(bone);
+  }
+  return coverage;
+}
+
+}  // namespace animconv

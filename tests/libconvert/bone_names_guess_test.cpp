@@ -1,0 +1,223 @@
+// GuessHumanoid and CoverHumanoid (libconvert/bone_names.h).
+#include <gtest/gtest.h>
+
+#include "libconvert/bone_names.h"
+
+namespace animconv {
+namespace {
+
+// A rig with one root node per name.
+Rig MakeRig(const std::vector<std::string>& names) {
+  Rig rig;
+  for (const std::string& name : names) {
+    Node node;
+    node.name = name;
+    rig.nodes.push_back(node);
+  }
+  return rig;
+}
+
+// Every bone the naming has, as prefix + name (Mixamo: prefix + the part after "mixamorig:").
+std::vector<std::string> AllNames(BoneNaming naming, const std::string& prefix) {
+  std::vector<std::string> names;
+  for (int i = 0; i < kHumanBoneCount; ++i) {
+    const std::optional<std::string> name = HumanBoneName(static_cast<HumanBone>(i), naming);
+    if (!name) continue;
+    names.push_back(prefix + (naming == BoneNaming::kMixamo ? name->substr(10) : *name));
+  }
+  return names;
+}
+
+std::optional<HumanBone> BoneOf(const Rig& rig, const std::string& name) {
+  for (const Node& node : rig.nodes) {
+    if (node.name == name) return node.human_bone;
+  }
+  ADD_FAILURE() << "no node " << name;
+  return std::nullopt;
+}
+
+TEST(GuessHumanoidTest, UnityNames) {
+  Rig rig = MakeRig(AllNames(BoneNaming::kUnity, ""));
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_EQ(guess->naming, BoneNaming::kUnity);
+  EXPECT_EQ(guess->bones_matched, 55);
+  EXPECT_EQ(guess->prefix, "");
+  EXPECT_FALSE(guess->thumbs_ambiguous);
+  EXPECT_TRUE(guess->unmatched_candidates.empty());
+  for (int i = 0; i < kHumanBoneCount; ++i) EXPECT_EQ(rig.nodes[i].human_bone, HumanBone(i));
+}
+
+TEST(GuessHumanoidTest, Vrm1NamesShiftTheThumbs) {
+  Rig rig = MakeRig(AllNames(BoneNaming::kVrm1, ""));
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_EQ(guess->naming, BoneNaming::kVrm1);
+  EXPECT_EQ(guess->bones_matched, 55);
+  EXPECT_EQ(BoneOf(rig, "leftThumbMetacarpal"), HumanBone::kLeftThumbProximal);
+  EXPECT_EQ(BoneOf(rig, "leftThumbProximal"), HumanBone::kLeftThumbIntermediate);
+  EXPECT_EQ(BoneOf(rig, "rightThumbProximal"), HumanBone::kRightThumbIntermediate);
+  EXPECT_EQ(BoneOf(rig, "rightThumbDistal"), HumanBone::kRightThumbDistal);
+}
+
+TEST(GuessHumanoidTest, Vrm0NamesKeepUnityThumbs) {
+  Rig rig = MakeRig(AllNames(BoneNaming::kVrm0, ""));
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_EQ(guess->naming, BoneNaming::kVrm0);
+  EXPECT_FALSE(guess->thumbs_ambiguous);  // leftThumbIntermediate exists only in VRM 0.x
+  EXPECT_EQ(BoneOf(rig, "leftThumbProximal"), HumanBone::kLeftThumbProximal);
+  EXPECT_EQ(BoneOf(rig, "leftThumbIntermediate"), HumanBone::kLeftThumbIntermediate);
+}
+
+TEST(GuessHumanoidTest, LowercaseThumbProximalAloneIsReadAsVrm0AndFlagged) {
+  Rig rig = MakeRig({"hips", "spine", "head", "leftUpperLeg", "rightUpperLeg", "leftHand",
+                     "rightHand", "leftThumbProximal", "leftThumbDistal"});
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_EQ(guess->naming, BoneNaming::kVrm0);
+  EXPECT_TRUE(guess->thumbs_ambiguous);
+  EXPECT_EQ(BoneOf(rig, "leftThumbProximal"), HumanBone::kLeftThumbProximal);
+  EXPECT_NE(DescribeHumanoidGuess(*guess).find("read as VRM 0.x"), std::string::npos);
+}
+
+TEST(GuessHumanoidTest, MixamoPrefixVariants) {
+  for (const std::string prefix :
+       {"mixamorig:", "mixamorig1:", "mixamorig_", "mixamorig", "mixamorig1"}) {
+    std::vector<std::string> names = AllNames(BoneNaming::kMixamo, prefix);
+    names.push_back(prefix + "HeadTop_End");
+    names.push_back("Camera");
+    Rig rig = MakeRig(names);
+    const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+    ASSERT_TRUE(guess.has_value()) << prefix;
+    EXPECT_EQ(guess->naming, BoneNaming::kMixamo) << prefix;
+    EXPECT_EQ(guess->prefix, prefix);
+    EXPECT_EQ(guess->bones_matched, 52) << prefix;  // no eyes, no jaw
+    EXPECT_EQ(guess->unmatched_candidates, std::vector<std::string>{prefix + "HeadTop_End"});
+    EXPECT_EQ(BoneOf(rig, prefix + "Spine"), HumanBone::kSpine);
+    EXPECT_EQ(BoneOf(rig, prefix + "Spine1"), HumanBone::kChest);
+    EXPECT_EQ(BoneOf(rig, prefix + "Spine2"), HumanBone::kUpperChest);
+    EXPECT_EQ(BoneOf(rig, prefix + "LeftHandThumb1"), HumanBone::kLeftThumbProximal);
+    EXPECT_EQ(BoneOf(rig, "Camera"), std::nullopt);
+  }
+}
+
+TEST(GuessHumanoidTest, OtherPrefixesEndingInASeparator) {
+  for (const std::string prefix : {"Armature|", "Armature_", "rig:", "Character1/", "root."}) {
+    Rig rig = MakeRig(AllNames(BoneNaming::kUnity, prefix));
+    const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+    ASSERT_TRUE(guess.has_value()) << prefix;
+    EXPECT_EQ(guess->naming, BoneNaming::kUnity);
+    EXPECT_EQ(guess->prefix, prefix);
+    EXPECT_EQ(BoneOf(rig, prefix + "UpperChest"), HumanBone::kUpperChest);
+  }
+  // Glued to the bone name, only the Mixamo prefix counts.
+  Rig glued = MakeRig(AllNames(BoneNaming::kUnity, "Armature"));
+  EXPECT_EQ(GuessHumanoid(glued), std::nullopt);
+  EXPECT_EQ(glued.nodes[0].human_bone, std::nullopt);
+}
+
+TEST(GuessHumanoidTest, UnrelatedScenesAreLeftAlone) {
+  Rig scene = MakeRig({"Scene", "Camera", "Light", "Hips", "Head", "LeftHand", "Cube"});
+  EXPECT_EQ(GuessHumanoid(scene), std::nullopt);
+  for (const Node& node : scene.nodes) EXPECT_EQ(node.human_bone, std::nullopt) << node.name;
+
+  // VRoid's own names are not one of the four namings, though the centre line looks like Unity's.
+  Rig vroid = MakeRig({"J_Bip_C_Hips", "J_Bip_C_Spine", "J_Bip_C_Chest", "J_Bip_C_UpperChest",
+                       "J_Bip_C_Neck", "J_Bip_C_Head", "J_Bip_L_UpperLeg", "J_Bip_R_UpperLeg",
+                       "J_Bip_L_UpperArm", "J_Bip_R_UpperArm"});
+  EXPECT_EQ(GuessHumanoid(vroid), std::nullopt);
+
+  // Matched names must share one prefix.
+  Rig mixed = MakeRig({"Hips", "a:Spine", "b:Chest", "c:Neck", "d:Head", "e:LeftUpperLeg",
+                       "f:RightUpperLeg", "g:LeftFoot", "h:RightFoot"});
+  EXPECT_EQ(GuessHumanoid(mixed), std::nullopt);
+}
+
+TEST(GuessHumanoidTest, NeedsHipsAndEightBones) {
+  const std::vector<std::string> seven = {
+      "Hips", "Spine", "Head", "LeftUpperLeg", "RightUpperLeg", "LeftUpperArm", "RightUpperArm"};
+  Rig too_few = MakeRig(seven);
+  EXPECT_EQ(GuessHumanoid(too_few), std::nullopt);
+  std::vector<std::string> eight = seven;
+  eight.push_back("Neck");
+  Rig enough = MakeRig(eight);
+  ASSERT_TRUE(GuessHumanoid(enough).has_value());
+  EXPECT_EQ(BoneOf(enough, "Neck"), HumanBone::kNeck);
+
+  std::vector<std::string> no_hips = AllNames(BoneNaming::kUnity, "");
+  no_hips.erase(no_hips.begin());
+  Rig headless = MakeRig(no_hips);
+  EXPECT_EQ(GuessHumanoid(headless), std::nullopt);
+}
+
+TEST(GuessHumanoidTest, NeverOverridesIdentitiesAReaderSet) {
+  Rig rig = MakeRig(AllNames(BoneNaming::kVrm1, ""));
+  rig.nodes[5].human_bone = HumanBone::kJaw;
+  EXPECT_EQ(GuessHumanoid(rig), std::nullopt);
+  EXPECT_EQ(rig.nodes[5].human_bone, HumanBone::kJaw);
+  EXPECT_EQ(rig.nodes[0].human_bone, std::nullopt);
+}
+
+TEST(GuessHumanoidTest, ReportsUnmatchedBonesBelowTheHipsAndDuplicates) {
+  Rig rig = MakeRig(AllNames(BoneNaming::kUnity, ""));
+  const int hips = 0;
+  const int head = static_cast<int>(HumanBone::kHead);
+  Node hair;
+  hair.name = "J_Sec_Hair1";
+  hair.parent = head;
+  rig.nodes[head].parent = hips;
+  rig.nodes.push_back(hair);
+  Node twin;
+  twin.name = "HEAD";
+  rig.nodes.push_back(twin);
+  Node camera;
+  camera.name = "Camera";
+  rig.nodes.push_back(camera);
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_EQ(guess->unmatched_candidates, (std::vector<std::string>{"J_Sec_Hair1", "HEAD"}));
+  EXPECT_EQ(rig.nodes[head].human_bone, HumanBone::kHead);
+  EXPECT_EQ(BoneOf(rig, "HEAD"), std::nullopt);
+  const std::string note = DescribeHumanoidGuess(*guess);
+  EXPECT_EQ(note,
+            "humanoid bones guessed from node names: 55 in unity naming; not matched: "
+            "J_Sec_Hair1, HEAD");
+}
+
+TEST(GuessHumanoidTest, NoteForMixamoStatesTheSpineChoice) {
+  Rig rig = MakeRig(AllNames(BoneNaming::kMixamo, "mixamorig:"));
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_EQ(DescribeHumanoidGuess(*guess),
+            "humanoid bones guessed from node names: 52 in mixamo naming (prefix 'mixamorig:'); "
+            "Spine1 read as chest, Spine2 as upperChest");
+}
+
+TEST(CoverHumanoidTest, ListsMappedAndMissingRequiredBones) {
+  Rig empty;
+  const HumanoidCoverage none = CoverHumanoid(empty);
+  EXPECT_TRUE(none.mapped.empty());
+  EXPECT_EQ(none.missing_required_vrm1.size(), 15u);
+  EXPECT_EQ(none.missing_required_vrm0.size(), 17u);
+
+  Rig rig;
+  for (int i = 0; i < kHumanBoneCount; ++i) {
+    const HumanBone bone = static_cast<HumanBone>(i);
+    if (!GetHumanBoneInfo(bone).required_vrm1 && bone != HumanBone::kUpperChest) continue;
+    Node node;
+    node.name = *HumanBoneName(bone, BoneNaming::kVrm1);
+    node.human_bone = bone;
+    rig.nodes.push_back(node);
+  }
+  const HumanoidCoverage coverage = CoverHumanoid(rig);
+  EXPECT_EQ(coverage.mapped.size(), 16u);
+  EXPECT_EQ(coverage.mapped.front(), HumanBone::kHips);
+  EXPECT_EQ(coverage.mapped.back(), HumanBone::kUpperChest);
+  EXPECT_TRUE(coverage.missing_required_vrm1.empty());
+  EXPECT_EQ(coverage.missing_required_vrm0,
+            (std::vector<HumanBone>{HumanBone::kChest, HumanBone::kNeck}));
+}
+
+}  // namespace
+}  // namespace animconv

@@ -11,5 +11,6 @@ int RunConvert(const std::vector<std::string>& args);
 int RunInfo(const std::vector<std::string>& args);
 int RunFormats(const std::vector<std::string>& args);
 int RunBake(const std::vector<std::string>& args);
+int RunBones(const std::vector<std::string>& args);
 
 }  // namespace animconv::cli

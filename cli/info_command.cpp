@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/input_options.h"
+#include "libconvert/bone_names.h"
 #include "libconvert/summary.h"
 
 namespace animconv::cli {
@@ -13,6 +14,29 @@ namespace {
 const Path kPaths[] = {Path::kTranslation, Path::kRotation, Path::kScale, Path::kWeights};
 const Interpolation kInterpolations[] = {Interpolation::kStep, Interpolation::kLinear,
                                          Interpolation::kCubicSpline};
+
+std::vector<std::string> Names(const std::vector<HumanBone>& bones, BoneNaming naming) {
+  std::vector<std::string> names;
+  for (const HumanBone bone : bones) names.push_back(*HumanBoneName(bone, naming));
+  return names;
+}
+
+nlohmann::json HumanoidJson(const Rig& rig, const HumanoidCoverage& coverage) {
+  nlohmann::json bones = nlohmann::json::array();
+  for (const HumanBone bone : coverage.mapped) {
+    for (const Node& node : rig.nodes) {
+      if (node.human_bone != bone) continue;
+      bones.push_back({{"index", static_cast<int>(bone)},
+                       {"bone", *HumanBoneName(bone, BoneNaming::kVrm1)},
+                       {"node", node.name}});
+      break;
+    }
+  }
+  return {{"bones_mapped", coverage.mapped.size()},
+          {"bones", bones},
+          {"missing_required_vrm1", Names(coverage.missing_required_vrm1, BoneNaming::kVrm1)},
+          {"missing_required_vrm0", Names(coverage.missing_required_vrm0, BoneNaming::kVrm0)}};
+}
 
 nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
                       const AssetSummary& summary) {
@@ -48,6 +72,7 @@ nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
                                                                        : "unknown"}}},
           {"nodes", summary.node_count},
           {"humanoid_nodes", summary.humanoid_node_count},
+          {"humanoid", HumanoidJson(loaded.asset.rig, summary.humanoid)},
           {"rest_pose_known", summary.rest_pose_known},
           {"notes", summary.notes},
           {"rotations",
@@ -57,12 +82,30 @@ nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
           {"clips", clips}};
 }
 
+std::string MissingList(const std::vector<HumanBone>& bones, BoneNaming naming) {
+  return bones.empty() ? "none" : fmt::format("{}", fmt::join(Names(bones, naming), ", "));
+}
+
+void PrintHumanoid(const HumanoidCoverage& coverage) {
+  if (coverage.mapped.empty()) {
+    std::cout << "humanoid: no bones mapped (node names follow no known naming; see `animconv "
+                 "bones`)\n";
+    return;
+  }
+  std::cout << fmt::format(
+      "humanoid: {} of {} bones mapped; required missing for VRM 1.0/VRMA: {}; for VRM 0.x: {}\n",
+      coverage.mapped.size(), kHumanBoneCount,
+      MissingList(coverage.missing_required_vrm1, BoneNaming::kVrm1),
+      MissingList(coverage.missing_required_vrm0, BoneNaming::kVrm0));
+}
+
 void PrintText(const std::string& path, const LoadedAsset& loaded, const AssetSummary& summary) {
   std::cout << fmt::format("{}: {}, {} bytes\n", path, loaded.format->id, loaded.input_bytes);
   std::cout << fmt::format("coordinates: {}\n", DescribeCoordinates(summary.coordinates));
   std::cout << fmt::format("rig: {} nodes, {} humanoid, rest pose {}\n", summary.node_count,
                            summary.humanoid_node_count,
                            summary.rest_pose_known ? "known" : "unknown (identity)");
+  PrintHumanoid(summary.humanoid);
   for (const std::string& note : summary.notes) std::cout << "note: " << note << "\n";
   if (summary.rotation_keys_not_unit > 0 || summary.rotation_sign_flips > 0) {
     std::cout << fmt::format(

@@ -20,6 +20,7 @@ commands:
   info INPUT [--json]       describe clips, timing, channels, targets, missing bones
   bake INPUT -o OUTPUT      bake a glTF morph animation into per-frame geometry for p5.js
   formats                   list readable and writable formats
+  bones [NAME...]           list humanoid bone names, or translate names between namings
 
 global options:
   -v, --verbose   more detail on stderr
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
     if (command == "info") return animconv::cli::RunInfo(args);
     if (command == "bake") return animconv::cli::RunBake(args);
     if (command == "formats") return animconv::cli::RunFormats(args);
+    if (command == "bones") return animconv::cli::RunBones(args);
     animconv::ThrowUsage("unknown command '" + command + "'; see animconv --help");
   } catch (const animconv::Error& error) {
     spdlog::error("{}", error.what());

@@ -41,6 +41,7 @@ AssetSummary Summarize(const Asset& asset) {
   summary.coordinates = asset.coordinates;
   summary.notes = asset.notes;
   for (const Node& node : asset.rig.nodes) summary.humanoid_node_count += node.human_bone ? 1 : 0;
+  summary.humanoid = CoverHumanoid(asset.rig);
 
   for (const Clip& clip : asset.clips) {
     ClipSummary out;

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "libconvert/bone_names.h"
 #include "libconvert/model.h"
 
 namespace animconv {
@@ -27,6 +28,7 @@ struct ClipSummary {
 struct AssetSummary {
   size_t node_count = 0;
   size_t humanoid_node_count = 0;
+  HumanoidCoverage humanoid;
   bool rest_pose_known = false;
   CoordinateSystem coordinates;
   std::vector<ClipSummary> clips;

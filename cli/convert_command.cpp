@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/input_options.h"
 #include "libconvert/error.h"
+#include "libconvert/io.h"
 
 namespace animconv::cli {
 
@@ -10,7 +11,12 @@ int RunConvert(const std::vector<std::string>& args) {
   InputOptionValues input;
   std::string output;
   std::string to;
-  std::string mirror = "z";
+  std::string mirror;
+  std::string source_rig;
+  std::string skeleton;
+  std::string source_facing;
+  std::string bone_map;
+  std::string bone_names;
   std::string clip;
   std::string time_unit = "s";
   std::string morph_tracks = "all";
@@ -24,13 +30,29 @@ int RunConvert(const std::vector<std::string>& args) {
       ("output,o", po::value(&output)->required(), "output file (written atomically)")
       ("to", po::value(&to),
        "output format id; default: from the output extension (.json -> three, .hierarchy.json "
-       "-> three-hierarchy, .csv -> csv, .unity.csv -> unity-csv, .gltf -> gltf, .glb/.vrm/"
-       ".vrma -> glb)")
-      ("mirror", po::value(&mirror)->default_value(mirror),
+       "-> three-hierarchy, .csv -> csv, .unity.csv -> unity-csv, .gltf -> gltf, .glb/.vrm "
+       "-> glb, .vrma -> vrma)")
+      ("mirror", po::value(&mirror),
        "how to cross between Unity's left-handed data and right-handed three.js/glTF: "
        "z = (-x,-y,z,w), faces -Z (VRM 0.x, UniGLTF default); x = (x,-y,-z,w), faces +Z "
-       "(VRM 1.0/VRMA); none = keep the numbers")
+       "(VRM 1.0/VRMA); none = keep the numbers. Default z; with --source-rig, the model's own "
+       "(z for VRM 0.x, x otherwise)")
       ("clip", po::value(&clip), "convert only this clip (name or 0-based index)")
+      ("source-rig", po::value(&source_rig),
+       "the model (VRM, glTF, ...) the input was recorded on: its rest pose is what the input's "
+       "raw rotations are relative to. Without it a humanoid input counts as normalised (true "
+       "for VRM 0.x avatars, whose rest rotations are identity)")
+      ("skeleton", po::value(&skeleton),
+       "retarget onto this model's humanoid bones: the output animates its nodes (three.js "
+       "tracks named after them; glTF output = the model with the clip)")
+      ("source-facing", po::value(&source_facing),
+       "+z or -z: which way the input's character faces when its format does not say "
+       "(three.js JSON); needed to retarget. A Unity CSV converted with --mirror z faces -z")
+      ("bone-map", po::value(&bone_map),
+       "file of 'from,to' lines renaming the input's nodes; a 'to' that is a humanoid bone "
+       "name (any naming) also gives the node that identity")
+      ("bone-names", po::value(&bone_names),
+       "output naming of humanoid nodes: unity, vrm0, vrm1 or mixamo")
       ("three-array", po::bool_switch(&three_array),
        "three: write a JSON array of clips (what AnimationLoader reads) instead of one clip "
        "object")
@@ -55,7 +77,20 @@ int RunConvert(const std::vector<std::string>& args) {
   ConvertOptions options;
   ApplyInputOptions(input, map, &options);
   options.to = to;
-  options.mirror = ParseMirror(mirror);
+  if (map.count("mirror")) options.mirror = ParseMirror(mirror);
+  options.source_rig = source_rig;
+  options.skeleton = skeleton;
+  if (map.count("source-facing")) {
+    if (source_facing != "+z" && source_facing != "-z") {
+      ThrowUsage("--source-facing must be +z or -z");
+    }
+    options.source_facing = source_facing == "+z" ? Facing::kPlusZ : Facing::kMinusZ;
+  }
+  if (map.count("bone-map")) options.bone_map = ParseBoneMap(ReadFile(bone_map), bone_map);
+  if (map.count("bone-names")) {
+    options.bone_names = ParseBoneNaming(bone_names);
+    if (!options.bone_names) ThrowUsage("--bone-names must be unity, vrm0, vrm1 or mixamo");
+  }
   if (map.count("clip")) options.clip = clip;
   options.write.three_array = three_array;
   if (morph_tracks == "per-target") {

@@ -63,6 +63,9 @@ struct Format {
   // Unless keeps_raw_rotations, expects unit, hemisphere-aligned rotations: call it through
   // RenderAsset (pipeline.h), which runs NormalizeRotations first.
   std::string (*write)(const Asset& asset, const WriteOptions& options) = nullptr;
+  // True for VRM Animation: the pipeline first retargets the input onto the normalised humanoid
+  // T-pose rig the format holds (retarget_job.h).
+  bool humanoid_rig = false;
 };
 
 const std::vector<Format>& Formats();

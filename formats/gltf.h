@@ -16,5 +16,9 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options);
 // hemisphere-aligned (RenderAsset in pipeline.h does that).
 std::string WriteGltf(const Asset& asset, const WriteOptions& options);
 std::string WriteGlb(const Asset& asset, const WriteOptions& options);
+// VRM Animation (`VRMC_vrm_animation` 1.0, formats.md §3): a GLB whose humanoid nodes stand in the
+// rest T-pose facing +Z, with rotation channels on humanoid bones and translation on hips only.
+bool SniffVrma(std::string_view bytes);
+std::string WriteVrma(const Asset& asset, const WriteOptions& options);
 
 }  // namespace animconv

@@ -2,6 +2,7 @@
 // shared helpers of the glTF reader and writer. glTF 2.0 facts: shared/reference/formats.md §6.
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -30,6 +31,11 @@ enum GltfComponentType : int {
   kGltfUnsignedInt = 5125,
   kGltfFloat = 5126,
 };
+
+// The glTF writer (gltf_writer.cpp) with a last step on the finished JSON document, for formats
+// that are glTF plus an extension (VRM Animation).
+std::string WriteGltfDocument(const Asset& asset, bool glb,
+                              const std::function<void(nlohmann::json&)>& finish);
 
 // Reports a problem at a JSON pointer of the document being read.
 class GltfErrors {

@@ -12,6 +12,7 @@
 #include "formats/gltf_buffers.h"
 #include "formats/gltf_document.h"
 #include "formats/json_skim.h"
+#include "formats/vrm_humanoid.h"
 #include "libconvert/error.h"
 #include "libconvert/quaternion.h"
 #include "libconvert/text.h"
@@ -385,6 +386,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   Asset asset;
   asset.coordinates = {Handedness::kRight, Facing::kPlusZ};  // glTF: the front faces +Z
   asset.rig = ReadRig(document, errors);
+  ReadVrmHumanoid(document, asset, errors);
   GltfAccessors accessors(document, source->buffer_views, errors, budget);
   size_t skipped_channels = 0;
   if (const json* animations = errors.OptionalArray(document, "animations", "")) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -211,7 +212,17 @@ std::string Serialize(json document, std::string binary, bool glb) {
   return out;
 }
 
-std::string WriteGltfDocument(const Asset& asset, bool glb) {
+// Pass-through nodes take the rig's names, so a rename (--bone-map, --bone-names) shows.
+void RenameNodes(const Rig& rig, json& nodes) {
+  for (size_t n = 0; n < rig.nodes.size() && n < nodes.size(); ++n) {
+    if (!rig.nodes[n].generated_name) nodes[n]["name"] = rig.nodes[n].name;
+  }
+}
+
+}  // namespace
+
+std::string WriteGltfDocument(const Asset& asset, bool glb,
+                              const std::function<void(nlohmann::json&)>& finish) {
   const auto* source = dynamic_cast<const GltfDocument*>(asset.source_document.get());
   if (source && source->json.contains("nodes") &&
       source->json["nodes"].size() != asset.rig.nodes.size()) {
@@ -221,7 +232,10 @@ std::string WriteGltfDocument(const Asset& asset, bool glb) {
   json document;
   if (source) {
     document = PassThroughWithoutAnimations(*source, builder);
-    if (document.contains("nodes")) ReplaceAnimatedMatrices(asset, document["nodes"]);
+    if (document.contains("nodes")) {
+      ReplaceAnimatedMatrices(asset, document["nodes"]);
+      RenameNodes(asset.rig, document["nodes"]);
+    }
   } else {
     document = {{"asset", {{"version", "2.0"}, {"generator", "animconv"}}}};
     document["nodes"] = GenerateNodes(asset.rig, document);
@@ -238,17 +252,16 @@ std::string WriteGltfDocument(const Asset& asset, bool glb) {
   }
   if (!written.empty()) document["animations"] = written;
   builder.Finish(document);
+  if (finish) finish(document);
   return Serialize(std::move(document), builder.TakeBinary(), glb);
 }
 
-}  // namespace
-
 std::string WriteGltf(const Asset& asset, const WriteOptions&) {
-  return WriteGltfDocument(asset, false);
+  return WriteGltfDocument(asset, false, nullptr);
 }
 
 std::string WriteGlb(const Asset& asset, const WriteOptions&) {
-  return WriteGltfDocument(asset, true);
+  return WriteGltfDocument(asset, true, nullptr);
 }
 
 }  // namespace animconv

@@ -6,6 +6,7 @@
 #include <charconv>
 
 #include "formats/resource_path.h"
+#include "formats/retarget_job.h"
 #include "libconvert/error.h"
 #include "libconvert/humanoid_pose.h"
 #include "libconvert/io.h"
@@ -28,6 +29,9 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options) {
   };
   loaded.asset = loaded.format->read(bytes, read);
   ValidateAsset(loaded.asset, path);
+  if (const std::optional<HumanoidGuess> guess = GuessHumanoid(loaded.asset.rig)) {
+    loaded.asset.notes.push_back(DescribeHumanoidGuess(*guess));
+  }
   spdlog::debug("{}: read as {}", path, loaded.format->id);
   return loaded;
 }
@@ -53,13 +57,73 @@ void SelectClip(Asset& asset, const std::string& selector) {
   ThrowUsage(fmt::format("--clip {}: no such clip name or index (clips: {})", selector, names));
 }
 
+namespace {
+
+// Models named by --source-rig / --skeleton are detected on their own, whatever --from says.
+LoadedAsset LoadModel(const std::string& path, const ConvertOptions& options) {
+  ConvertOptions model_options = options;
+  model_options.from.clear();
+  model_options.read.bone_names.clear();
+  return LoadAsset(path, model_options);
+}
+
+void LogRetarget(const RetargetReport& report, const std::string& onto) {
+  spdlog::info("retargeted onto {}: {} bone channel(s){}", onto, report.bones,
+               report.hips_scale
+                   ? fmt::format(", hips translation scaled by {:.4g}", *report.hips_scale)
+                   : std::string());
+  for (const std::string& note : report.notes) spdlog::info("{}", note);
+}
+
+}  // namespace
+
+Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& options) {
+  for (const std::string& warning : RenameBones(asset.rig, options.bone_map, std::nullopt)) {
+    spdlog::warn("--bone-map: {}", warning);
+  }
+  if (options.source_facing && asset.coordinates.facing == Facing::kUnknown) {
+    asset.coordinates.facing = *options.source_facing;
+  }
+  Mirror mirror = options.mirror.value_or(Mirror::kZ);
+  if (!options.source_rig.empty()) {
+    const LoadedAsset model = LoadModel(options.source_rig, options);
+    if (!options.mirror) mirror = MirrorForModel(model.asset);
+    AdoptSourceRig(asset, model.asset, mirror, options.source_rig);
+  }
+  if (!options.skeleton.empty()) {
+    if (format.humanoid_rig) {
+      ThrowUsage(
+          fmt::format("--skeleton does not apply to {}: a VRM Animation holds the "
+                      "normalised humanoid rig any VRM model plays",
+                      format.id));
+    }
+    const LoadedAsset model = LoadModel(options.skeleton, options);
+    RetargetReport report;
+    asset = RetargetOntoModel(std::move(asset), model.asset, mirror,
+                              options.write.row_interval_seconds, &report);
+    LogRetarget(report, options.skeleton);
+  } else if (format.humanoid_rig) {
+    RetargetReport report;
+    asset =
+        RetargetOntoVrmaRig(std::move(asset), mirror, options.write.row_interval_seconds, &report);
+    LogRetarget(report, "the VRMA T-pose rig");
+  }
+  if (options.bone_names) {
+    for (const std::string& warning : RenameBones(asset.rig, {}, options.bone_names)) {
+      spdlog::warn("--bone-names: {}", warning);
+    }
+  }
+  return asset;
+}
+
 std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options) {
+  const Mirror mirror = options.mirror.value_or(Mirror::kZ);
   if (asset.coordinates.handedness != format.handedness) {
     spdlog::info("{} data is {}; converting with --mirror {}", format.id,
                  format.handedness == Handedness::kRight ? "right-handed" : "left-handed",
-                 MirrorName(options.mirror));
+                 MirrorName(mirror));
   }
-  ConvertHandedness(asset, format.handedness, options.mirror);
+  ConvertHandedness(asset, format.handedness, mirror);
   if (!format.accepts_cubic) {
     if (const size_t baked = BakeCubicSplines(asset, options.write.row_interval_seconds)) {
       spdlog::info("{} has no cubic splines: {} channel(s) sampled to linear {}", format.id, baked,
@@ -84,8 +148,14 @@ std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions&
 
 ConvertReport ConvertFile(const std::string& input, const std::string& output,
                           const ConvertOptions& options) {
-  if (input == output || SameFile(input, output)) {
-    ThrowUsage(fmt::format("the output '{}' is the input file; choose another name", output));
+  const std::pair<const char*, const std::string*> inputs[] = {
+      {"the input file", &input},
+      {"the --source-rig model", &options.source_rig},
+      {"the --skeleton model", &options.skeleton}};
+  for (const auto& [what, path] : inputs) {
+    if (!path->empty() && (*path == output || SameFile(*path, output))) {
+      ThrowUsage(fmt::format("the output '{}' is {}; choose another name", output, what));
+    }
   }
   ConvertReport report;
   // Resolve the writer before reading so a bad output name fails fast.
@@ -94,7 +164,8 @@ ConvertReport ConvertFile(const std::string& input, const std::string& output,
   report.input_format = loaded.format;
   report.input_bytes = loaded.input_bytes;
   if (options.clip) SelectClip(loaded.asset, *options.clip);
-  const std::string bytes = RenderAsset(std::move(loaded.asset), *report.output_format, options);
+  Asset prepared = PrepareAsset(std::move(loaded.asset), *report.output_format, options);
+  const std::string bytes = RenderAsset(std::move(prepared), *report.output_format, options);
   WriteFileAtomic(output, bytes);
   report.output_bytes = bytes.size();
   return report;

@@ -8,6 +8,7 @@
 
 #include "formats/format.h"
 #include "libconvert/axes.h"
+#include "libconvert/bone_names.h"
 #include "libconvert/io.h"
 
 namespace animconv {
@@ -18,9 +19,19 @@ struct ConvertOptions {
   std::string from;  // forced input format id; empty = detect
   std::string to;    // forced output format id; empty = detect
   // How to cross handedness when input and output differ (Unity CSV -> three.js/glTF and back).
-  // Default z: UniGLTF's default and what the seed article does (formats.md §4.2).
-  Mirror mirror = Mirror::kZ;
-  std::optional<std::string> clip;  // keep only this clip (name or 0-based index)
+  // Unset: z, UniGLTF's default and what the seed article does (formats.md §4.2); with a
+  // source rig, the mirror UniVRM uses for that model (MirrorForModel in retarget_job.h).
+  std::optional<Mirror> mirror;
+  // The model the input was recorded on (--source-rig): its rest pose is what the input's raw
+  // rotations are relative to. Without it a humanoid input counts as normalised.
+  std::string source_rig;
+  // The model to retarget onto (--skeleton): the output animates its nodes.
+  std::string skeleton;
+  // The input's facing when its format does not say (three.js JSON): needed to retarget.
+  std::optional<Facing> source_facing;
+  std::vector<BoneMapEntry> bone_map;    // --bone-map, applied to the input's nodes after reading
+  std::optional<BoneNaming> bone_names;  // --bone-names: output naming of humanoid nodes
+  std::optional<std::string> clip;       // keep only this clip (name or 0-based index)
   uint64_t max_input_bytes = kDefaultMaxInputBytes;
 };
 
@@ -30,11 +41,16 @@ struct LoadedAsset {
   size_t input_bytes = 0;
 };
 
-// Reads, detects, parses and validates `path`. Errors name the file.
+// Reads, detects, parses and validates `path`; guesses humanoid identities from node names when
+// the format gave none (GuessHumanoid). Errors name the file.
 LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options);
 
 // Keeps only the clip named `selector`, or with that 0-based index; Error(kUsage) otherwise.
 void SelectClip(Asset& asset, const std::string& selector);
+
+// The humanoid steps before writing: rename (--bone-map), put on the source rig, retarget onto
+// the skeleton or the VRMA rig, then output naming (--bone-names). Loads the models it names.
+Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& options);
 
 // Converts the asset into `format`'s bytes (handedness conversion included).
 std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options);

@@ -9,6 +9,7 @@
 #include "formats/source_name.h"
 #include "formats/unity_csv.h"
 #include "libconvert/error.h"
+#include "libconvert/humanoid_pose.h"
 #include "libconvert/memory.h"
 #include "libconvert/text.h"
 
@@ -140,24 +141,13 @@ class RowParser {
 
 Rig MakeRig(const std::vector<std::string>& bones) {
   Rig rig;
-  std::vector<int> node_of_bone(kHumanBoneCount, -1);
   for (const std::string& name : bones) {
     Node node;
     node.name = name;
     node.human_bone = FindHumanBoneByUnityName(name);
-    if (node.human_bone)
-      node_of_bone[static_cast<int>(*node.human_bone)] = static_cast<int>(rig.nodes.size());
     rig.nodes.push_back(std::move(node));
   }
-  // Parents follow the humanoid parent map, skipping bones the list does not have.
-  for (Node& node : rig.nodes) {
-    if (!node.human_bone) continue;
-    std::optional<HumanBone> parent = GetHumanBoneInfo(*node.human_bone).parent;
-    while (parent && node_of_bone[static_cast<int>(*parent)] < 0) {
-      parent = GetHumanBoneInfo(*parent).parent;
-    }
-    if (parent) node.parent = node_of_bone[static_cast<int>(*parent)];
-  }
+  LinkHumanoidParents(rig);
   return rig;
 }
 

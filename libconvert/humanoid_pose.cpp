@@ -99,4 +99,35 @@ void ApplyHumanoidTPose(Rig& rig, Facing facing) {
   rig.rest_pose_known = true;
 }
 
+void LinkHumanoidParents(Rig& rig) {
+  std::array<int, kHumanBoneCount> node_of_bone;
+  node_of_bone.fill(-1);
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (rig.nodes[n].human_bone) {
+      node_of_bone[static_cast<size_t>(*rig.nodes[n].human_bone)] = static_cast<int>(n);
+    }
+  }
+  for (Node& node : rig.nodes) {
+    if (!node.human_bone) continue;
+    std::optional<HumanBone> parent = GetHumanBoneInfo(*node.human_bone).parent;
+    while (parent && node_of_bone[static_cast<size_t>(*parent)] < 0) {
+      parent = GetHumanBoneInfo(*parent).parent;
+    }
+    node.parent = parent ? node_of_bone[static_cast<size_t>(*parent)] : -1;
+  }
+}
+
+Rig MakeHumanoidTPoseRig(const std::vector<HumanBone>& bones, Facing facing) {
+  Rig rig;
+  for (const HumanBone bone : bones) {
+    Node node;
+    node.name = std::string(GetHumanBoneInfo(bone).vrm1);
+    node.human_bone = bone;
+    rig.nodes.push_back(std::move(node));
+  }
+  LinkHumanoidParents(rig);
+  ApplyHumanoidTPose(rig, facing);
+  return rig;
+}
+
 }  // namespace animconv

@@ -2,6 +2,8 @@
 // only), so what we write plays in any viewer.
 #pragma once
 
+#include <vector>
+
 #include "libconvert/model.h"
 
 namespace animconv {
@@ -12,6 +14,13 @@ namespace animconv {
 // local rotation of the clip is the pose relative to the T-pose, as in VRM 0.x. Non-humanoid
 // nodes keep their values. Proportions: docs/formats/gltf.md. Sets rig.rest_pose_known.
 void ApplyHumanoidTPose(Rig& rig, Facing facing);
+
+// Makes each humanoid node a child of the node of its nearest humanoid ancestor in the VRM 1.0
+// parent map (formats.md §2.2), skipping bones the rig lacks; other nodes keep their parents.
+void LinkHumanoidParents(Rig& rig);
+
+// A rig of exactly these bones, named with their VRM 1.0 names, standing in the T-pose above.
+Rig MakeHumanoidTPoseRig(const std::vector<HumanBone>& bones, Facing facing);
 
 // World position (metres, facing +Z, the character's left at +X) of a bone in that T-pose.
 Vec3 HumanoidTPosePosition(HumanBone bone);

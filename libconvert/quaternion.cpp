@@ -18,6 +18,20 @@ Quat Normalized(const Quat& q) {
 
 Quat Negated(const Quat& q) { return {-q[0], -q[1], -q[2], -q[3]}; }
 
+Quat Multiply(const Quat& a, const Quat& b) {
+  return {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+          a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+          a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+          a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+}
+
+Quat Conjugate(const Quat& q) { return {-q[0], -q[1], -q[2], q[3]}; }
+
+Vec3 Rotate(const Quat& q, const Vec3& v) {
+  const Quat rotated = Multiply(Multiply(q, {v[0], v[1], v[2], 0}), Conjugate(q));
+  return {rotated[0], rotated[1], rotated[2]};
+}
+
 Quat SlerpShortest(const Quat& a, const Quat& b, double alpha) {
   if (alpha <= 0) return a;
   if (alpha >= 1) return b;
@@ -40,8 +54,17 @@ Quat SlerpShortest(const Quat& a, const Quat& b, double alpha) {
 }
 
 double AngleBetween(const Quat& a, const Quat& b) {
-  const double cosine = std::min(1.0, std::fabs(Dot(a, b)));
-  return 2 * std::acos(cosine);
+  // 4·atan2(|a − b|, |a + b|) on the short path (a quarter of the rotation angle is half the
+  // angle between the 4-vectors): exact for small angles, where acos(dot) loses
+  // half the digits (a float32 rounding of 1e-7 would read as 4e-4 rad).
+  const double sign = Dot(a, b) < 0 ? -1.0 : 1.0;
+  double difference = 0;
+  double sum = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    difference += (a[i] - sign * b[i]) * (a[i] - sign * b[i]);
+    sum += (a[i] + sign * b[i]) * (a[i] + sign * b[i]);
+  }
+  return 4 * std::atan2(std::sqrt(difference), std::sqrt(sum));
 }
 
 Quat LoadQuat(const double* xyzw) { return {xyzw[0], xyzw[1], xyzw[2], xyzw[3]}; }

@@ -10,6 +10,12 @@ double Length(const Quat& q);
 // Unit quaternion in the direction of q; q must have non-zero length.
 Quat Normalized(const Quat& q);
 Quat Negated(const Quat& q);
+// Hamilton product: the rotation `b` followed by `a` (three.js a.multiply(b), glm a * b).
+Quat Multiply(const Quat& a, const Quat& b);
+// The inverse of a unit quaternion.
+Quat Conjugate(const Quat& q);
+// Rotates v by the unit quaternion q.
+Vec3 Rotate(const Quat& q, const Vec3& v);
 // Spherical interpolation on the short path (the second argument is negated when dot < 0, as
 // three.js Quaternion.slerpFlat and glTF 2.0 Appendix C do). alpha 0 and 1 return the keys exactly.
 Quat SlerpShortest(const Quat& a, const Quat& b, double alpha);

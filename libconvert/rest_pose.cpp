@@ -1,0 +1,80 @@
+#include "libconvert/rest_pose.h"
+
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include "libconvert/quaternion.h"
+
+namespace animconv {
+namespace {
+
+glm::dmat4 LocalMatrix(const Node& node) {
+  const Vec3& t = node.rest_translation;
+  const Quat& r = node.rest_rotation;
+  const Vec3& s = node.rest_scale;
+  const glm::dmat4 translation = glm::translate(glm::dmat4(1.0), glm::dvec3(t[0], t[1], t[2]));
+  const glm::dmat4 rotation = glm::mat4_cast(glm::dquat(r[3], r[0], r[1], r[2]));
+  const glm::dmat4 scale = glm::scale(glm::dmat4(1.0), glm::dvec3(s[0], s[1], s[2]));
+  return translation * rotation * scale;
+}
+
+glm::dmat4 Load(const std::array<double, 16>& m) { return glm::make_mat4(m.data()); }
+
+}  // namespace
+
+RestPose::RestPose(const Rig& rig)
+    : rig_(rig), world_rotation_(rig.nodes.size()), world_matrix_(rig.nodes.size()) {
+  // Parents may come after their children in the node list: resolve each chain on demand.
+  std::vector<bool> done(rig.nodes.size(), false);
+  std::vector<size_t> chain;
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    chain.clear();
+    for (int a = static_cast<int>(n); a >= 0 && !done[static_cast<size_t>(a)];
+         a = rig.nodes[static_cast<size_t>(a)].parent) {
+      chain.push_back(static_cast<size_t>(a));
+    }
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      const Node& node = rig.nodes[*it];
+      Quat rotation = node.rest_rotation;
+      glm::dmat4 matrix = LocalMatrix(node);
+      if (node.parent >= 0) {
+        const size_t parent = static_cast<size_t>(node.parent);
+        rotation = Normalized(Multiply(world_rotation_[parent], rotation));
+        matrix = Load(world_matrix_[parent]) * matrix;
+      }
+      world_rotation_[*it] = rotation;
+      const double* values = glm::value_ptr(matrix);
+      std::copy(values, values + 16, world_matrix_[*it].begin());
+      done[*it] = true;
+    }
+  }
+}
+
+Quat RestPose::ParentWorldRotation(int node) const {
+  const int parent = rig_.nodes[static_cast<size_t>(node)].parent;
+  return parent < 0 ? Quat{0, 0, 0, 1} : WorldRotation(parent);
+}
+
+Vec3 RestPose::WorldPosition(int node) const {
+  const auto& m = world_matrix_[static_cast<size_t>(node)];
+  return {m[12], m[13], m[14]};
+}
+
+Vec3 RestPose::ParentToWorld(int node, const Vec3& local) const {
+  const int parent = rig_.nodes[static_cast<size_t>(node)].parent;
+  if (parent < 0) return local;
+  const glm::dvec4 world = Load(world_matrix_[static_cast<size_t>(parent)]) *
+                           glm::dvec4(local[0], local[1], local[2], 1);
+  return {world.x, world.y, world.z};
+}
+
+Vec3 RestPose::WorldToParent(int node, const Vec3& world) const {
+  const int parent = rig_.nodes[static_cast<size_t>(node)].parent;
+  if (parent < 0) return world;
+  const glm::dvec4 local = glm::inverse(Load(world_matrix_[static_cast<size_t>(parent)])) *
+                           glm::dvec4(world[0], world[1], world[2], 1);
+  return {local.x, local.y, local.z};
+}
+
+}  // namespace animconv

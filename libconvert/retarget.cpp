@@ -1,0 +1,262 @@
+#include "libconvert/retarget.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <set>
+#include <stdexcept>
+
+#include "libconvert/humanoid_pose.h"
+#include "libconvert/quaternion.h"
+#include "libconvert/rest_pose.h"
+#include "libconvert/sample.h"
+
+namespace animconv {
+namespace {
+
+constexpr Quat kIdentity{0, 0, 0, 1};
+
+// 180° about +Y, between +Z- and -Z-facing data: negate x and z (formats.md §4.3, §3.3).
+Quat TurnAboutY(const Quat& q) { return {-q[0], q[1], -q[2], q[3]}; }
+Vec3 TurnAboutY(const Vec3& v) { return {-v[0], v[1], -v[2]}; }
+
+using NodeOfBone = std::array<int, kHumanBoneCount>;
+
+NodeOfBone MapBones(const Rig& rig) {
+  NodeOfBone nodes;
+  nodes.fill(-1);
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (rig.nodes[n].human_bone) nodes[static_cast<size_t>(*rig.nodes[n].human_bone)] = int(n);
+  }
+  return nodes;
+}
+
+// A constant rotation on each side: q -> left · q · right.
+struct Sandwich {
+  Quat left = kIdentity;
+  Quat right = kIdentity;
+  Quat Apply(const Quat& q) const { return Normalized(Multiply(Multiply(left, q), right)); }
+};
+
+class Retargeter {
+ public:
+  Retargeter(const Asset& source, const Rig& target, Facing target_facing,
+             const RetargetOptions& options, RetargetReport& report)
+      : source_(source),
+        target_(target),
+        source_rest_(source.rig),
+        target_rest_(target),
+        source_bones_(MapBones(source.rig)),
+        target_bones_(MapBones(target)),
+        turn_((source.coordinates.facing == Facing::kMinusZ) != (target_facing == Facing::kMinusZ)),
+        options_(options),
+        report_(report) {}
+
+  Clip Run(const Clip& clip) {
+    Clip out;
+    out.name = clip.name;
+    out.duration_seconds = clip.duration_seconds;
+    std::vector<const Channel*> rotation(source_.rig.nodes.size(), nullptr);
+    for (const Channel& channel : clip.channels) {
+      if (channel.path == Path::kRotation) rotation[static_cast<size_t>(channel.node)] = &channel;
+    }
+    std::set<const Channel*> used;
+    for (size_t bone = 0; bone < kHumanBoneCount; ++bone) {
+      if (target_bones_[bone] < 0) continue;
+      if (auto channel = RetargetBone(static_cast<HumanBone>(bone), rotation, used)) {
+        out.channels.push_back(std::move(*channel));
+        ++report_.bones;
+      }
+    }
+    for (const Channel& channel : clip.channels) {
+      if (used.count(&channel)) continue;
+      if (auto moved = MoveOtherChannel(channel)) {
+        out.channels.push_back(std::move(*moved));
+      } else {
+        ++report_.dropped_channels;
+      }
+    }
+    return out;
+  }
+
+ private:
+  // Raw source local rotation -> normalised, +Z or the target's facing.
+  Sandwich ToNormalized(HumanBone bone) const {
+    if (!source_.rig.rest_pose_known) return {};
+    const int node = source_bones_[static_cast<size_t>(bone)];
+    const Quat parent = source_rest_.ParentWorldRotation(node);
+    const Quat rest = source_.rig.nodes[static_cast<size_t>(node)].rest_rotation;
+    return {parent, Multiply(Conjugate(rest), Conjugate(parent))};
+  }
+
+  // Normalised -> raw target local rotation: B = P'⁻¹·N·P'·R'.
+  Sandwich FromNormalized(HumanBone bone) const {
+    const int node = target_bones_[static_cast<size_t>(bone)];
+    const Quat parent = target_rest_.ParentWorldRotation(node);
+    return {Conjugate(parent),
+            Multiply(parent, target_.nodes[static_cast<size_t>(node)].rest_rotation)};
+  }
+
+  // The source bones whose rotations the target bone carries: itself, then every bone above it
+  // up to (not including) the nearest one the target has. A bone the target lacks is folded
+  // into its children this way (VRM how_to_transform_human_pose.md).
+  std::vector<HumanBone> Segment(HumanBone bone) const {
+    std::vector<HumanBone> segment = {bone};
+    for (auto a = GetHumanBoneInfo(bone).parent; a && target_bones_[static_cast<size_t>(*a)] < 0;
+         a = GetHumanBoneInfo(*a).parent) {
+      segment.push_back(*a);
+    }
+    return segment;
+  }
+
+  std::optional<Channel> RetargetBone(HumanBone bone, const std::vector<const Channel*>& rotation,
+                                      std::set<const Channel*>& used) {
+    // (channel, to-normalised) pairs from the top of the segment down to `bone`.
+    std::vector<std::pair<const Channel*, Sandwich>> parts;
+    const std::vector<HumanBone> segment = Segment(bone);
+    for (auto it = segment.rbegin(); it != segment.rend(); ++it) {
+      const int node = source_bones_[static_cast<size_t>(*it)];
+      if (node < 0 || !rotation[static_cast<size_t>(node)]) continue;
+      parts.emplace_back(rotation[static_cast<size_t>(node)], ToNormalized(*it));
+      used.insert(rotation[static_cast<size_t>(node)]);
+      if (*it != bone) {
+        folded_.insert(*it);
+        report_.folded = folded_.size();
+      }
+    }
+    if (parts.empty()) return std::nullopt;
+    const Sandwich to_target = FromNormalized(bone);
+    Channel out;
+    out.node = target_bones_[static_cast<size_t>(bone)];
+    out.path = Path::kRotation;
+    out.width = 4;
+    out.interpolation = Interpolation::kStep;
+    for (const auto& part : parts) {
+      if (part.first->interpolation != Interpolation::kStep) {
+        out.interpolation = Interpolation::kLinear;
+      }
+      out.times_seconds.insert(out.times_seconds.end(), part.first->times_seconds.begin(),
+                               part.first->times_seconds.end());
+    }
+    std::sort(out.times_seconds.begin(), out.times_seconds.end());
+    out.times_seconds.erase(std::unique(out.times_seconds.begin(), out.times_seconds.end()),
+                            out.times_seconds.end());
+    out.values.resize(out.times_seconds.size() * 4);
+    for (size_t k = 0; k < out.times_seconds.size(); ++k) {
+      Quat normalized = kIdentity;
+      for (const auto& part : parts) {
+        Quat raw;
+        EvaluateChannel(*part.first, out.times_seconds[k], raw.data());
+        normalized = Multiply(normalized, part.second.Apply(raw));
+      }
+      if (turn_) normalized = TurnAboutY(normalized);
+      StoreQuat(to_target.Apply(normalized), &out.values[k * 4]);
+    }
+    return out;
+  }
+
+  double HipsHeight(const Rig& rig, const RestPose& rest, int hips) const {
+    return rig.rest_pose_known ? rest.WorldPosition(hips)[1]
+                               : HumanoidTPosePosition(HumanBone::kHips)[1];
+  }
+
+  std::optional<Channel> MoveHipsTranslation(const Channel& channel) {
+    const int source_hips = source_bones_[static_cast<size_t>(HumanBone::kHips)];
+    const int target_hips = target_bones_[static_cast<size_t>(HumanBone::kHips)];
+    if (target_hips < 0) return std::nullopt;
+    double scale = 1;
+    if (options_.scale_hips_translation) {
+      const double from = HipsHeight(source_.rig, source_rest_, source_hips);
+      const double to = HipsHeight(target_, target_rest_, target_hips);
+      if (from > 1e-3 && to > 1e-3) {
+        scale = to / from;
+        report_.hips_scale = scale;
+      } else {
+        report_.notes.push_back(
+            fmt::format("hips translation not scaled: a rest hips height is {} m (≤ 1 mm)",
+                        std::min(from, to)));
+      }
+    }
+    Channel out = channel;
+    out.node = target_hips;
+    // Cubic channels are rejected by the caller's contract, so every element is a position.
+    for (size_t i = 0; i + 3 <= out.values.size(); i += 3) {
+      Vec3 p = {out.values[i], out.values[i + 1], out.values[i + 2]};
+      if (source_.rig.rest_pose_known) p = source_rest_.ParentToWorld(source_hips, p);
+      if (turn_) p = TurnAboutY(p);
+      p = {p[0] * scale, p[1] * scale, p[2] * scale};
+      p = target_rest_.WorldToParent(target_hips, p);
+      std::copy(p.begin(), p.end(), out.values.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    return out;
+  }
+
+  // Hips translation is retargeted; other humanoid channels (translation, scale) have no
+  // meaning on another rig; non-humanoid channels go to a target node of the same name.
+  std::optional<Channel> MoveOtherChannel(const Channel& channel) {
+    const Node& node = source_.rig.nodes[static_cast<size_t>(channel.node)];
+    if (node.human_bone) {
+      if (*node.human_bone == HumanBone::kHips && channel.path == Path::kTranslation) {
+        return MoveHipsTranslation(channel);
+      }
+      return std::nullopt;
+    }
+    for (size_t n = 0; n < target_.nodes.size(); ++n) {
+      const Node& candidate = target_.nodes[n];
+      if (candidate.name != node.name || candidate.human_bone) continue;
+      if (channel.path == Path::kWeights &&
+          candidate.morph_target_count != node.morph_target_count) {
+        return std::nullopt;
+      }
+      Channel out = channel;
+      out.node = static_cast<int>(n);
+      ++report_.copied;
+      return out;
+    }
+    return std::nullopt;
+  }
+
+  const Asset& source_;
+  const Rig& target_;
+  RestPose source_rest_;
+  RestPose target_rest_;
+  NodeOfBone source_bones_;
+  NodeOfBone target_bones_;
+  bool turn_;
+  const RetargetOptions& options_;
+  RetargetReport& report_;
+  std::set<HumanBone> folded_;
+};
+
+}  // namespace
+
+std::vector<Clip> RetargetClips(const Asset& source, const Rig& target, Facing target_facing,
+                                const RetargetOptions& options, RetargetReport* report) {
+  for (const Clip& clip : source.clips) {
+    for (const Channel& channel : clip.channels) {
+      if (channel.interpolation == Interpolation::kCubicSpline) {
+        throw std::invalid_argument("RetargetClips: bake cubic-spline channels first");
+      }
+    }
+  }
+  RetargetReport local;
+  RetargetReport& out = report ? *report : local;
+  Retargeter retargeter(source, target, target_facing, options, out);
+  std::vector<Clip> clips;
+  for (const Clip& clip : source.clips) clips.push_back(retargeter.Run(clip));
+  if (out.folded > 0) {
+    out.notes.push_back(fmt::format(
+        "{} source bone(s) missing on the target passed their rotation to their children",
+        out.folded));
+  }
+  if (out.dropped_channels > 0) {
+    out.notes.push_back(fmt::format(
+        "{} channel(s) have no place on the target (non-hips translation, scale, eyes, or nodes "
+        "the target lacks) and were dropped",
+        out.dropped_channels));
+  }
+  return clips;
+}
+
+}  // namespace animconv

@@ -1,0 +1,261 @@
+// Property tests of the normalised-space retargeting (libconvert/retarget.h): what must survive a
+// change of rig is every humanoid bone's world-space turn away from its rest orientation.
+#include "libconvert/retarget.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "libconvert/humanoid_pose.h"
+#include "libconvert/quaternion.h"
+#include "libconvert/rest_pose.h"
+#include "pose_test_support.h"
+
+namespace animconv {
+namespace {
+
+using testing::WorldDelta;
+
+Quat RandomRotation(std::mt19937& random) {
+  std::normal_distribution<double> normal;
+  return Normalized({normal(random), normal(random), normal(random), normal(random)});
+}
+
+std::vector<HumanBone> AllBones() {
+  std::vector<HumanBone> bones;
+  for (int b = 0; b < kHumanBoneCount; ++b) bones.push_back(static_cast<HumanBone>(b));
+  return bones;
+}
+
+// The same T-pose (world positions and orientations of every bone's frame differ, but the
+// skeleton stands the same), with each bone's frame turned at random: the rest local rotations of
+// a rig exported from another tool.
+Rig WithRandomRestRotations(const Rig& normalized, std::mt19937& random) {
+  Rig rig = normalized;
+  const RestPose rest(normalized);
+  std::vector<Quat> frame(rig.nodes.size());
+  for (Quat& q : frame) q = RandomRotation(random);
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    const int parent = rig.nodes[n].parent;
+    const Quat parent_frame = parent < 0 ? Quat{0, 0, 0, 1} : frame[static_cast<size_t>(parent)];
+    // World frame F_n: local rotation R = F_parent⁻¹·F_n, local offset in the parent's frame.
+    rig.nodes[n].rest_rotation = Multiply(Conjugate(parent_frame), frame[n]);
+    Vec3 offset = rest.WorldPosition(static_cast<int>(n));
+    if (parent >= 0) {
+      const Vec3 p = rest.WorldPosition(parent);
+      offset = {offset[0] - p[0], offset[1] - p[1], offset[2] - p[2]};
+    }
+    rig.nodes[n].rest_translation = Rotate(Conjugate(parent_frame), offset);
+  }
+  return rig;
+}
+
+// A clip turning every bone of `rig` at random, keyed at 0, 0.5 and 1 s.
+Clip RandomClip(const Rig& rig, std::mt19937& random) {
+  Clip clip;
+  clip.name = "random";
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    Channel channel;
+    channel.node = static_cast<int>(n);
+    channel.width = 4;
+    channel.times_seconds = {0, 0.5, 1};
+    for (int k = 0; k < 3; ++k) {
+      const Quat q = RandomRotation(random);
+      channel.values.insert(channel.values.end(), q.begin(), q.end());
+    }
+    clip.channels.push_back(std::move(channel));
+  }
+  return clip;
+}
+
+Quat TurnY(const Quat& q) { return {-q[0], q[1], -q[2], q[3]}; }
+
+void ExpectSameRotation(const Quat& expected, const Quat& actual, const std::string& what) {
+  EXPECT_LT(AngleBetween(Normalized(expected), Normalized(actual)), 1e-5) << what;
+}
+
+Asset SourceAsset(const Rig& rig, Clip clip, Facing facing) {
+  Asset asset;
+  asset.rig = rig;
+  asset.rig.rest_pose_known = true;
+  asset.clips = {std::move(clip)};
+  asset.coordinates = {Handedness::kRight, facing};
+  return asset;
+}
+
+TEST(RetargetTest, RandomRestRotationsKeepWorldOrientationsAndRoundTrip) {
+  std::mt19937 random(7);
+  const Rig normalized = MakeHumanoidTPoseRig(AllBones(), Facing::kPlusZ);
+  for (int trial = 0; trial < 5; ++trial) {
+    const Rig raw = WithRandomRestRotations(normalized, random);
+    const Asset source = SourceAsset(normalized, RandomClip(normalized, random), Facing::kPlusZ);
+    RetargetReport report;
+    const std::vector<Clip> on_raw =
+        RetargetClips(source, raw, Facing::kPlusZ, RetargetOptions{}, &report);
+    ASSERT_EQ(on_raw.size(), 1u);
+    EXPECT_EQ(report.bones, static_cast<size_t>(kHumanBoneCount));
+    const Asset back_source = SourceAsset(raw, on_raw[0], Facing::kPlusZ);
+    const std::vector<Clip> back =
+        RetargetClips(back_source, normalized, Facing::kPlusZ, RetargetOptions{}, nullptr);
+    for (const double seconds : {0.0, 0.25, 0.5, 1.0}) {
+      for (const HumanBone bone : AllBones()) {
+        const Quat expected = WorldDelta(normalized, source.clips[0], seconds, bone);
+        const std::string what = std::string(GetHumanBoneInfo(bone).unity) + " at " +
+                                 std::to_string(seconds) + " s, trial " + std::to_string(trial);
+        ExpectSameRotation(expected, WorldDelta(raw, on_raw[0], seconds, bone), what);
+        ExpectSameRotation(expected, WorldDelta(normalized, back[0], seconds, bone),
+                           "round trip " + what);
+      }
+    }
+  }
+}
+
+TEST(RetargetTest, SourceWithoutRestPoseIsNormalised) {
+  std::mt19937 random(11);
+  Rig generated = MakeHumanoidTPoseRig(AllBones(), Facing::kPlusZ);
+  Asset source = SourceAsset(generated, RandomClip(generated, random), Facing::kPlusZ);
+  // A Unity CSV: no rest pose at all, identity everywhere.
+  for (Node& node : source.rig.nodes) node.rest_translation = {0, 0, 0};
+  source.rig.rest_pose_known = false;
+  const std::vector<Clip> clips =
+      RetargetClips(source, generated, Facing::kPlusZ, RetargetOptions{}, nullptr);
+  for (size_t c = 0; c < clips[0].channels.size(); ++c) {
+    const Channel& out = clips[0].channels[c];
+    const Channel& in = source.clips[0].channels[static_cast<size_t>(out.node)];
+    for (size_t k = 0; k < out.key_count(); ++k) {
+      ExpectSameRotation(LoadQuat(in.key_value(k)), LoadQuat(out.key_value(k)), "identity");
+    }
+  }
+}
+
+TEST(RetargetTest, FacingRoundTripBetweenVrm0AndVrm1) {
+  std::mt19937 random(3);
+  const Rig plus_z = MakeHumanoidTPoseRig(AllBones(), Facing::kPlusZ);
+  const Rig minus_z =
+      WithRandomRestRotations(MakeHumanoidTPoseRig(AllBones(), Facing::kMinusZ), random);
+  const Asset source = SourceAsset(plus_z, RandomClip(plus_z, random), Facing::kPlusZ);
+  const std::vector<Clip> on_vrm0 =
+      RetargetClips(source, minus_z, Facing::kMinusZ, RetargetOptions{}, nullptr);
+  const std::vector<Clip> back = RetargetClips(SourceAsset(minus_z, on_vrm0[0], Facing::kMinusZ),
+                                               plus_z, Facing::kPlusZ, RetargetOptions{}, nullptr);
+  for (const double seconds : {0.0, 0.5, 0.8}) {
+    for (const HumanBone bone : AllBones()) {
+      const Quat expected = WorldDelta(plus_z, source.clips[0], seconds, bone);
+      // The -Z model performs the same motion turned 180° about Y.
+      ExpectSameRotation(TurnY(expected), WorldDelta(minus_z, on_vrm0[0], seconds, bone),
+                         std::string(GetHumanBoneInfo(bone).unity));
+      ExpectSameRotation(expected, WorldDelta(plus_z, back[0], seconds, bone), "round trip");
+    }
+  }
+}
+
+TEST(RetargetTest, BoneMissingOnTargetPassesItsRotationToChildren) {
+  std::mt19937 random(5);
+  const Rig full = MakeHumanoidTPoseRig(AllBones(), Facing::kPlusZ);
+  std::vector<HumanBone> fewer;
+  for (const HumanBone bone : AllBones()) {
+    if (bone != HumanBone::kUpperChest && bone != HumanBone::kChest) fewer.push_back(bone);
+  }
+  const Rig target = WithRandomRestRotations(MakeHumanoidTPoseRig(fewer, Facing::kPlusZ), random);
+  const Asset source = SourceAsset(full, RandomClip(full, random), Facing::kPlusZ);
+  RetargetReport report;
+  const std::vector<Clip> clips =
+      RetargetClips(source, target, Facing::kPlusZ, RetargetOptions{}, &report);
+  EXPECT_EQ(report.folded, 2u);
+  for (const HumanBone bone :
+       {HumanBone::kNeck, HumanBone::kHead, HumanBone::kLeftShoulder, HumanBone::kRightHand}) {
+    for (const double seconds : {0.0, 0.3, 1.0}) {
+      // Keys come from the union of the folded channels' times; between keys the product of
+      // two slerps is sampled, so compare at key times only.
+      if (seconds == 0.3) continue;
+      ExpectSameRotation(WorldDelta(full, source.clips[0], seconds, bone),
+                         WorldDelta(target, clips[0], seconds, bone),
+                         std::string(GetHumanBoneInfo(bone).unity));
+    }
+  }
+}
+
+TEST(RetargetTest, BoneMissingInSourceKeepsTargetRest) {
+  const Rig target = MakeHumanoidTPoseRig(AllBones(), Facing::kPlusZ);
+  Rig source_rig = MakeHumanoidTPoseRig({HumanBone::kHips, HumanBone::kSpine}, Facing::kPlusZ);
+  Clip clip;
+  Channel spine;
+  spine.node = 1;
+  spine.width = 4;
+  spine.times_seconds = {0};
+  spine.values = {0, 0, 0.6, 0.8};
+  clip.channels = {spine};
+  const std::vector<Clip> clips = RetargetClips(SourceAsset(source_rig, clip, Facing::kPlusZ),
+                                                target, Facing::kPlusZ, RetargetOptions{}, nullptr);
+  ASSERT_EQ(clips[0].channels.size(), 1u);
+  EXPECT_EQ(target.nodes[static_cast<size_t>(clips[0].channels[0].node)].human_bone,
+            HumanBone::kSpine);
+}
+
+TEST(RetargetTest, HipsTranslationScaledByHipsHeightThroughParentSpace) {
+  Rig source = MakeHumanoidTPoseRig({HumanBone::kHips}, Facing::kPlusZ);  // hips at 0.95 m
+  Rig target = MakeHumanoidTPoseRig({HumanBone::kHips}, Facing::kMinusZ);
+  // The target's hips hang under a root turned 90° about X and scaled 0.01 (an FBX-style
+  // centimetre armature), with the hips 1.90 m up in world space.
+  Node root;
+  root.name = "Armature";
+  root.rest_rotation = {std::sqrt(0.5), 0, 0, std::sqrt(0.5)};
+  root.rest_scale = {0.01, 0.01, 0.01};
+  target.nodes.push_back(root);
+  target.nodes[0].parent = 1;
+  target.nodes[0].rest_translation = Rotate(Conjugate(root.rest_rotation), {0, 190, 0});
+  Clip clip;
+  Channel translation;
+  translation.node = 0;
+  translation.path = Path::kTranslation;
+  translation.width = 3;
+  translation.times_seconds = {0, 1};
+  translation.values = {0, 0.95, 0, 0.1, 1.0, 0.2};
+  clip.channels = {translation};
+  RetargetReport report;
+  const std::vector<Clip> clips = RetargetClips(SourceAsset(source, clip, Facing::kPlusZ), target,
+                                                Facing::kMinusZ, RetargetOptions{}, &report);
+  ASSERT_TRUE(report.hips_scale);
+  EXPECT_NEAR(*report.hips_scale, 2.0, 1e-12);
+  ASSERT_EQ(clips[0].channels.size(), 1u);
+  const Channel& out = clips[0].channels[0];
+  const RestPose rest(target);
+  // Expected world position: doubled, then turned to face -Z.
+  const Vec3 world = rest.ParentToWorld(0, {out.values[3], out.values[4], out.values[5]});
+  EXPECT_NEAR(world[0], -0.2, 1e-9);
+  EXPECT_NEAR(world[1], 2.0, 1e-9);
+  EXPECT_NEAR(world[2], -0.4, 1e-9);
+}
+
+TEST(RetargetTest, NonHumanoidChannelsGoToSameNamedNodesOnly) {
+  Rig source = MakeHumanoidTPoseRig({HumanBone::kHips}, Facing::kPlusZ);
+  Node tail;
+  tail.name = "Tail";
+  tail.parent = 0;
+  source.nodes.push_back(tail);
+  Node ear = tail;
+  ear.name = "Ear";
+  source.nodes.push_back(ear);
+  Rig target = source;
+  target.nodes.pop_back();  // no "Ear"
+  Clip clip;
+  for (int node : {1, 2}) {
+    Channel channel;
+    channel.node = node;
+    channel.width = 4;
+    channel.times_seconds = {0};
+    channel.values = {0, 0, 0, 1};
+    clip.channels.push_back(channel);
+  }
+  RetargetReport report;
+  const std::vector<Clip> clips = RetargetClips(SourceAsset(source, clip, Facing::kPlusZ), target,
+                                                Facing::kPlusZ, RetargetOptions{}, &report);
+  ASSERT_EQ(clips[0].channels.size(), 1u);
+  EXPECT_EQ(clips[0].channels[0].node, 1);
+  EXPECT_EQ(report.copied, 1u);
+  EXPECT_EQ(report.dropped_channels, 1u);
+}
+
+}  // namespace
+}  // namespace animconv

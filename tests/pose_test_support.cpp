@@ -1,0 +1,59 @@
+#include "pose_test_support.h"
+
+#include <gtest/gtest.h>
+
+#include "libconvert/quaternion.h"
+#include "libconvert/sample.h"
+
+namespace animconv::testing {
+namespace {
+
+std::vector<Quat> WorldOf(const Rig& rig, const std::vector<Quat>& local) {
+  std::vector<Quat> world(rig.nodes.size());
+  std::vector<bool> done(rig.nodes.size(), false);
+  for (size_t pass = 0; pass < rig.nodes.size(); ++pass) {
+    for (size_t n = 0; n < rig.nodes.size(); ++n) {
+      const int parent = rig.nodes[n].parent;
+      if (done[n] || (parent >= 0 && !done[static_cast<size_t>(parent)])) continue;
+      world[n] = parent < 0 ? local[n] : Multiply(world[static_cast<size_t>(parent)], local[n]);
+      done[n] = true;
+    }
+  }
+  return world;
+}
+
+}  // namespace
+
+std::vector<Quat> PoseWorldRotations(const Rig& rig, const Clip& clip, double seconds) {
+  std::vector<Quat> local(rig.nodes.size());
+  for (size_t n = 0; n < rig.nodes.size(); ++n) local[n] = rig.nodes[n].rest_rotation;
+  for (const Channel& channel : clip.channels) {
+    if (channel.path == Path::kRotation) {
+      Quat& q = local[static_cast<size_t>(channel.node)];
+      EvaluateChannel(channel, seconds, q.data());
+      q = Normalized(q);  // files store keys off unit length by float rounding or worse
+    }
+  }
+  return WorldOf(rig, local);
+}
+
+Quat WorldDelta(const Rig& rig, const Clip& clip, double seconds, HumanBone bone) {
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (rig.nodes[n].human_bone != bone) continue;
+    std::vector<Quat> rest(rig.nodes.size());
+    for (size_t r = 0; r < rig.nodes.size(); ++r) rest[r] = rig.nodes[r].rest_rotation;
+    return Normalized(
+        Multiply(PoseWorldRotations(rig, clip, seconds)[n], Conjugate(WorldOf(rig, rest)[n])));
+  }
+  ADD_FAILURE() << "bone " << GetHumanBoneInfo(bone).unity << " not in rig";
+  return {0, 0, 0, 1};
+}
+
+bool HasBone(const Rig& rig, HumanBone bone) {
+  for (const Node& node : rig.nodes) {
+    if (node.human_bone == bone) return true;
+  }
+  return false;
+}
+
+}  // namespace animconv::testing

@@ -1,0 +1,21 @@
+// Forward kinematics for tests: world orientations of a rig's nodes under a clip, computed
+// directly from the hierarchy (independent of libconvert/retarget's formulas).
+#pragma once
+
+#include <vector>
+
+#include "libconvert/model.h"
+
+namespace animconv::testing {
+
+// World rotation of each node at `seconds`; animated nodes take the clip's rotation.
+std::vector<Quat> PoseWorldRotations(const Rig& rig, const Clip& clip, double seconds);
+
+// World-space turn of the bone's node away from its rest orientation: D = W_pose · W_rest⁻¹.
+// What retargeting must preserve. Fails the test when the rig lacks the bone.
+Quat WorldDelta(const Rig& rig, const Clip& clip, double seconds, HumanBone bone);
+
+// True when the rig maps `bone`.
+bool HasBone(const Rig& rig, HumanBone bone);
+
+}  // namespace animconv::testing

@@ -2,7 +2,7 @@
 // Checks animconv's glTF outputs (.glb / .gltf) with the real consumers: the Khronos glTF
 // Validator (npm gltf-validator@2.0.0-dev.3.10) and three.js r187's GLTFLoader + AnimationMixer.
 //
-// usage: node check_gltf.mjs [--input IN.gltf|.glb|.vrm|.vrma]
+// usage: node check_gltf.mjs [--input IN.gltf|.glb|.vrm|.vrma [--new-clips]]
 //                            [--csv anim.csv --bones bone.txt --interval 0.2 --mirror z]
 //                            [--max-failure-lines N] OUT.glb [OUT.gltf ...]
 //
@@ -21,6 +21,8 @@
 //     materials, textures, samplers, cameras, images, top-level extensions such as VRM, extras;
 //     accessor/bufferView numbers masked), extensionsUsed/Required, the image bytes and the
 //     loaded scene tree (names, types, rest TRS, geometry data, skeletons) equal the input's.
+//     With --new-clips (a model with clips retargeted onto it), step 5 only checks that the
+//     output has clips whose every track binds to an object of the scene.
 //  5. Playback. Every clip is played with an AnimationMixer on gltf.scene (LoopOnce, clamped) at
 //     every key time and at every midpoint of consecutive key times of every track, and each
 //     animated object's position/quaternion/scale/morphTargetInfluences is recorded.
@@ -57,7 +59,7 @@ const validator = await import('gltf-validator');
 const TOLERANCE = 1e-5;
 
 const args = parseArgs(process.argv.slice(2), {
-  flags: [],
+  flags: ['new-clips'],
   options: ['input', 'csv', 'bones', 'interval', 'mirror', 'max-failure-lines'],
 });
 if (args.positional.length === 0) usage('no output .glb/.gltf file given');
@@ -773,6 +775,18 @@ function compareScenes(gltf, source) {
   console.log(`  scene: ${objects} object(s) compared with the input: ${differences ? `${differences} differ` : 'the same'}`);
 }
 
+// --new-clips: the output is the input model with other clips (animconv --skeleton); those
+// must each have tracks, all bound to objects of the loaded scene.
+function checkClipsBind(gltf) {
+  report.check(gltf.animations.length > 0, () => 'no clip in the output');
+  for (const clip of gltf.animations) {
+    const { unbound } = animatedPaths(gltf, clip);
+    report.check(clip.tracks.length > 0, () => `clip "${clip.name}" has no tracks`);
+    report.check(unbound.length === 0,
+                 () => `clip "${clip.name}": track(s) not bound to an object of gltf.scene: ${unbound.join(', ')}`);
+  }
+}
+
 function compareWithSource(gltf, source) {
   const want = source.gltf.animations;
   const got = gltf.animations;
@@ -928,7 +942,8 @@ async function checkOutput(file, source, csv) {
     compareJson(container.json, source);
     compareImages(file, container, source);
     compareScenes(gltf, source);
-    compareWithSource(gltf, source);
+    if (args['new-clips']) checkClipsBind(gltf);
+    else compareWithSource(gltf, source);
   }
   else if (csv) compareWithCsv(gltf, container.json, csv);
 }

@@ -10,6 +10,7 @@
 
 #include "formats/json_skim.h"
 #include "formats/three_json.h"
+#include "libconvert/bone_names.h"
 #include "libconvert/error.h"
 #include "libconvert/quaternion.h"
 #include "libconvert/text.h"
@@ -866,7 +867,6 @@ int ClipReader::NodeIndex(const std::string& name) {
   if (inserted) {
     Node node;
     node.name = name;
-    node.human_bone = FindHumanBoneByUnityName(name);
     asset_.rig.nodes.push_back(std::move(node));
   }
   return it->second;
@@ -879,6 +879,8 @@ Asset ClipReader::Finish() {
                     skipped_.size(), fmt::join(skipped_, ", ")));
   }
   asset_.coordinates = {Handedness::kRight, Facing::kUnknown};
+  // Once every track has its node: the thumbs are told apart by the names of the whole rig.
+  TagHumanoidByExactNames(asset_.rig);
   return std::move(asset_);
 }
 

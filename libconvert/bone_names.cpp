@@ -102,14 +102,20 @@ bool HasBone(const Reading& reading, HumanBone a, HumanBone b) {
          std::find(reading.bones.begin(), reading.bones.end(), b) != reading.bones.end();
 }
 
-// The best reading under one prefix. Unity and VRM 0.x names are equal ignoring case, and VRM 1.0
-// differs from them only in the thumbs, so the choice among them rests on the thumb names
-// (formats.md §2.2): a Metacarpal exists only in VRM 1.0.
-Reading BestReading(const Rig& rig, std::string_view prefix, bool glued) {
+// The Unity / VRM 0.x / VRM 1.0 reading under one prefix. Unity and VRM 0.x names are equal
+// ignoring case, and VRM 1.0 differs from them only in the thumbs, so the choice among them rests
+// on the thumb names (formats.md §2.2): a Metacarpal exists only in VRM 1.0.
+Reading HumanoidReading(const Rig& rig, std::string_view prefix) {
   Reading vrm1 = Read(rig, prefix, BoneNaming::kVrm1);
   const bool has_metacarpal =
       HasBone(vrm1, HumanBone::kLeftThumbProximal, HumanBone::kRightThumbProximal);
-  Reading humanoid = has_metacarpal ? std::move(vrm1) : Read(rig, prefix, BoneNaming::kUnity);
+  if (has_metacarpal) return vrm1;
+  return Read(rig, prefix, BoneNaming::kUnity);
+}
+
+// The best reading under one prefix: the humanoid namings or Mixamo, whichever matches more.
+Reading BestReading(const Rig& rig, std::string_view prefix, bool glued) {
+  Reading humanoid = HumanoidReading(rig, prefix);
   Reading mixamo = Read(rig, prefix, BoneNaming::kMixamo);
   // A glued prefix is only how three.js sanitises "mixamorig:"; "ArmatureHips" is not a split.
   if (glued) return mixamo;
@@ -172,6 +178,11 @@ std::vector<HumanBone> FindHumanBoneInAnyNaming(std::string_view name) {
     }
   }
   return {};
+}
+
+void TagHumanoidByExactNames(Rig& rig) {
+  const Reading reading = HumanoidReading(rig, "");
+  for (size_t n = 0; n < rig.nodes.size(); ++n) rig.nodes[n].human_bone = reading.bones[n];
 }
 
 std::optional<HumanoidGuess> GuessHumanoid(Rig& rig) {

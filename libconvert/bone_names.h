@@ -41,6 +41,14 @@ std::optional<HumanBone> FindHumanBone(std::string_view name, BoneNaming naming)
 // 1.0 thumb names ("leftThumbProximal", "rightThumbProximal", or those in another case).
 std::vector<HumanBone> FindHumanBoneInAnyNaming(std::string_view name);
 
+// What a reader knows from node names alone: sets every node's Node::human_bone to the bone its
+// whole name denotes in the Unity, VRM 0.x or VRM 1.0 naming (case ignored), else nullopt. The
+// thumbs are decided for the whole rig, as GuessHumanoid does: a "*ThumbMetacarpal" node means
+// VRM 1.0 thumbs, otherwise "*ThumbProximal" is Unity / VRM 0.x ThumbProximal. No minimum bone
+// count, so a two-track clip keeps its identities; a second node naming a taken bone gets none.
+// Prefixed and Mixamo names are left to GuessHumanoid, which says in a note what it assumed.
+void TagHumanoidByExactNames(Rig& rig);
+
 // What GuessHumanoid found. Unity and VRM 0.x names differ only in case, so `naming` says which
 // case the hips node had; their bones are the same.
 struct HumanoidGuess {

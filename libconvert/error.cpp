@@ -1,5 +1,7 @@
 #include "libconvert/error.h"
 
+#include "libconvert/text.h"
+
 namespace animconv {
 namespace {
 
@@ -15,11 +17,14 @@ std::string Describe(const std::string& source, const std::string& location,
 }  // namespace
 
 Error::Error(ErrorKind kind, std::string source, std::string location, std::string message)
-    : std::runtime_error(Describe(source, location, message)),
+    // Messages quote input bytes (names, cells, URIs) and every error printed passes here, so
+    // this one place keeps a crafted file from writing terminal controls.
+    : std::runtime_error(Describe(EscapeForTerminal(source), EscapeForTerminal(location),
+                                  EscapeForTerminal(message))),
       kind_(kind),
-      source_(std::move(source)),
-      location_(std::move(location)),
-      message_(std::move(message)) {}
+      source_(EscapeForTerminal(source)),
+      location_(EscapeForTerminal(location)),
+      message_(EscapeForTerminal(message)) {}
 
 void ThrowBadInput(const std::string& source, const std::string& location,
                    const std::string& message) {

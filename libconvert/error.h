@@ -14,7 +14,8 @@ enum class ErrorKind {
 };
 
 // `source` names the file (or "<memory>"), `location` is "line:column" for text formats or a JSON
-// pointer such as "/animations/0/samplers/2/output"; either may be empty.
+// pointer such as "/animations/0/samplers/2/output"; either may be empty. All three are kept
+// escaped for a terminal (EscapeForTerminal in text.h): they quote bytes of untrusted files.
 class Error : public std::runtime_error {
  public:
   Error(ErrorKind kind, std::string source, std::string location, std::string message);

@@ -1,5 +1,6 @@
 #include "libconvert/text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +10,47 @@ namespace animconv {
 namespace {
 
 char LowerAscii(char c) { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c; }
+
+// The length of the well-formed UTF-8 sequence at `at` (Unicode table 3-7), or 0 when there is
+// none; the code point in `*code_point`.
+size_t Utf8SequenceAt(std::string_view text, size_t at, char32_t* code_point) {
+  const auto byte = [&](size_t i) { return static_cast<unsigned char>(text[at + i]); };
+  const unsigned char lead = byte(0);
+  if (lead < 0x80) {
+    *code_point = lead;
+    return 1;
+  }
+  size_t length = 0;
+  unsigned char low = 0x80;  // the range of the second byte, narrower after some leads
+  unsigned char high = 0xBF;
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;   // overlong
+    if (lead == 0xED) high = 0x9F;  // surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;   // overlong
+    if (lead == 0xF4) high = 0x8F;  // beyond U+10FFFF
+  } else {
+    return 0;
+  }
+  if (at + length > text.size() || byte(1) < low || byte(1) > high) return 0;
+  char32_t value = lead & (0x7F >> length);
+  for (size_t i = 1; i < length; ++i) {
+    if ((byte(i) & 0xC0) != 0x80) return 0;
+    value = (value << 6) | (byte(i) & 0x3F);
+  }
+  *code_point = value;
+  return length;
+}
+
+bool IsUnprintable(char32_t c) {
+  return c < 0x20 || (c >= 0x7F && c <= 0x9F) ||                        // C0, DEL, C1
+         c == 0x061C || c == 0x200E || c == 0x200F ||                   // bidirectional marks
+         (c >= 0x202A && c <= 0x202E) || (c >= 0x2066 && c <= 0x2069);  // embeddings, isolates
+}
 
 }  // namespace
 
@@ -31,6 +73,36 @@ std::string_view TrimAscii(std::string_view text) {
 std::string_view StripUtf8Bom(std::string_view text) {
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   return text;
+}
+
+size_t FindInvalidUtf8(std::string_view text) {
+  char32_t code_point = 0;
+  for (size_t i = 0; i < text.size();) {
+    const size_t length = Utf8SequenceAt(text, i, &code_point);
+    if (length == 0) return i;
+    i += length;
+  }
+  return std::string_view::npos;
+}
+
+std::string EscapeForTerminal(std::string_view text) {
+  std::string escaped;
+  escaped.reserve(text.size());
+  char32_t code_point = 0;
+  for (size_t i = 0; i < text.size();) {
+    const size_t length = Utf8SequenceAt(text, i, &code_point);
+    if (length != 0 && !IsUnprintable(code_point)) {
+      escaped.append(text, i, length);
+      i += length;
+      continue;
+    }
+    for (size_t end = i + std::max<size_t>(length, 1); i < end; ++i) {
+      char hex[5];
+      std::snprintf(hex, sizeof hex, "\\x%02x", static_cast<unsigned char>(text[i]));
+      escaped += hex;
+    }
+  }
+  return escaped;
 }
 
 size_t FormatShortest(float value, char* out) {

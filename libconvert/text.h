@@ -11,6 +11,15 @@ std::string_view TrimAscii(std::string_view text);
 // `text` without a leading UTF-8 byte order mark (Windows tools write one).
 std::string_view StripUtf8Bom(std::string_view text);
 
+// Offset of the first byte that does not begin a well-formed UTF-8 sequence (no overlong forms,
+// surrogates or code points beyond U+10FFFF), or npos when `text` is all valid UTF-8.
+size_t FindInvalidUtf8(std::string_view text);
+// `text` safe to print on a terminal: control characters (C0, DEL, C1), bidirectional formatting
+// characters and bytes that are not UTF-8 become \xHH, one per byte, so input quoted in a message
+// cannot move the cursor, recolour or clear the screen, or reorder what is shown. Printable text,
+// backslashes included, is kept, so escaping escaped text changes nothing.
+std::string EscapeForTerminal(std::string_view text);
+
 // Shortest decimal text that reads back as the same float32 / double ("0.2", "1e-07").
 // Writes into `out` (at least 40 chars) and returns the length.
 size_t FormatShortest(float value, char* out);

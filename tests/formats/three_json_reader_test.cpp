@@ -150,6 +150,22 @@ TEST(ThreeJsonReaderTest, ReadsAClipObject) {
   ValidateAsset(asset, "clip.json");
 }
 
+TEST(ThreeJsonReaderTest, Vrm1ThumbNamesShiftTheThumbs) {
+  auto track = [](const std::string& node) {
+    return R"({"name":")" + node +
+           R"(.quaternion","times":[0],"values":[0,0,0,1],"type":"quaternion"})";
+  };
+  // A VRM 1.0 clip: its Metacarpal makes "leftThumbProximal" the intermediate joint.
+  const Asset vrm1 = Read(ClipWith(track("leftThumbProximal") + "," + track("leftThumbMetacarpal") +
+                                   "," + track("hips")));
+  EXPECT_EQ(vrm1.rig.nodes[0].human_bone, HumanBone::kLeftThumbIntermediate);
+  EXPECT_EQ(vrm1.rig.nodes[1].human_bone, HumanBone::kLeftThumbProximal);
+  EXPECT_EQ(vrm1.rig.nodes[2].human_bone, HumanBone::kHips);
+  // Without one it is VRM 0.x's (and Unity's) proximal joint.
+  const Asset vrm0 = Read(ClipWith(track("leftThumbProximal") + "," + track("hips")));
+  EXPECT_EQ(vrm0.rig.nodes[0].human_bone, HumanBone::kLeftThumbProximal);
+}
+
 TEST(ThreeJsonReaderTest, ReadsAnAnimationLoaderArrayAndNamesUnnamedClips) {
   const Asset asset = Read("[" + ClipWith(kHipsRotation) + R"(,{"tracks":[)" + kHipsRotation +
                            R"(]},{"name":"","tracks":[]}])");

@@ -1,4 +1,4 @@
-// GuessHumanoid and CoverHumanoid (libconvert/bone_names.h).
+// TagHumanoidByExactNames, GuessHumanoid and CoverHumanoid (libconvert/bone_names.h).
 #include <gtest/gtest.h>
 
 #include "libconvert/bone_names.h"
@@ -192,6 +192,38 @@ TEST(GuessHumanoidTest, NoteForMixamoStatesTheSpineChoice) {
   EXPECT_EQ(DescribeHumanoidGuess(*guess),
             "humanoid bones guessed from node names: 52 in mixamo naming (prefix 'mixamorig:'); "
             "Spine1 read as chest, Spine2 as upperChest");
+}
+
+TEST(TagHumanoidByExactNamesTest, AMetacarpalAnywhereShiftsTheThumbs) {
+  // Two thumb tracks and no hips: far below GuessHumanoid's minimum, still tagged.
+  Rig vrm1 = MakeRig({"leftThumbMetacarpal", "rightThumbProximal"});
+  TagHumanoidByExactNames(vrm1);
+  EXPECT_EQ(BoneOf(vrm1, "leftThumbMetacarpal"), HumanBone::kLeftThumbProximal);
+  EXPECT_EQ(BoneOf(vrm1, "rightThumbProximal"), HumanBone::kRightThumbIntermediate);
+
+  Rig vrm0 = MakeRig({"leftThumbProximal", "leftThumbIntermediate"});
+  TagHumanoidByExactNames(vrm0);
+  EXPECT_EQ(BoneOf(vrm0, "leftThumbProximal"), HumanBone::kLeftThumbProximal);
+  EXPECT_EQ(BoneOf(vrm0, "leftThumbIntermediate"), HumanBone::kLeftThumbIntermediate);
+
+  Rig full = MakeRig(AllNames(BoneNaming::kVrm1, ""));
+  TagHumanoidByExactNames(full);
+  for (int i = 0; i < kHumanBoneCount; ++i) {
+    const HumanBone bone = static_cast<HumanBone>(i);
+    EXPECT_EQ(BoneOf(full, *HumanBoneName(bone, BoneNaming::kVrm1)), bone);
+  }
+}
+
+TEST(TagHumanoidByExactNamesTest, WholeNamesOnlyAndOneNodePerBone) {
+  Rig rig = MakeRig({"HIPS", "hips", "spine", "mixamorig:Spine1", "Armature|Head", "Face"});
+  rig.nodes[5].human_bone = HumanBone::kJaw;  // replaced: names are all this function reads
+  TagHumanoidByExactNames(rig);
+  EXPECT_EQ(rig.nodes[0].human_bone, HumanBone::kHips);
+  EXPECT_EQ(rig.nodes[1].human_bone, std::nullopt);  // the hips are taken
+  EXPECT_EQ(rig.nodes[2].human_bone, HumanBone::kSpine);
+  EXPECT_EQ(rig.nodes[3].human_bone, std::nullopt);  // left to GuessHumanoid
+  EXPECT_EQ(rig.nodes[4].human_bone, std::nullopt);
+  EXPECT_EQ(rig.nodes[5].human_bone, std::nullopt);
 }
 
 TEST(CoverHumanoidTest, ListsMappedAndMissingRequiredBones) {

@@ -7,6 +7,8 @@
 #include <random>
 #include <string>
 
+#include "libconvert/error.h"
+
 namespace animconv {
 namespace {
 
@@ -53,6 +55,45 @@ TEST(TextTest, CaseInsensitiveCompareAndTrim) {
   EXPECT_FALSE(EqualsIgnoreCase("Hips", "Hip"));
   EXPECT_EQ(TrimAscii(" \t x y \r\n"), "x y");
   EXPECT_EQ(TrimAscii("   "), "");
+}
+
+TEST(TextTest, FindsTheFirstByteThatIsNotUtf8) {
+  EXPECT_EQ(FindInvalidUtf8(""), std::string_view::npos);
+  EXPECT_EQ(FindInvalidUtf8("Hüfte 腰 \xF0\x9F\xA6\xB4"), std::string_view::npos);
+  EXPECT_EQ(FindInvalidUtf8("ab\xFF"), 2u);
+  EXPECT_EQ(FindInvalidUtf8("a\xC3"), 1u);             // truncated sequence
+  EXPECT_EQ(FindInvalidUtf8("\xC0\xAF"), 0u);          // overlong '/'
+  EXPECT_EQ(FindInvalidUtf8("\xE0\x80\xAF"), 0u);      // overlong '/'
+  EXPECT_EQ(FindInvalidUtf8("x\xED\xA0\x80"), 1u);     // a UTF-16 surrogate
+  EXPECT_EQ(FindInvalidUtf8("\xF4\x90\x80\x80"), 0u);  // beyond U+10FFFF
+  EXPECT_EQ(FindInvalidUtf8("\xE2\x82x"), 0u);         // 'x' is no continuation byte
+}
+
+TEST(TextTest, EscapesWhatATerminalWouldInterpret) {
+  EXPECT_EQ(EscapeForTerminal("hips.z 'Hüfte' C:\\data"), "hips.z 'Hüfte' C:\\data");
+  EXPECT_EQ(EscapeForTerminal("\x1b[2J\x1b[31mOK"), "\\x1b[2J\\x1b[31mOK");
+  EXPECT_EQ(EscapeForTerminal("a\rb\nc\td"), "a\\x0db\\x0ac\\x09d");
+  EXPECT_EQ(EscapeForTerminal(std::string("nul\0", 4)), "nul\\x00");
+  EXPECT_EQ(EscapeForTerminal("\x7f"), "\\x7f");
+  EXPECT_EQ(EscapeForTerminal("\xC2\x9B"
+                              "31m"),
+            "\\xc2\\x9b31m");  // C1 CSI
+  EXPECT_EQ(EscapeForTerminal("txt.\xE2\x80\xAE"
+                              "fdp"),
+            "txt.\\xe2\\x80\\xaefdp");  // RLO
+  EXPECT_EQ(EscapeForTerminal("\xFF\xFE.rotation"), "\\xff\\xfe.rotation");
+  const std::string once = EscapeForTerminal("\x1b]0;title\x07\xC3");
+  EXPECT_EQ(once, "\\x1b]0;title\\x07\\xc3");
+  EXPECT_EQ(EscapeForTerminal(once), once);
+}
+
+// The CLI prints what(); callers and tests read the parts: all are escaped the same way.
+TEST(TextTest, ErrorsEscapeTheBytesTheyQuote) {
+  const Error error(ErrorKind::kBadInput, "a\x1b.csv", "1:2", "found '\rOK'");
+  EXPECT_EQ(error.source(), "a\\x1b.csv");
+  EXPECT_EQ(error.location(), "1:2");
+  EXPECT_EQ(error.message(), "found '\\x0dOK'");
+  EXPECT_STREQ(error.what(), "a\\x1b.csv:1:2: found '\\x0dOK'");
 }
 
 }  // namespace

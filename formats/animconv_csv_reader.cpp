@@ -6,6 +6,7 @@
 #include "formats/animconv_csv.h"
 #include "formats/number_parse.h"
 #include "formats/source_name.h"
+#include "libconvert/bone_names.h"
 #include "libconvert/error.h"
 #include "libconvert/quaternion.h"
 #include "libconvert/text.h"
@@ -131,6 +132,11 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
   std::map<std::pair<std::string, Path>, size_t> by_target;
   for (size_t f = 1; f < fields.size(); ++f) {
     std::string_view name = fields[f];
+    // Node and morph target names go into JSON and glTF outputs, which must be UTF-8.
+    if (FindInvalidUtf8(name) != std::string_view::npos) {
+      ThrowBadInput(source, fmt::format("1:{}", columns[f]),
+                    fmt::format("column '{}': the name is not valid UTF-8", fields[f]));
+    }
     Interpolation interpolation = Interpolation::kLinear;
     if (name.size() > kStepSuffix.size() &&
         name.substr(name.size() - kStepSuffix.size()) == kStepSuffix) {
@@ -229,6 +235,15 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
                       fmt::format("'{}.{}' has some components empty and some not", channel.node,
                                   PathName(channel.path)));
       }
+      if (channel.path == Path::kRotation) {
+        const double rotation[4] = {cells[channel.columns[0]], cells[channel.columns[1]],
+                                    cells[channel.columns[2]], cells[channel.columns[3]]};
+        if (Length(LoadQuat(rotation)) == 0) {
+          ThrowBadInput(
+              source, fmt::format("{}:{}", line_number, columns[channel.columns.front()]),
+              fmt::format("'{}.rotation' has a zero quaternion at t={}", channel.node, fields[0]));
+        }
+      }
       channel.channel.times_seconds.push_back(seconds);
       for (const size_t column : channel.columns) channel.channel.values.push_back(cells[column]);
     }
@@ -245,7 +260,6 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
     if (inserted) {
       Node node;
       node.name = pending_channel.node;
-      node.human_bone = FindHumanBoneByUnityName(node.name);
       asset.rig.nodes.push_back(std::move(node));
     }
     Node& node = asset.rig.nodes[static_cast<size_t>(it->second)];
@@ -263,18 +277,11 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
       }
       if (!numbered) node.morph_target_names = pending_channel.components;
     }
-    if (channel.path == Path::kRotation) {
-      for (size_t k = 0; k < channel.key_count(); ++k) {
-        if (Length(LoadQuat(channel.key_value(k))) == 0) {
-          ThrowBadInput(source, "",
-                        fmt::format("'{}.rotation' has a zero quaternion at t={}", node.name,
-                                    channel.times_seconds[k]));
-        }
-      }
-    }
     clip.channels.push_back(std::move(channel));
   }
   if (clip.channels.empty()) ThrowBadInput(source, "", "the file has no data rows");
+  // After every column's node: the thumbs are told apart by the names of the whole rig.
+  TagHumanoidByExactNames(asset.rig);
   asset.clips.push_back(std::move(clip));
   return asset;
 }

@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "formats/three_json.h"
 #include "libconvert/error.h"
 
 namespace animconv {
@@ -51,9 +52,15 @@ json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offse
       reason = reason.substr(start, cut == std::string::npos ? std::string::npos : cut - start);
     ThrowBadInput(errors.source(), where, "invalid JSON: " + reason);
   } catch (const json::exception&) {
-    // Not a syntax error but a value nlohmann cannot hold, such as a number beyond double range.
-    ThrowBadInput(errors.source(), offset_in_file == 0 ? "" : "JSON chunk",
-                  "invalid JSON: a number is out of the range of a double");
+    // Not a syntax error but a value nlohmann cannot hold, a number beyond double range: the
+    // three.js readers' scan finds which and where.
+    try {
+      ThrowJsonSyntaxError(errors.source(), text);
+    } catch (const Error& error) {
+      ThrowBadInput(errors.source(),
+                    offset_in_file == 0 ? error.location() : "JSON chunk " + error.location(),
+                    error.message());
+    }
   }
 }
 
@@ -116,6 +123,16 @@ std::string DecodeMeshopt(const json& extension, const std::vector<std::string>&
 }  // namespace
 
 bool IsGlb(std::string_view bytes) { return bytes.size() >= 4 && ReadU32(bytes, 0) == kGlbMagic; }
+
+std::string LoadExternalFile(const ReadOptions& options, const std::string& uri,
+                             const std::string& uri_pointer) {
+  try {
+    return options.load_resource(uri);
+  } catch (const Error& error) {
+    if (!error.location().empty()) throw;
+    throw Error(error.kind(), error.source(), uri_pointer, error.message());
+  }
+}
 
 bool DecodeDataUri(const std::string& uri, std::string* bytes) {
   if (uri.compare(0, 5, "data:") != 0) return false;
@@ -218,7 +235,7 @@ std::vector<std::string> LoadBufferViews(const GltfContainer& container, const R
           errors.Fail(pointer + "/uri", "expected a base64 data: URI");
         }
       } else if (options.load_resource) {
-        bytes = options.load_resource(uri);
+        bytes = LoadExternalFile(options, uri, pointer + "/uri");
       } else {
         errors.Fail(pointer + "/uri", fmt::format("external buffer '{}' cannot be read when the "
                                                   "input comes from memory",

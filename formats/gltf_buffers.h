@@ -27,6 +27,11 @@ GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& error
 std::vector<std::string> LoadBufferViews(const GltfContainer& container, const ReadOptions& options,
                                          uint64_t decode_budget, const GltfErrors& errors);
 
+// options.load_resource(uri) for the external file `uri_pointer` (/buffers/N/uri) names; a refusal
+// or read error that names no place in the file is located there.
+std::string LoadExternalFile(const ReadOptions& options, const std::string& uri,
+                             const std::string& uri_pointer);
+
 // Decodes a data: URI with base64 payload; false when it is not one.
 bool DecodeDataUri(const std::string& uri, std::string* bytes);
 

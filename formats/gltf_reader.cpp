@@ -349,7 +349,7 @@ std::vector<std::string> LoadExternalImages(const json& document, const ReadOpti
     if (uri.empty() || uri.compare(0, 5, "data:") == 0) {
       images.emplace_back();
     } else if (options.load_resource) {
-      images.push_back(options.load_resource(uri));
+      images.push_back(LoadExternalFile(options, uri, pointer + "/uri"));
     } else {
       errors.Fail(pointer + "/uri", fmt::format("external image '{}' cannot be read when the "
                                                 "input comes from memory",

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "formats/three_json.h"
+#include "libconvert/bone_names.h"
 #include "libconvert/error.h"
 #include "libconvert/quaternion.h"
 
@@ -56,6 +57,7 @@ class HierarchyReader {
   int NodeFor(const json& entry, size_t h, size_t entry_count, const std::string& pointer);
   void ReadEntry(const json& keys, int node, const std::string& pointer);
   void NoteMilliseconds(const json& animation);
+  void RejectParentCycles() const;
 
   const std::string& source_;
   Asset asset_;
@@ -63,6 +65,7 @@ class HierarchyReader {
   // Per node: the parent its bone record gives, and the one the first hierarchy entry gives.
   std::vector<std::optional<int>> record_parents_;
   std::vector<std::optional<int>> entry_parents_;
+  std::vector<std::string> entry_parent_pointers_;  // where each entry parent was read
   size_t parent_mismatches_ = 0;
   std::string first_mismatch_;
   Clip clip_;  // the clip being read
@@ -169,7 +172,6 @@ void HierarchyReader::ReadBones(const json& bones) {
     }
     Node node;
     node.name = name->get<std::string>();
-    node.human_bone = FindHumanBoneByUnityName(node.name);
     const json* parent = Given(record, "parent");
     record_parents_.push_back(
         parent ? std::optional<int>(RequireParent(*parent, bones.size(), b, pointer + "/parent"))
@@ -212,7 +214,11 @@ int HierarchyReader::NodeFor(const json& entry, size_t h, size_t entry_count,
     const size_t node_count = have_bones_ ? asset_.rig.nodes.size() : entry_count;
     const int parent = RequireParent(*parent_json, node_count, h, pointer + "/parent");
     entry_parents_.resize(asset_.rig.nodes.size());
-    if (!entry_parents_[h]) entry_parents_[h] = parent;
+    entry_parent_pointers_.resize(asset_.rig.nodes.size());
+    if (!entry_parents_[h]) {
+      entry_parents_[h] = parent;
+      entry_parent_pointers_[h] = pointer + "/parent";
+    }
     const std::optional<int>& record = record_parents_[h];
     if (record && *record != parent && ++parent_mismatches_ == 1) {
       first_mismatch_ =
@@ -330,6 +336,30 @@ void HierarchyReader::NoteMilliseconds(const json& animation) {
   }
 }
 
+// ValidateAsset would refuse a cycle too, but as "node N": here the parent that closes it is
+// located where the file gives it.
+void HierarchyReader::RejectParentCycles() const {
+  const std::vector<Node>& nodes = asset_.rig.nodes;
+  enum : char { kUnseen, kOnPath, kReachesRoot };
+  std::vector<char> state(nodes.size(), kUnseen);
+  for (size_t start = 0; start < nodes.size(); ++start) {
+    int node = static_cast<int>(start);
+    while (node >= 0 && state[static_cast<size_t>(node)] == kUnseen) {
+      state[static_cast<size_t>(node)] = kOnPath;
+      node = nodes[static_cast<size_t>(node)].parent;
+    }
+    if (node >= 0 && state[static_cast<size_t>(node)] == kOnPath) {
+      const size_t n = static_cast<size_t>(node);
+      Fail(record_parents_[n] ? fmt::format("/bones/{}/parent", n) : entry_parent_pointers_[n],
+           fmt::format("parent {} of bone {} closes a parent cycle", nodes[n].parent, n));
+    }
+    for (node = static_cast<int>(start); node >= 0 && state[static_cast<size_t>(node)] == kOnPath;
+         node = nodes[static_cast<size_t>(node)].parent) {
+      state[static_cast<size_t>(node)] = kReachesRoot;
+    }
+  }
+}
+
 Asset HierarchyReader::Read(const json& document) {
   if (!document.is_object()) {
     Fail("", fmt::format("expected a hierarchy animation object, found {}", document.type_name()));
@@ -354,6 +384,7 @@ Asset HierarchyReader::Read(const json& document) {
   for (size_t n = 0; n < asset_.rig.nodes.size(); ++n) {
     asset_.rig.nodes[n].parent = record_parents_[n].value_or(entry_parents_[n].value_or(-1));
   }
+  RejectParentCycles();
   if (parent_mismatches_ > 0) {
     asset_.notes.push_back(fmt::format(
         "{} hierarchy parent(s) differ from the bone records' ({}); the bone records are used, "
@@ -361,6 +392,8 @@ Asset HierarchyReader::Read(const json& document) {
         parent_mismatches_, first_mismatch_));
   }
   asset_.coordinates = {Handedness::kRight, Facing::kUnknown};
+  // After all bone records: the thumbs are told apart by the names of the whole rig.
+  TagHumanoidByExactNames(asset_.rig);
   return std::move(asset_);
 }
 

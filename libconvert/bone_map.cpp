@@ -58,6 +58,10 @@ std::vector<BoneMapEntry> ParseBoneMap(std::string_view text, const std::string&
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     line = StripComment(line);
     if (TrimAscii(line).empty()) continue;
+    // The new names go into JSON and glTF outputs, which must be UTF-8.
+    if (const size_t bad = FindInvalidUtf8(line); bad != std::string_view::npos) {
+      ThrowBadInput(source, Location(number, bad + 1), "a name is not valid UTF-8");
+    }
 
     const size_t comma = line.find(',');
     if (comma == std::string_view::npos) {

@@ -64,6 +64,20 @@ TEST(AnimconvCsvTest, RoundTripIsExactForSharedGrids) {
   EXPECT_EQ(back.rig.nodes[0].human_bone, HumanBone::kHips);
 }
 
+TEST(AnimconvCsvTest, Vrm1ThumbNamesShiftTheThumbs) {
+  const std::string header =
+      "time,leftThumbProximal.rotation.x,leftThumbProximal.rotation.y,"
+      "leftThumbProximal.rotation.z,leftThumbProximal.rotation.w";
+  const Asset vrm1 = Read(header +
+                          ",leftThumbMetacarpal.rotation.x,leftThumbMetacarpal.rotation.y,"
+                          "leftThumbMetacarpal.rotation.z,leftThumbMetacarpal.rotation.w\n"
+                          "0,0,0,0,1,0,0,0,1\n");
+  EXPECT_EQ(vrm1.rig.nodes[0].human_bone, HumanBone::kLeftThumbIntermediate);
+  EXPECT_EQ(vrm1.rig.nodes[1].human_bone, HumanBone::kLeftThumbProximal);
+  const Asset vrm0 = Read(header + "\n0,0,0,0,1\n");
+  EXPECT_EQ(vrm0.rig.nodes[0].human_bone, HumanBone::kLeftThumbProximal);
+}
+
 TEST(AnimconvCsvTest, UnionGridFillsGapsWithTheCurveAndReadsBackTheSameCurve) {
   Asset asset = MakeAsset({"a", "b"});
   asset.clips[0].channels.push_back(
@@ -114,9 +128,15 @@ TEST(AnimconvCsvTest, ErrorsNameLineAndColumn) {
             std::string::npos);
   EXPECT_NE(ErrorOf("time,n.scale.x,n.scale.y,n.scale.z\n0,1,,1\n").find("some components empty"),
             std::string::npos);
-  EXPECT_NE(ErrorOf("time,n.rotation.x,n.rotation.y,n.rotation.z,n.rotation.w\n0,0,0,0,0\n")
-                .find("zero quaternion"),
-            std::string::npos);
+  // Located at the row and the channel's x column, wherever the header puts it.
+  EXPECT_EQ(ErrorOf("time,s.scale.x,s.scale.y,s.scale.z,n.rotation.w,n.rotation.z,n.rotation.y,"
+                    "n.rotation.x\n0,1,1,1,1,0,0,0\n0.5,1,1,1,0,0,0,0\n"),
+            "clip.csv:3:17: 'n.rotation' has a zero quaternion at t=0.5");
+  EXPECT_EQ(ErrorOf("time,n\xC3(.rotation.x\n"),
+            "clip.csv:1:6: column 'n\\xc3(.rotation.x': the name is not valid UTF-8");
+  EXPECT_EQ(ErrorOf("time,Face.weights.smile,Face.weights.\xE2\x80\xAE\xFF\n"),
+            "clip.csv:1:25: column 'Face.weights.\\xe2\\x80\\xae\\xff': the name is not valid "
+            "UTF-8");
   EXPECT_NE(ErrorOf("time,\"n.scale.x\n").find("unterminated"), std::string::npos);
   EXPECT_NE(ErrorOf("time,n.scale.x,n.scale.x\n").find("appears twice"), std::string::npos);
 }

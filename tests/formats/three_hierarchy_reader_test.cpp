@@ -98,6 +98,22 @@ TEST(ThreeHierarchyReaderTest, ReadsWhatTheWriterWrites) {
   ValidateAsset(asset, "anim.hierarchy.json");
 }
 
+TEST(ThreeHierarchyReaderTest, Vrm1ThumbNamesShiftTheThumbs) {
+  const std::string keys = R"([{"time":0,"rot":[0,0,0,1]}])";
+  auto bones = [](const std::string& first, const std::string& second) {
+    return R"(,"bones":[{"name":")" + first + R"(","parent":-1},{"name":")" + second +
+           R"(","parent":0}])";
+  };
+  const Asset vrm1 =
+      Read(ClipWithKeys({keys, keys}, bones("leftThumbMetacarpal", "leftThumbProximal")));
+  EXPECT_EQ(vrm1.rig.nodes[0].human_bone, HumanBone::kLeftThumbProximal);
+  EXPECT_EQ(vrm1.rig.nodes[1].human_bone, HumanBone::kLeftThumbIntermediate);
+  const Asset vrm0 =
+      Read(ClipWithKeys({keys, keys}, bones("leftThumbProximal", "leftThumbIntermediate")));
+  EXPECT_EQ(vrm0.rig.nodes[0].human_bone, HumanBone::kLeftThumbProximal);
+  EXPECT_EQ(vrm0.rig.nodes[1].human_bone, HumanBone::kLeftThumbIntermediate);
+}
+
 TEST(ThreeHierarchyReaderTest, WithoutBonesNodesAreNumberedAndParentsComeFromTheHierarchy) {
   const Asset asset = Read(
       ClipWithKeys({R"([{"time":0,"rot":[0,0,0,1]}])", "[]", R"([{"time":0,"pos":[1,2,3]}])"}));
@@ -225,10 +241,25 @@ TEST(ThreeHierarchyReaderTest, RefusesBadBoneRecordsAndParents) {
   EXPECT_EQ(message, "parent 5 of bone 0: expected -1 or the index of another of the 1 bones");
 }
 
-TEST(ThreeHierarchyReaderTest, ParentCyclesFailValidation) {
-  const Asset asset = Read(R"({"hierarchy":[{"parent":1,"keys":[{"time":0,"rot":[0,0,0,1]}]},
-                                           {"parent":0,"keys":[]}]})");
-  EXPECT_THROW(ValidateAsset(asset, "anim.hierarchy.json"), Error);
+TEST(ThreeHierarchyReaderTest, ParentCyclesAreLocatedWhereTheParentIsGiven) {
+  const auto [location, message] =
+      ReadError(R"({"hierarchy":[{"parent":1,"keys":[{"time":0,"rot":[0,0,0,1]}]},
+                                 {"parent":0,"keys":[]}]})");
+  EXPECT_EQ(location, "/hierarchy/0/parent");
+  EXPECT_EQ(message, "parent 1 of bone 0 closes a parent cycle");
+  // A cycle above a chain that reaches the root, in the second clip of a legacy model.
+  const std::string keys = R"("keys":[{"time":0,"rot":[0,0,0,1]}])";
+  const std::string animation = R"({"hierarchy":[{"parent":-1,)" + keys +
+                                R"(},{"parent":0,"keys":[]},{"parent":4,"keys":[]},)" +
+                                R"({"parent":2,"keys":[]},{"parent":3,"keys":[]}]})";
+  EXPECT_EQ(ReadError(R"({"animations":[)" + animation + "]}").first,
+            "/animations/0/hierarchy/2/parent");
+  // Bone records win over hierarchy parents, and so does their pointer.
+  EXPECT_EQ(ReadError(R"({"bones":[{"name":"a","parent":-1},{"name":"b","parent":2},)"
+                      R"({"name":"c","parent":1}],"animation":{"hierarchy":[{)" +
+                      keys + "}]}}")
+                .first,
+            "/bones/1/parent");
 }
 
 TEST(ThreeHierarchyReaderTest, SyntaxErrorsGiveLineAndColumn) {

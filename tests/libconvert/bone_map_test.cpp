@@ -62,6 +62,8 @@ TEST(ParseBoneMapTest, ErrorsSayWhereAndWhatWasExpected) {
             "map.txt:1:7: expected two columns 'from,to', found a third after another ','");
   EXPECT_EQ(std::string(ParseFailure("Hips,A\r\n# x\r\n  Hips , B\r\n").what()),
             "map.txt:3:3: 'Hips' is mapped twice (first on line 1)");
+  EXPECT_EQ(std::string(ParseFailure("Hips,A\nSpine,\xC3(chest\n").what()),
+            "map.txt:2:7: a name is not valid UTF-8");
 }
 
 TEST(RenameBonesTest, ByNameByIdentityAndGivingIdentity) {

@@ -21,7 +21,17 @@ std::vector<std::string> Names(const std::vector<HumanBone>& bones, BoneNaming n
   return names;
 }
 
-nlohmann::json HumanoidJson(const Rig& rig, const HumanoidCoverage& coverage) {
+nlohmann::json GuessJson(const std::optional<HumanoidGuess>& guess) {
+  if (!guess) return nullptr;
+  return {{"naming", BoneNamingId(guess->naming)},
+          {"bones_matched", guess->bones_matched},
+          {"prefix", guess->prefix},
+          {"thumbs_ambiguous", guess->thumbs_ambiguous},
+          {"unmatched", guess->unmatched_candidates}};
+}
+
+nlohmann::json HumanoidJson(const Rig& rig, const HumanoidCoverage& coverage,
+                            const std::optional<HumanoidGuess>& guess) {
   nlohmann::json bones = nlohmann::json::array();
   for (const HumanBone bone : coverage.mapped) {
     for (const Node& node : rig.nodes) {
@@ -35,7 +45,8 @@ nlohmann::json HumanoidJson(const Rig& rig, const HumanoidCoverage& coverage) {
   return {{"bones_mapped", coverage.mapped.size()},
           {"bones", bones},
           {"missing_required_vrm1", Names(coverage.missing_required_vrm1, BoneNaming::kVrm1)},
-          {"missing_required_vrm0", Names(coverage.missing_required_vrm0, BoneNaming::kVrm0)}};
+          {"missing_required_vrm0", Names(coverage.missing_required_vrm0, BoneNaming::kVrm0)},
+          {"guessed", GuessJson(guess)}};
 }
 
 nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
@@ -72,7 +83,7 @@ nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
                                                                        : "unknown"}}},
           {"nodes", summary.node_count},
           {"humanoid_nodes", summary.humanoid_node_count},
-          {"humanoid", HumanoidJson(loaded.asset.rig, summary.humanoid)},
+          {"humanoid", HumanoidJson(loaded.asset.rig, summary.humanoid, loaded.humanoid_guess)},
           {"rest_pose_known", summary.rest_pose_known},
           {"notes", summary.notes},
           {"rotations",

@@ -29,8 +29,9 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options) {
   };
   loaded.asset = loaded.format->read(bytes, read);
   ValidateAsset(loaded.asset, path);
-  if (const std::optional<HumanoidGuess> guess = GuessHumanoid(loaded.asset.rig)) {
-    loaded.asset.notes.push_back(DescribeHumanoidGuess(*guess));
+  loaded.humanoid_guess = GuessHumanoid(loaded.asset.rig);
+  if (loaded.humanoid_guess) {
+    loaded.asset.notes.push_back(DescribeHumanoidGuess(*loaded.humanoid_guess));
   }
   spdlog::debug("{}: read as {}", path, loaded.format->id);
   return loaded;

@@ -39,6 +39,8 @@ struct LoadedAsset {
   Asset asset;
   const Format* format = nullptr;
   size_t input_bytes = 0;
+  // Set when the humanoid identities came from GuessHumanoid rather than the format or reader.
+  std::optional<HumanoidGuess> humanoid_guess;
 };
 
 // Reads, detects, parses and validates `path`; guesses humanoid identities from node names when

@@ -133,6 +133,40 @@ TEST(InfoHumanoidTest, JsonReportsTheGuessAndMissingBones) {
             nlohmann::json::array({"leftLowerLeg", "rightLowerLeg", "leftFoot", "rightFoot",
                                    "leftLowerArm", "rightLowerArm", "leftHand", "rightHand"}));
   EXPECT_EQ(humanoid["missing_required_vrm0"].size(), 8u);
+  nlohmann::json guessed = nlohmann::json::object();
+  guessed["naming"] = "mixamo";
+  guessed["bones_matched"] = 10;
+  guessed["prefix"] = "mixamorig";
+  guessed["thumbs_ambiguous"] = false;
+  guessed["unmatched"] = nlohmann::json::array({"mixamorigHeadTop_End"});
+  EXPECT_EQ(humanoid["guessed"], guessed);
+}
+
+TEST(InfoHumanoidTest, JsonFlagsAGuessWithAmbiguousThumbs) {
+  // Prefixed VRM 0.x / 1.0 lowercase names with a "leftThumbProximal" but no Metacarpal or
+  // Intermediate: the guess reads it as VRM 0.x and says it may be one joint off.
+  nlohmann::json tracks = nlohmann::json::array();
+  for (const char* bone : {"hips", "spine", "chest", "neck", "head", "leftUpperLeg",
+                           "rightUpperLeg", "leftUpperArm", "leftThumbProximal"}) {
+    tracks.push_back({{"name", std::string("rig_") + bone + ".quaternion"},
+                      {"times", {0}},
+                      {"values", {0, 0, 0, 1}},
+                      {"type", "quaternion"}});
+  }
+  testing::TempDir dir;
+  testing::WriteText(dir.File("thumb.json"),
+                     nlohmann::json{{"name", "thumb"}, {"tracks", tracks}}.dump());
+  const auto result = RunAnimconv("-q info --json " + dir.File("thumb.json"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto humanoid = nlohmann::json::parse(result.output)["humanoid"];
+  EXPECT_EQ(humanoid["guessed"]["naming"], "vrm0");
+  EXPECT_EQ(humanoid["guessed"]["bones_matched"], 9);
+  EXPECT_EQ(humanoid["guessed"]["prefix"], "rig_");
+  EXPECT_EQ(humanoid["guessed"]["thumbs_ambiguous"], true);
+  EXPECT_TRUE(humanoid["guessed"]["unmatched"].empty());
+  EXPECT_EQ(humanoid["bones"][8], nlohmann::json({{"index", 24},
+                                                  {"bone", "leftThumbMetacarpal"},
+                                                  {"node", "rig_leftThumbProximal"}}));
 }
 
 TEST(InfoHumanoidTest, TextReportsCoverageAndTheGuess) {
@@ -156,6 +190,7 @@ TEST(InfoHumanoidTest, TextReportsCoverageAndTheGuess) {
   EXPECT_TRUE(humanoid["missing_required_vrm1"].empty());
   EXPECT_TRUE(humanoid["missing_required_vrm0"].empty());
   EXPECT_EQ(humanoid["bones"][54]["node"], "upperChest");
+  EXPECT_TRUE(humanoid["guessed"].is_null());  // the reader named the bones
 }
 
 }  // namespace

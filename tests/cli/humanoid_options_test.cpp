@@ -1,0 +1,153 @@
+// convert's bone-naming and retargeting options (--bone-names, --bone-map, --skeleton,
+// --source-facing), run through the real binary on data/unity/anim.csv.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+using testing::RunAnimconv;
+using testing::TempDir;
+
+std::string Sample() { return testing::SourcePath("data/unity/anim.csv"); }
+
+// The three.js clip's tracks by name: name -> values.
+std::map<std::string, nlohmann::json> Tracks(const std::string& path) {
+  std::map<std::string, nlohmann::json> tracks;
+  const nlohmann::json clip = nlohmann::json::parse(testing::ReadText(path));
+  for (const auto& track : clip["tracks"]) {
+    tracks[track["name"].get<std::string>()] = track["values"];
+  }
+  return tracks;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(HumanoidOptionsTest, BoneNamesMixamoGivesSanitisedMixamoTracks) {
+  TempDir dir;
+  const auto result =
+      RunAnimconv("convert " + Sample() + " -o " + dir.File("a.json") + " --bone-names mixamo");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto tracks = Tracks(dir.File("a.json"));
+  // three.js's sanitizeNodeName drops the ':' of "mixamorig:Hips".
+  EXPECT_EQ(tracks.count("mixamorigHips.quaternion"), 1u);
+  EXPECT_EQ(tracks.count("mixamorigSpine1.quaternion"), 1u);  // chest
+  EXPECT_EQ(tracks.count("mixamorigSpine2.quaternion"), 1u);  // upperChest
+  EXPECT_EQ(tracks.count("hips.quaternion"), 0u);
+  // Mixamo has no eyes or jaw: those keep their names, with a warning.
+  EXPECT_EQ(tracks.count("jaw.quaternion"), 1u);
+  EXPECT_TRUE(Contains(result.output,
+                       "warning: --bone-names: 'jaw' keeps its name: mixamo naming has no Jaw"))
+      << result.output;
+  EXPECT_EQ(tracks.size(), 55u);
+}
+
+TEST(HumanoidOptionsTest, BoneNamesVrm1ShiftsTheThumbNames) {
+  TempDir dir;
+  ASSERT_EQ(RunAnimconv("-q convert " + Sample() + " -o " + dir.File("vrm0.json")).exit_code, 0);
+  const auto result =
+      RunAnimconv("-q convert " + Sample() + " -o " + dir.File("vrm1.json") + " --bone-names vrm1");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto vrm0 = Tracks(dir.File("vrm0.json"));
+  const auto vrm1 = Tracks(dir.File("vrm1.json"));
+  // The same data, one thumb joint further along in name.
+  EXPECT_EQ(vrm1.at("leftThumbMetacarpal.quaternion"), vrm0.at("leftThumbProximal.quaternion"));
+  EXPECT_EQ(vrm1.at("leftThumbProximal.quaternion"), vrm0.at("leftThumbIntermediate.quaternion"));
+  EXPECT_EQ(vrm1.at("rightThumbProximal.quaternion"), vrm0.at("rightThumbIntermediate.quaternion"));
+  EXPECT_EQ(vrm1.at("leftThumbDistal.quaternion"), vrm0.at("leftThumbDistal.quaternion"));
+  EXPECT_EQ(vrm1.count("leftThumbIntermediate.quaternion"), 0u);
+  EXPECT_NE(vrm0.at("leftThumbProximal.quaternion"), vrm0.at("leftThumbIntermediate.quaternion"));
+
+  // Read back, the VRM 1.0 names give each thumb joint its own data again: the unity-csv columns
+  // come out as from the clip with VRM 0.x names.
+  for (const std::string naming : {"vrm0", "vrm1"}) {
+    const auto back = RunAnimconv("-q convert " + dir.File(naming + ".json") + " -o " +
+                                  dir.File(naming + ".csv") + " --to unity-csv");
+    ASSERT_EQ(back.exit_code, 0) << back.output;
+  }
+  EXPECT_EQ(testing::ReadText(dir.File("vrm1.csv")), testing::ReadText(dir.File("vrm0.csv")));
+}
+
+TEST(HumanoidOptionsTest, BoneMapRenamesTheHips) {
+  TempDir dir;
+  testing::WriteText(dir.File("map.txt"), "# VRoid names\nhips, J_Bip_C_Hips\n");
+  const auto result = RunAnimconv("-q convert " + Sample() + " -o " + dir.File("a.json") +
+                                  " --bone-map " + dir.File("map.txt"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto tracks = Tracks(dir.File("a.json"));
+  EXPECT_EQ(tracks.count("J_Bip_C_Hips.quaternion"), 1u);
+  EXPECT_EQ(tracks.count("hips.quaternion"), 0u);
+  EXPECT_EQ(tracks.count("spine.quaternion"), 1u);
+  EXPECT_EQ(tracks.size(), 55u);
+}
+
+TEST(HumanoidOptionsTest, BoneMapSyntaxErrorIsBadInputAtFileLineColumn) {
+  TempDir dir;
+  testing::WriteText(dir.File("map.txt"), "hips, J_Bip_C_Hips\nspine J_Bip_C_Spine\n");
+  const auto result = RunAnimconv("convert " + Sample() + " -o " + dir.File("a.json") +
+                                  " --bone-map " + dir.File("map.txt"));
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_TRUE(Contains(result.output, dir.File("map.txt") +
+                                          ":2:1: expected 'from,to', found no ',' in 'spine "
+                                          "J_Bip_C_Spine'"))
+      << result.output;
+  EXPECT_EQ(dir.FileCount(), 1u);  // only the map
+}
+
+TEST(HumanoidOptionsTest, UnknownBoneNamingIsAUsageError) {
+  TempDir dir;
+  const auto result =
+      RunAnimconv("convert " + Sample() + " -o " + dir.File("a.json") + " --bone-names bogus");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.output, "--bone-names must be unity, vrm0, vrm1 or mixamo"))
+      << result.output;
+  EXPECT_EQ(dir.FileCount(), 0u);
+}
+
+TEST(HumanoidOptionsTest, BadSourceFacingIsAUsageError) {
+  TempDir dir;
+  const auto result =
+      RunAnimconv("convert " + Sample() + " -o " + dir.File("a.json") + " --source-facing up");
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.output, "--source-facing must be +z or -z")) << result.output;
+  EXPECT_EQ(dir.FileCount(), 0u);
+}
+
+// A glTF scene of two nodes whose names follow no humanoid naming.
+const char kPlainModel[] = R"({"asset":{"version":"2.0"},"scene":0,"scenes":[{"nodes":[0]}],)"
+                           R"("nodes":[{"name":"root","children":[1]},{"name":"child"}]})";
+
+TEST(HumanoidOptionsTest, SkeletonWithoutHumanoidBonesIsAUsageError) {
+  TempDir dir;
+  testing::WriteText(dir.File("plain.gltf"), kPlainModel);
+  const auto result = RunAnimconv("convert " + Sample() + " -o " + dir.File("a.json") +
+                                  " --skeleton " + dir.File("plain.gltf"));
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.output,
+                       "the --skeleton model has no humanoid bones: name its nodes after a known "
+                       "naming (animconv bones) or map them with --bone-map"))
+      << result.output;
+  EXPECT_EQ(dir.FileCount(), 1u);  // only the model
+}
+
+TEST(HumanoidOptionsTest, OutputMayNotBeTheSkeleton) {
+  TempDir dir;
+  const std::string model = dir.File("plain.gltf");
+  testing::WriteText(model, kPlainModel);
+  const auto result = RunAnimconv("convert " + Sample() + " -o " + model + " --skeleton " + model);
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_TRUE(Contains(result.output,
+                       "the output '" + model + "' is the --skeleton model; choose another name"))
+      << result.output;
+  EXPECT_EQ(testing::ReadText(model), kPlainModel);
+  EXPECT_EQ(dir.FileCount(), 1u);
+}
+
+}  // namespace
+}  // namespace animconv

@@ -86,7 +86,10 @@ int RunConvert(const std::vector<std::string>& args) {
     }
     options.source_facing = source_facing == "+z" ? Facing::kPlusZ : Facing::kMinusZ;
   }
-  if (map.count("bone-map")) options.bone_map = ParseBoneMap(ReadFile(bone_map), bone_map);
+  if (map.count("bone-map")) {
+    options.bone_map = ParseBoneMap(ReadFile(bone_map), bone_map);
+    options.bone_map_file = bone_map;
+  }
   if (map.count("bone-names")) {
     options.bone_names = ParseBoneNaming(bone_names);
     if (!options.bone_names) ThrowUsage("--bone-names must be unity, vrm0, vrm1 or mixamo");

@@ -51,6 +51,7 @@ void ApplyInputOptions(const InputOptionValues& values, const po::variables_map&
   if (!values.bones_file.empty()) {
     options->read.bone_names = ParseBoneList(ReadFile(values.bones_file), values.bones_file);
     options->write.bone_names = options->read.bone_names;
+    options->bones_file = values.bones_file;
   }
 }
 

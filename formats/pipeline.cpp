@@ -152,7 +152,9 @@ ConvertReport ConvertFile(const std::string& input, const std::string& output,
   const std::pair<const char*, const std::string*> inputs[] = {
       {"the input file", &input},
       {"the --source-rig model", &options.source_rig},
-      {"the --skeleton model", &options.skeleton}};
+      {"the --skeleton model", &options.skeleton},
+      {"the --bones list", &options.bones_file},
+      {"the --bone-map file", &options.bone_map_file}};
   for (const auto& [what, path] : inputs) {
     if (!path->empty() && (*path == output || SameFile(*path, output))) {
       ThrowUsage(fmt::format("the output '{}' is {}; choose another name", output, what));

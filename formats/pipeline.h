@@ -33,6 +33,9 @@ struct ConvertOptions {
   std::optional<BoneNaming> bone_names;  // --bone-names: output naming of humanoid nodes
   std::optional<std::string> clip;       // keep only this clip (name or 0-based index)
   uint64_t max_input_bytes = kDefaultMaxInputBytes;
+  // The files `read.bone_names` (--bones) and `bone_map` came from: inputs too, never the output.
+  std::string bones_file;
+  std::string bone_map_file;
 };
 
 struct LoadedAsset {

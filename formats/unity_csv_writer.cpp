@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "formats/unity_csv.h"
@@ -23,12 +24,26 @@ int FindColumnNode(const Rig& rig, const std::string& bone_name) {
   return -1;
 }
 
+// The most values (rows x bones x 4) one output may hold: about 1 GiB of text, so the file stays
+// under the readers' default --max-input-mb. A clip key at 1e8 s sampled every 0.2 s would
+// otherwise ask for terabytes, and one at 1e300 s overflow the row count.
+constexpr double kMaxValues = 1u << 27;
+
 std::vector<double> RowTimes(const Clip& clip, const std::vector<const Channel*>& used,
                              const WriteOptions& options) {
   std::vector<double> times;
   if (options.row_interval_seconds) {
     const double interval = *options.row_interval_seconds;
-    const auto rows = static_cast<size_t>(std::floor(clip.duration() / interval + 1e-9)) + 1;
+    const double row_count = std::floor(clip.duration() / interval + 1e-9) + 1;
+    const double values = row_count * static_cast<double>(std::max<size_t>(used.size(), 1)) * 4;
+    if (!(values <= kMaxValues)) {
+      ThrowUsage(fmt::format(
+          "unity-csv: sampling {} s every {} s gives {} rows of {} bones, more than the {} values "
+          "(about 1 GiB of text) a unity-csv output may hold; pass a larger --interval or a lower "
+          "--fps, or fewer --bones",
+          clip.duration(), interval, row_count, used.size(), kMaxValues));
+    }
+    const auto rows = static_cast<size_t>(row_count);
     for (size_t r = 0; r < rows; ++r) times.push_back(static_cast<double>(r) * interval);
     return times;
   }

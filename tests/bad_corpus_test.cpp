@@ -218,14 +218,13 @@ TEST(BadInputLimitsTest, BlankLinesDoNotMultiplyMemory) {
   EXPECT_EQ(run.exit_code, 0) << run.output;
 }
 
-// Pending: the output may not be any input, and `--bones FILE` is an input too; today the bone
-// list is overwritten with the converted clip.
-TEST(BadInputLimitsTest, DISABLED_OutputMayNotBeTheBoneList) {
+// The output may not be any input: `--bones FILE` and `--bone-map FILE` are inputs too.
+TEST(BadInputLimitsTest, OutputMayNotBeTheBoneList) {
   TempDir dir;
   const std::string bones = dir.File("bone.txt");
   fs::copy_file(testing::SourcePath("data/unity/bone.txt"), bones);
   const std::string original = ReadText(bones);
-  const CommandRun run = RunAnimconv("convert " + testing::SourcePath("data/unity/anim.csv") +
+  const CommandRun run = RunAnimconv("-q convert " + testing::SourcePath("data/unity/anim.csv") +
                                      " --bones " + bones + " -o " + bones + " --to unity-csv");
   EXPECT_EQ(run.exit_code, 1) << run.output;
   EXPECT_EQ(ReadText(bones), original);
@@ -233,3 +232,22 @@ TEST(BadInputLimitsTest, DISABLED_OutputMayNotBeTheBoneList) {
 
 }  // namespace
 }  // namespace animconv
+  EXPECT_EQ(run.output, "animconv: error: the output '" + bones +
+                            "' is the --bones list; choose another name\n");
+  EXPECT_EQ(FilesIn(dir.path()), std::set<std::string>{"bone.txt"});
+}
+
+TEST(BadInputLimitsTest, OutputMayNotBeTheBoneMap) {
+  TempDir dir;
+  const std::string map = dir.File("map.csv");
+  const std::string original = "Hips,pelvis\n";
+  WriteText(map, original);
+  // Another spelling of the same file: the check compares files, not names.
+  const CommandRun run =
+      RunAnimconv("-q convert " + testing::SourcePath("data/unity/anim.csv") + " --bone-map " +
+                  map + " -o " + dir.path() + "/./map.csv --to csv");
+  EXPECT_EQ(run.exit_code, 1) << run.output;
+  EXPECT_NE(run.output.find("is the --bone-map file; choose another name"), std::string::npos)
+      << run.output;
+  EXPECT_EQ(ReadText(map), original);
+  EXPECT_EQ(FilesIn(dir.path()), std::set<std::string>{"map.csv"});

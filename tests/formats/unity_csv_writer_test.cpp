@@ -67,6 +67,35 @@ TEST(UnityCsvWriterTest, UnevenKeysNeedAnIntervalAndAreSampledOnIt) {
             "0.0,0.0,0.0,1.0,\n0.0,0.0,0.0,1.0,\n0.0,0.0,0.0,1.0,\n0.0,0.0,0.0,1.0,\n");
 }
 
+// Rows are sampled from the clip's duration, which a file sets freely: the row count is bounded
+// before anything is allocated.
+TEST(UnityCsvWriterTest, SampledRowsAreBoundedBeforeAllocating) {
+  Asset asset = testing::MakeAsset({"hips"});
+  asset.rig.nodes[0].human_bone = HumanBone::kHips;
+  asset.clips[0].channels.push_back(
+      testing::MakeChannel(0, Path::kRotation, {0, 1e300}, {0, 0, 0, 1, 0, 0, 0, 1}, 4));
+  WriteOptions options;
+  options.bone_names = {"hips"};
+  options.row_interval_seconds = 0.2;
+  const auto error_of = [&] {
+    try {
+      WriteUnityCsv(asset, options);
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::kUsage);
+      return std::string(error.message());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(error_of(),
+            "unity-csv: sampling 1e+300 s every 0.2 s gives 5e+300 rows of 1 bones, more than the "
+            "134217728 values (about 1 GiB of text) a unity-csv output may hold; pass a larger "
+            "--interval or a lower --fps, or fewer --bones");
+  // One row past the limit: 2^25 + 1 rows of one bone's 4 values.
+  asset.clips[0].channels[0].times_seconds = {0, 33554432};
+  options.row_interval_seconds = 1;
+  EXPECT_NE(error_of().find("gives 33554433 rows of 1 bones"), std::string::npos);
+}
+
 TEST(UnityCsvWriterTest, ColumnsMatchBonesByHumanoidIdentityOrName) {
   Asset asset = testing::MakeAsset({"J_Bip_C_Hips", "custom"});
   asset.rig.nodes[0].human_bone = HumanBone::kHips;

@@ -49,7 +49,7 @@ struct BadCase {
   std::string file;     // relative to tests/bad
   std::string options;  // extra `convert` options, {bad} = tests/bad
   int exit_code = 0;
-  std::string location;  // "-" when the error has none
+  std::string location;  // "-" when the error has none; "{bad}/FILE:LOC" in another file
   std::string fragment;  // part of the message
   std::string name;      // gtest name
 };
@@ -89,7 +89,11 @@ std::vector<BadCase> LoadCases(const std::string& manifest) {
       throw std::runtime_error(manifest + ":" + std::to_string(number) + ": expected 5 fields");
     }
     BadCase c{fields[0], fields[1], std::stoi(fields[2]), fields[3], fields[4], ""};
-    for (const char ch : c.file) c.name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
+    // A case about another file the options name (a --bone-map file) is named after that file.
+    const std::string named = c.location.rfind("{bad}/", 0) == 0
+                                  ? c.location.substr(6, c.location.find(':') - 6)
+                                  : c.file;
+    for (const char ch : named) c.name += std::isalnum(static_cast<unsigned char>(ch)) ? ch : '_';
     if (c.options.find("--from") == std::string::npos) c.name += "_detected";
     while (!names.insert(c.name).second) c.name += "_again";
     cases.push_back(std::move(c));
@@ -131,10 +135,15 @@ std::set<std::string> FilesIn(const std::string& folder) {
 }
 
 // The error line `animconv: error: FILE:LOCATION: ...fragment...`, printed once, nothing else.
+// FILE is the input, or the file a "{bad}/FILE:LOCATION" location names.
 void ExpectOneErrorLine(const CommandRun& run, const std::string& input, int exit_code,
                         const std::string& location, const std::string& fragment) {
   std::string prefix = "animconv: error: ";
-  if (exit_code != 1) prefix += input + (location == "-" ? "" : ":" + location) + ": ";
+  if (location.rfind("{bad}/", 0) == 0) {
+    prefix += ReplaceAll(location, "{bad}", kCorpus) + ": ";
+  } else if (exit_code != 1) {
+    prefix += input + (location == "-" ? "" : ":" + location) + ": ";
+  }
   EXPECT_EQ(run.output.rfind(prefix, 0), 0u) << "expected the line to start with: " << prefix;
   EXPECT_NE(run.output.find(fragment, prefix.size()), std::string::npos)
       << "expected the message to contain: " << fragment;
@@ -227,13 +236,9 @@ TEST(BadInputLimitsTest, OutputMayNotBeTheBoneList) {
   const CommandRun run = RunAnimconv("-q convert " + testing::SourcePath("data/unity/anim.csv") +
                                      " --bones " + bones + " -o " + bones + " --to unity-csv");
   EXPECT_EQ(run.exit_code, 1) << run.output;
-  EXPECT_EQ(ReadText(bones), original);
-}
-
-}  // namespace
-}  // namespace animconv
   EXPECT_EQ(run.output, "animconv: error: the output '" + bones +
                             "' is the --bones list; choose another name\n");
+  EXPECT_EQ(ReadText(bones), original);
   EXPECT_EQ(FilesIn(dir.path()), std::set<std::string>{"bone.txt"});
 }
 
@@ -251,3 +256,7 @@ TEST(BadInputLimitsTest, OutputMayNotBeTheBoneMap) {
       << run.output;
   EXPECT_EQ(ReadText(map), original);
   EXPECT_EQ(FilesIn(dir.path()), std::set<std::string>{"map.csv"});
+}
+
+}  // namespace
+}  // namespace animconv

@@ -6,6 +6,7 @@
 //   BM_RenderThreeJson      RenderAsset alone, on a copy (untimed) of an asset read once
 //   BM_CsvToThreeJsonFiles  ConvertFile: read a file, convert, write atomically (fsync + rename)
 // Bytes per second are always of the CSV input, so the figures compare directly.
+// The same binary runs the glTF cases of bench_gltf.cpp.
 // Results and how to run: docs/performance.md.
 #include <benchmark/benchmark.h>
 #include <spdlog/spdlog.h>
@@ -19,6 +20,7 @@
 #include <string>
 #include <utility>
 
+#include "bench/bench_gltf.h"
 #include "bench/synthetic_unity_csv.h"
 #include "formats/format.h"
 #include "formats/pipeline.h"
@@ -164,6 +166,7 @@ int main(int argc, char** argv) {
   benchmark::AddCustomContext("input", std::to_string(kRows) + " rows at 1/120 s, " +
                                            std::to_string(csv.size()) + " bytes (" +
                                            std::to_string(csv.size() / 1000000) + " MB)");
+  animconv::bench::RegisterGltfBenchmarks();  // bench_gltf.cpp: reads its inputs now
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

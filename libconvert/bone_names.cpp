@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <utility>
 
 #include "libconvert/text.h"
 
@@ -129,6 +130,27 @@ bool IsBelow(const Rig& rig, size_t node, size_t ancestor) {
   return false;
 }
 
+// The reading GuessHumanoid would take, with the index of its hips node; nullopt when it would
+// guess nothing.
+std::optional<std::pair<Reading, size_t>> FindGuess(const Rig& rig) {
+  std::optional<Reading> best;
+  size_t best_hips = 0;
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    const std::string_view name = rig.nodes[n].name;
+    if (!EndsWithIgnoreCase(name, "hips")) continue;
+    const std::string_view prefix = name.substr(0, name.size() - 4);
+    const bool glued = !prefix.empty() && !IsPrefixBoundary(prefix.back());
+    if (glued && MixamoPrefixLength(prefix) != prefix.size()) continue;
+    Reading reading = BestReading(rig, prefix, glued);
+    if (!best || reading.distinct > best->distinct) {
+      best = std::move(reading);
+      best_hips = n;
+    }
+  }
+  if (!best || best->distinct < kMinGuessedBones) return std::nullopt;
+  return std::make_pair(std::move(*best), best_hips);
+}
+
 }  // namespace
 
 std::optional<BoneNaming> ParseBoneNaming(std::string_view id) {
@@ -181,7 +203,11 @@ std::vector<HumanBone> FindHumanBoneInAnyNaming(std::string_view name) {
 }
 
 void TagHumanoidByExactNames(Rig& rig) {
-  const Reading reading = HumanoidReading(rig, "");
+  Reading reading = HumanoidReading(rig, "");
+  // A Mixamo or prefixed skeleton with a few plain names (the eyes and jaw that --bone-names
+  // mixamo leaves) is GuessHumanoid's to map: tagging the few would stop it.
+  const std::optional<std::pair<Reading, size_t>> guess = FindGuess(rig);
+  if (guess && guess->first.distinct > reading.distinct) reading.bones.assign(rig.nodes.size(), {});
   for (size_t n = 0; n < rig.nodes.size(); ++n) rig.nodes[n].human_bone = reading.bones[n];
 }
 
@@ -189,42 +215,31 @@ std::optional<HumanoidGuess> GuessHumanoid(Rig& rig) {
   for (const Node& node : rig.nodes) {
     if (node.human_bone) return std::nullopt;  // a reader knew better than names
   }
-  std::optional<Reading> best;
-  size_t best_hips = 0;
-  for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    const std::string_view name = rig.nodes[n].name;
-    if (!EndsWithIgnoreCase(name, "hips")) continue;
-    const std::string_view prefix = name.substr(0, name.size() - 4);
-    const bool glued = !prefix.empty() && !IsPrefixBoundary(prefix.back());
-    if (glued && MixamoPrefixLength(prefix) != prefix.size()) continue;
-    Reading reading = BestReading(rig, prefix, glued);
-    if (!best || reading.distinct > best->distinct) {
-      best = std::move(reading);
-      best_hips = n;
-    }
-  }
-  if (!best || best->distinct < kMinGuessedBones) return std::nullopt;
+  const std::optional<std::pair<Reading, size_t>> found = FindGuess(rig);
+  if (!found) return std::nullopt;
+  const Reading& best = found->first;
+  const size_t best_hips = found->second;
 
   HumanoidGuess guess;
-  guess.naming = best->naming;
-  guess.prefix = best->prefix;
-  guess.bones_matched = best->distinct;
+  guess.naming = best.naming;
+  guess.prefix = best.prefix;
+  guess.bones_matched = best.distinct;
   const std::string_view hips_name =
-      std::string_view(rig.nodes[best_hips].name).substr(best->prefix.size());
+      std::string_view(rig.nodes[best_hips].name).substr(best.prefix.size());
   if (guess.naming == BoneNaming::kUnity && hips_name.front() == 'h') {
     guess.naming = BoneNaming::kVrm0;
     guess.thumbs_ambiguous =
-        HasBone(*best, HumanBone::kLeftThumbProximal, HumanBone::kRightThumbProximal) &&
-        !HasBone(*best, HumanBone::kLeftThumbIntermediate, HumanBone::kRightThumbIntermediate);
+        HasBone(best, HumanBone::kLeftThumbProximal, HumanBone::kRightThumbProximal) &&
+        !HasBone(best, HumanBone::kLeftThumbIntermediate, HumanBone::kRightThumbIntermediate);
   }
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    rig.nodes[n].human_bone = best->bones[n];
+    rig.nodes[n].human_bone = best.bones[n];
     const bool duplicate =
-        std::find(best->duplicates.begin(), best->duplicates.end(), n) != best->duplicates.end();
+        std::find(best.duplicates.begin(), best.duplicates.end(), n) != best.duplicates.end();
     const bool in_skeleton =
-        (!best->prefix.empty() && StartsWithIgnoreCase(rig.nodes[n].name, best->prefix)) ||
+        (!best.prefix.empty() && StartsWithIgnoreCase(rig.nodes[n].name, best.prefix)) ||
         IsBelow(rig, n, best_hips);
-    if (!best->bones[n] && (duplicate || in_skeleton)) {
+    if (!best.bones[n] && (duplicate || in_skeleton)) {
       guess.unmatched_candidates.push_back(rig.nodes[n].name);
     }
   }

@@ -46,7 +46,9 @@ std::vector<HumanBone> FindHumanBoneInAnyNaming(std::string_view name);
 // thumbs are decided for the whole rig, as GuessHumanoid does: a "*ThumbMetacarpal" node means
 // VRM 1.0 thumbs, otherwise "*ThumbProximal" is Unity / VRM 0.x ThumbProximal. No minimum bone
 // count, so a two-track clip keeps its identities; a second node naming a taken bone gets none.
-// Prefixed and Mixamo names are left to GuessHumanoid, which says in a note what it assumed.
+// Prefixed and Mixamo names are left to GuessHumanoid, which says in a note what it assumed; when
+// it would map more bones than the exact names (a Mixamo rig whose eyes and jaw kept their VRM
+// names), no node is tagged so that it can.
 void TagHumanoidByExactNames(Rig& rig);
 
 // What GuessHumanoid found. Unity and VRM 0.x names differ only in case, so `naming` says which

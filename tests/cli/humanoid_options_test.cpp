@@ -46,6 +46,14 @@ TEST(HumanoidOptionsTest, BoneNamesMixamoGivesSanitisedMixamoTracks) {
                        "warning: --bone-names: 'jaw' keeps its name: mixamo naming has no Jaw"))
       << result.output;
   EXPECT_EQ(tracks.size(), 55u);
+
+  // Read back, the Mixamo names are guessed; the plain "jaw" does not stop that.
+  const auto info = RunAnimconv("-q info --json " + dir.File("a.json"));
+  ASSERT_EQ(info.exit_code, 0) << info.output;
+  const auto humanoid = nlohmann::json::parse(info.output)["humanoid"];
+  EXPECT_EQ(humanoid["bones_mapped"], 52);
+  EXPECT_EQ(humanoid["guessed"]["naming"], "mixamo");
+  EXPECT_EQ(humanoid["guessed"]["prefix"], "mixamorig");
 }
 
 TEST(HumanoidOptionsTest, BoneNamesVrm1ShiftsTheThumbNames) {

@@ -226,6 +226,19 @@ TEST(TagHumanoidByExactNamesTest, WholeNamesOnlyAndOneNodePerBone) {
   EXPECT_EQ(rig.nodes[5].human_bone, std::nullopt);
 }
 
+TEST(TagHumanoidByExactNamesTest, LeavesAMixamoRigWithPlainEyesToGuessing) {
+  // What --bone-names mixamo writes: Mixamo has no eyes or jaw, so those keep their VRM names.
+  std::vector<std::string> names = AllNames(BoneNaming::kMixamo, "mixamorig");
+  for (const char* plain : {"leftEye", "rightEye", "jaw"}) names.push_back(plain);
+  Rig rig = MakeRig(names);
+  TagHumanoidByExactNames(rig);
+  for (const Node& node : rig.nodes) EXPECT_EQ(node.human_bone, std::nullopt) << node.name;
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_EQ(guess->naming, BoneNaming::kMixamo);
+  EXPECT_EQ(guess->bones_matched, 52);
+}
+
 TEST(CoverHumanoidTest, ListsMappedAndMissingRequiredBones) {
   Rig empty;
   const HumanoidCoverage none = CoverHumanoid(empty);

@@ -41,6 +41,16 @@ struct WriteOptions {
   std::optional<double> row_interval_seconds;
 };
 
+enum class NormalizedHumanoid {
+  kNo,
+  // Always (VRM Animation, which also needs the humanoid bones).
+  kAlways,
+  // When the input has a rest pose and humanoid bones (Unity CSV: the localRotations a VRM 0.x
+  // avatar, whose rest rotations are identity, would show; a rest-less input is kept as it is,
+  // so unity-csv -> unity-csv stays byte-exact).
+  kWhenRestPoseKnown,
+};
+
 struct Format {
   std::string_view id;
   std::string_view description;
@@ -63,9 +73,9 @@ struct Format {
   // Unless keeps_raw_rotations, expects unit, hemisphere-aligned rotations: call it through
   // RenderAsset (pipeline.h), which runs NormalizeRotations first.
   std::string (*write)(const Asset& asset, const WriteOptions& options) = nullptr;
-  // True for VRM Animation: the pipeline first retargets the input onto the normalised humanoid
-  // T-pose rig the format holds (retarget_job.h).
-  bool humanoid_rig = false;
+  // Formats whose rotations are by definition normalised humanoid ones (identity = T-pose): the
+  // pipeline first retargets the input onto a generated T-pose rig (retarget_job.h).
+  NormalizedHumanoid normalized_humanoid = NormalizedHumanoid::kNo;
 };
 
 const std::vector<Format>& Formats();

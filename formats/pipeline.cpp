@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <charconv>
 
 #include "formats/resource_path.h"
@@ -91,11 +92,17 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
     if (!options.mirror) mirror = MirrorForModel(model.asset);
     AdoptSourceRig(asset, model.asset, mirror, options.source_rig);
   }
+  const bool has_humanoid = std::any_of(asset.rig.nodes.begin(), asset.rig.nodes.end(),
+                                        [](const Node& node) { return node.human_bone; });
+  const bool to_normalized =
+      format.normalized_humanoid == NormalizedHumanoid::kAlways ||
+      (format.normalized_humanoid == NormalizedHumanoid::kWhenRestPoseKnown &&
+       asset.rig.rest_pose_known && has_humanoid);
   if (!options.skeleton.empty()) {
-    if (format.humanoid_rig) {
+    if (format.normalized_humanoid != NormalizedHumanoid::kNo) {
       ThrowUsage(
-          fmt::format("--skeleton does not apply to {}: a VRM Animation holds the "
-                      "normalised humanoid rig any VRM model plays",
+          fmt::format("--skeleton does not apply to {}: its rotations are normalised "
+                      "humanoid ones, which any model plays",
                       format.id));
     }
     const LoadedAsset model = LoadModel(options.skeleton, options);
@@ -103,11 +110,17 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
     asset = RetargetOntoModel(std::move(asset), model.asset, mirror,
                               options.write.row_interval_seconds, &report);
     LogRetarget(report, options.skeleton);
-  } else if (format.humanoid_rig) {
+  } else if (to_normalized) {
+    NormalizedRig rig;  // VRM Animation
+    if (format.normalized_humanoid == NormalizedHumanoid::kWhenRestPoseKnown) {
+      // Unity localRotations of a VRM 0.x-style avatar: all 55 columns, and the facing the
+      // mirror to Unity's axes turns into Unity's +Z front (reverse-Z: -Z, reverse-X: +Z).
+      rig = {mirror == Mirror::kX ? Facing::kPlusZ : Facing::kMinusZ, true, false};
+    }
     RetargetReport report;
-    asset =
-        RetargetOntoVrmaRig(std::move(asset), mirror, options.write.row_interval_seconds, &report);
-    LogRetarget(report, "the VRMA T-pose rig");
+    asset = RetargetOntoNormalizedRig(std::move(asset), rig, mirror,
+                                      options.write.row_interval_seconds, &report);
+    LogRetarget(report, fmt::format("the normalised T-pose rig of {}", format.id));
   }
   if (options.bone_names) {
     for (const std::string& warning : RenameBones(asset.rig, {}, options.bone_names)) {

@@ -105,8 +105,8 @@ Asset RetargetOntoModel(Asset input, const Asset& model, Mirror mirror,
   return out;
 }
 
-Asset RetargetOntoVrmaRig(Asset input, Mirror mirror, std::optional<double> interval_seconds,
-                          RetargetReport* report) {
+Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mirror,
+                                std::optional<double> interval_seconds, RetargetReport* report) {
   PrepareSource(input, mirror, interval_seconds);
   std::array<bool, kHumanBoneCount> wanted{};
   for (const Node& node : input.rig.nodes) {
@@ -115,14 +115,14 @@ Asset RetargetOntoVrmaRig(Asset input, Mirror mirror, std::optional<double> inte
   std::vector<HumanBone> bones;
   for (int b = 0; b < kHumanBoneCount; ++b) {
     const HumanBone bone = static_cast<HumanBone>(b);
-    // VRMA maps every VRM 1.0 bone but the eyes, which lookAt drives (formats.md §3.1).
-    if (bone == HumanBone::kLeftEye || bone == HumanBone::kRightEye) continue;
-    if (wanted[static_cast<size_t>(b)] || GetHumanBoneInfo(bone).required_vrm1) {
+    if (!rig.eyes && (bone == HumanBone::kLeftEye || bone == HumanBone::kRightEye)) continue;
+    if (wanted[static_cast<size_t>(b)] ||
+        (rig.required_vrm1_bones && GetHumanBoneInfo(bone).required_vrm1)) {
       bones.push_back(bone);
     }
   }
-  const CoordinateSystem vrma{Handedness::kRight, Facing::kPlusZ};
-  return Retargeted(input, MakeHumanoidTPoseRig(bones, vrma.facing), vrma, report);
+  const CoordinateSystem coordinates{Handedness::kRight, rig.facing};
+  return Retargeted(input, MakeHumanoidTPoseRig(bones, rig.facing), coordinates, report);
 }
 
 }  // namespace animconv

@@ -28,9 +28,19 @@ void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::
 Asset RetargetOntoModel(Asset input, const Asset& model, Mirror mirror,
                         std::optional<double> interval_seconds, RetargetReport* report);
 
-// Retargets the input onto a generated VRM T-pose rig facing +Z with the input's humanoid bones
-// and the 15 VRMA requires, eyes left out (formats.md §3.1, §3.2): what the vrma writer takes.
-Asset RetargetOntoVrmaRig(Asset input, Mirror mirror, std::optional<double> interval_seconds,
-                          RetargetReport* report);
+// The generated rig a normalised-humanoid format holds.
+struct NormalizedRig {
+  Facing facing = Facing::kPlusZ;
+  // VRMA maps every VRM 1.0 bone but the eyes, which lookAt drives (formats.md §3.1), and needs
+  // the 15 required bones; a Unity CSV has columns for all 55.
+  bool eyes = false;
+  bool required_vrm1_bones = true;
+};
+
+// Retargets the input onto a generated VRM T-pose rig (identity rest rotations) with the input's
+// humanoid bones, as `rig` says: the rig of a `.vrma` (+Z, no eyes, the 15 required bones) or of
+// normalised Unity localRotations.
+Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mirror,
+                                std::optional<double> interval_seconds, RetargetReport* report);
 
 }  // namespace animconv

@@ -10,6 +10,7 @@
 
 #include "formats/gltf.h"
 #include "formats/pipeline.h"
+#include "formats/unity_csv.h"
 #include "libconvert/error.h"
 #include "libconvert/quaternion.h"
 #include "pose_test_support.h"
@@ -132,6 +133,47 @@ TEST_F(RetargetJobTest, SkeletonOutputPassesTheModelThrough) {
   }
   ASSERT_EQ(out.clips.size(), 1u);
   EXPECT_GT(out.clips[0].channels.size(), 15u);
+}
+
+// Unity CSV values are the normalised local rotations of a VRM 0.x-style avatar: a clip that went
+// through another rig comes back to them.
+// Bones the intermediate rig lacks do not come back; `expected_bones` of them must.
+void ExpectCsvRoundTrip(const std::string& via, const ConvertOptions& to_via,
+                        size_t expected_bones) {
+  testing::TempDir dir;
+  const std::string csv = testing::SourcePath("data/unity/anim.csv");
+  ConvertFile(csv, dir.File(via), to_via);
+  ConvertFile(dir.File(via), dir.File("back.unity.csv"), ConvertOptions{});
+  ReadOptions options;
+  const Asset original = ReadUnityCsv(testing::ReadText(csv), options);
+  const Asset back = ReadUnityCsv(testing::ReadText(dir.File("back.unity.csv")), options);
+  size_t bones = 0;
+  for (const Channel& channel : original.clips[0].channels) {
+    const Channel* other = nullptr;
+    for (const Channel& candidate : back.clips[0].channels) {
+      if (candidate.node == channel.node) other = &candidate;
+    }
+    if (!other) continue;
+    ++bones;
+    const std::string bone = original.rig.nodes[static_cast<size_t>(channel.node)].name;
+    ASSERT_EQ(other->key_count(), channel.key_count());
+    for (size_t k = 0; k < channel.key_count(); ++k) {
+      EXPECT_LT(AngleBetween(Normalized(LoadQuat(channel.key_value(k))),
+                             Normalized(LoadQuat(other->key_value(k)))),
+                1e-5)
+          << bone << " row " << k << " via " << via;
+    }
+  }
+  EXPECT_EQ(bones, expected_bones) << via;
+}
+
+TEST_F(RetargetJobTest, UnityCsvComesBackNormalisedFromVrmaAndFromModelsWithRestRotations) {
+  ExpectCsvRoundTrip("anim.vrma", ConvertOptions{}, 53);  // all but the eyes
+  ConvertOptions onto;
+  onto.skeleton = kRobot;  // VRM 1.0 with non-identity rest rotations, 53 humanoid bones
+  ExpectCsvRoundTrip("robot.vrm", onto, 53);
+  onto.skeleton = kSphere;  // VRM 0.x, faces -Z, 22 bones
+  ExpectCsvRoundTrip("sphere.vrm", onto, 22);
 }
 
 TEST_F(RetargetJobTest, NonHumanoidInputIsAUsageError) {

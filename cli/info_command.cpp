@@ -117,6 +117,11 @@ void PrintText(const std::string& path, const LoadedAsset& loaded, const AssetSu
                            summary.humanoid_node_count,
                            summary.rest_pose_known ? "known" : "unknown (identity)");
   PrintHumanoid(summary.humanoid);
+  if (!summary.rest_pose_known && summary.humanoid_node_count > 0) {
+    // docs/retargeting.md: without a rest pose the rotations are taken as normalised.
+    std::cout << "retargeting: no rest pose, so the rotations count as normalised (true for a "
+                 "VRM 0.x avatar's recording); give --source-rig MODEL for any other rig\n";
+  }
   for (const std::string& note : summary.notes) std::cout << "note: " << note << "\n";
   if (summary.rotation_keys_not_unit > 0 || summary.rotation_sign_flips > 0) {
     std::cout << fmt::format(

@@ -107,7 +107,7 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
     }
     const LoadedAsset model = LoadModel(options.skeleton, options);
     RetargetReport report;
-    asset = RetargetOntoModel(std::move(asset), model.asset, mirror,
+    asset = RetargetOntoModel(std::move(asset), model.asset, options.skeleton, mirror,
                               options.write.row_interval_seconds, &report);
     LogRetarget(report, options.skeleton);
   } else if (to_normalized) {

@@ -96,9 +96,10 @@ void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror,
   input.source_document = model.source_document;
 }
 
-Asset RetargetOntoModel(Asset input, const Asset& model, Mirror mirror,
-                        std::optional<double> interval_seconds, RetargetReport* report) {
-  RequireHumanoid(model.rig, "the --skeleton model");
+Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& model_name,
+                        Mirror mirror, std::optional<double> interval_seconds,
+                        RetargetReport* report) {
+  RequireHumanoid(model.rig, "the --skeleton model " + model_name);
   PrepareSource(input, mirror, interval_seconds);
   Asset out = Retargeted(input, model.rig, model.coordinates, report);
   out.source_document = model.source_document;

@@ -25,8 +25,9 @@ void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::
 // Retargets the input onto `model` (RetargetClips): the result animates the model's nodes, with
 // the model's rig, coordinates and source document. `interval_seconds` is the grid cubic splines
 // are sampled on first (their key times when unset).
-Asset RetargetOntoModel(Asset input, const Asset& model, Mirror mirror,
-                        std::optional<double> interval_seconds, RetargetReport* report);
+Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& model_name,
+                        Mirror mirror, std::optional<double> interval_seconds,
+                        RetargetReport* report);
 
 // The generated rig a normalised-humanoid format holds.
 struct NormalizedRig {

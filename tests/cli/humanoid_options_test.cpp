@@ -137,9 +137,9 @@ TEST(HumanoidOptionsTest, SkeletonWithoutHumanoidBonesIsAUsageError) {
   const auto result = RunAnimconv("convert " + Sample() + " -o " + dir.File("a.json") +
                                   " --skeleton " + dir.File("plain.gltf"));
   EXPECT_EQ(result.exit_code, 1);
-  EXPECT_TRUE(Contains(result.output,
-                       "the --skeleton model has no humanoid bones: name its nodes after a known "
-                       "naming (animconv bones) or map them with --bone-map"))
+  EXPECT_TRUE(Contains(result.output, "the --skeleton model " + dir.File("plain.gltf") +
+                                          " has no humanoid bones: name its nodes after a known "
+                                          "naming (animconv bones) or map them with --bone-map"))
       << result.output;
   EXPECT_EQ(dir.FileCount(), 1u);  // only the model
 }

@@ -116,6 +116,37 @@ TEST(VrmaWriterTest, VrmaFromAnotherToolKeepsEveryBonesWorldMotion) {
   EXPECT_GT(compared, 100u);
 }
 
+TEST(VrmaWriterTest, AVrmaConvertsToEveryOtherOutput) {
+  const std::string input = std::string(ANIMCONV_SHARED_DATA_DIR) + "/vrm/three-vrm_test.vrma";
+  if (!std::filesystem::exists(input)) GTEST_SKIP() << input << " is absent";
+  TempDir dir;
+  for (const char* name :
+       {"x.json", "x.hierarchy.json", "x.csv", "x.unity.csv", "x.gltf", "x.glb", "x.vrma"}) {
+    ConvertOptions options;
+    if (std::string(name) == "x.unity.csv") options.write.row_interval_seconds = 0.5;
+    const ConvertReport report = ConvertFile(input, dir.File(name), options);
+    EXPECT_GT(report.output_bytes, 0u) << name;
+  }
+  // The file's one animated humanoid bone is named in the text outputs (unity-csv: below).
+  for (const char* name : {"x.json", "x.hierarchy.json", "x.csv", "x.gltf"}) {
+    EXPECT_NE(testing::ReadText(dir.File(name)).find("rightUpperArm"), std::string::npos) << name;
+  }
+  // The unity-csv rows are the normalised pose (a 90° turn of the right upper arm at 0.5 s).
+  std::istringstream rows(testing::ReadText(dir.File("x.unity.csv")));
+  std::string row;
+  std::getline(rows, row);
+  std::getline(rows, row);  // 0.5 s
+  std::vector<double> values;
+  std::istringstream fields(row);
+  std::string field;
+  while (std::getline(fields, field, ',')) {
+    if (!field.empty()) values.push_back(std::stod(field));
+  }
+  ASSERT_GE(values.size(), 60u);
+  const Quat arm = {values[14 * 4], values[14 * 4 + 1], values[14 * 4 + 2], values[14 * 4 + 3]};
+  EXPECT_NEAR(2 * std::acos(std::min(1.0, std::fabs(arm[3]))) * 180 / M_PI, 90, 0.01);
+}
+
 Asset HumanoidAsset() {
   Asset asset;
   std::vector<HumanBone> bones;

@@ -179,7 +179,7 @@ std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
   const ThreeObjectNames node_names = ThreeNodeNames(asset.rig);
   // Room for a typical number (~10 chars and a comma) so the buffer rarely moves.
   std::string out;
-  out.reserve(CountNumbers(asset) * 11 + 4096);
+  ReserveOutput(out, CountNumbers(asset) * 11 + 4096);
   if (!options.three_array) {
     AppendClip(out, asset, SingleClip(asset, "three (without --three-array)"), node_names,
                options.three_morph_per_target);

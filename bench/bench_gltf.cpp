@@ -44,8 +44,8 @@ constexpr SharedInput kSharedInputs[] = {
 // The generator's largest cube: 6 x 104^2 = 64,896 vertices, the most a uint16 index reaches.
 constexpr int kSyntheticSegments = 103;
 
-// The inputs are small: run each case for at least this long (the largest bake takes ~0.7 s of
-// CPU per iteration), so every figure averages several iterations.
+// The inputs are small: run each case for at least this long (a bake takes up to about a second
+// per iteration on the loaded reference VM), so every figure averages several iterations.
 constexpr double kMinSeconds = 2.0;
 
 struct Input {

@@ -36,7 +36,8 @@ constexpr int kExitInternal = 4;
 }  // namespace
 
 int main(int argc, char** argv) {
-  auto logger = spdlog::stderr_color_st("animconv");
+  // Multi-threaded sink: `batch` converts files on several threads, each may log.
+  auto logger = spdlog::stderr_color_mt("animconv");
   logger->set_pattern("animconv: %^%l%$: %v");
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::info);

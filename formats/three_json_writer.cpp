@@ -1,7 +1,5 @@
 #include <fmt/format.h>
 
-#include <random>
-
 #include "formats/three_json.h"
 #include "formats/writer_support.h"
 #include "libconvert/error.h"
@@ -32,12 +30,21 @@ TrackKind KindOf(Path path) {
   return {"", ""};
 }
 
-// Like three.js MathUtils.generateUUID: a random version-4 UUID in lower case. A fresh one per
-// clip, because ObjectLoader keys clips by uuid (formats.md §1.2).
-std::string RandomUuid() {
-  static std::mt19937_64 generator{std::random_device{}()};
-  const uint64_t high = (generator() & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000004000ull;
-  const uint64_t low = (generator() & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;
+// A UUID derived from the clip's JSON text and its place in the output, in the lower-case form
+// three.js MathUtils.generateUUID writes. ObjectLoader keys clips by uuid (formats.md §1.2), so
+// clips of one file must differ, which their index guarantees; deriving it instead of drawing
+// it makes the same input always give the same bytes (and batch runs reproducible). Marked as a
+// version-8 (custom) UUID, RFC 9562 §5.8: it is not random.
+std::string ClipUuid(std::string_view clip_text, size_t clip_index) {
+  // Two FNV-1a 64-bit hashes with different offset bases: 128 bits, fast, no dependency.
+  uint64_t high = 0xcbf29ce484222325ull ^ clip_index;
+  uint64_t low = 0x84222325cbf29ce4ull + clip_index;
+  for (const char c : clip_text) {
+    high = (high ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+    low = (low ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+  }
+  high = (high & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000008000ull;
+  low = (low & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;
   return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", high >> 32, (high >> 16) & 0xFFFF,
                      high & 0xFFFF, low >> 48, low & 0xFFFFFFFFFFFFull);
 }
@@ -112,9 +119,10 @@ std::string MorphTargetKey(const Node& node, size_t target) {
   return name;
 }
 
-void AppendClip(std::string& out, const Asset& asset, const Clip& clip,
+void AppendClip(std::string& out, const Asset& asset, const Clip& clip, size_t clip_index,
                 const ThreeObjectNames& names, bool morph_per_target) {
   RequireInterpolation(asset, clip, "three", true);
+  const size_t clip_start = out.size();
   // Key order as AnimationClip.toJSON writes it (formats.md §1.1).
   out += "{\"name\":";
   AppendJsonString(out, clip.name);
@@ -158,7 +166,7 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip,
     }
   }
   out += "],\"uuid\":\"";
-  out += RandomUuid();
+  out += ClipUuid(std::string_view(out).substr(clip_start), clip_index);
   // userData must be a JSON *string*: r180+ runs JSON.parse on it (formats.md §1.2).
   out += fmt::format("\",\"blendMode\":{},\"userData\":\"{{}}\"}}", kNormalAnimationBlendMode);
 }
@@ -181,14 +189,14 @@ std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
   std::string out;
   ReserveOutput(out, CountNumbers(asset) * 11 + 4096);
   if (!options.three_array) {
-    AppendClip(out, asset, SingleClip(asset, "three (without --three-array)"), node_names,
+    AppendClip(out, asset, SingleClip(asset, "three (without --three-array)"), 0, node_names,
                options.three_morph_per_target);
   } else {
     if (asset.clips.empty()) ThrowUsage("three: the input has no animation clip");
     out += '[';
     for (size_t c = 0; c < asset.clips.size(); ++c) {
       if (c > 0) out += ",\n";
-      AppendClip(out, asset, asset.clips[c], node_names, options.three_morph_per_target);
+      AppendClip(out, asset, asset.clips[c], c, node_names, options.three_morph_per_target);
     }
     out += ']';
   }

@@ -40,7 +40,9 @@ TEST(ThreeJsonWriterTest, WritesToJsonLayoutInToJsonKeyOrder) {
   EXPECT_TRUE(clip["userData"].is_string());
   EXPECT_EQ(clip["userData"], "{}");
   EXPECT_EQ(clip["uuid"].get<std::string>().size(), 36u);
-  EXPECT_EQ(clip["uuid"].get<std::string>()[14], '4');
+  EXPECT_EQ(clip["uuid"].get<std::string>()[14], '8');  // derived, not random (RFC 9562 v8)
+  // The same input gives the same bytes, uuid included.
+  EXPECT_EQ(WriteThreeJson(SmallAsset(), {}), WriteThreeJson(SmallAsset(), {}));
 }
 
 TEST(ThreeJsonWriterTest, TracksUseSanitisedNamesTypesAndInterpolationCodes) {

@@ -18,6 +18,12 @@ $animconv convert data/unity/anim.csv -o out/anim.hierarchy.json --time-unit ms 
   --bones data/unity/bone.txt
 echo "== Unity CSV -> GLB with a generated T-pose skeleton (plays in any glTF viewer)"
 $animconv convert data/unity/walk.csv -o out/walk.glb
+echo "== Unity CSV -> VRM Animation (.vrma) any VRM model plays (@pixiv/three-vrm-animation)"
+$animconv convert data/unity/walk.csv -o out/walk.vrma
+$animconv info out/walk.vrma | head -4
+echo "== humanoid bone names: Unity -> VRM 1.0 (the thumb shift) and Mixamo"
+$animconv bones --from unity --to vrm1 LeftThumbProximal LeftThumbIntermediate
+$animconv bones --from unity --to mixamo Hips Chest UpperChest
 echo "== glTF morph clip -> three.js JSON, and baked per-frame geometry for p5.js"
 $animconv info data/gltf/morph_cube.gltf
 $animconv convert data/gltf/morph_cube.gltf -o out/morph_cube.json

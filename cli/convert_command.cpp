@@ -1,9 +1,12 @@
 #include <spdlog/spdlog.h>
 
+#include <cmath>
+
 #include "cli/commands.h"
 #include "cli/input_options.h"
 #include "libconvert/error.h"
 #include "libconvert/io.h"
+#include "libconvert/reduce.h"
 
 namespace animconv::cli {
 
@@ -22,6 +25,9 @@ int RunConvert(const std::vector<std::string>& args) {
   std::string morph_tracks = "all";
   int precision = -1;
   bool three_array = false;
+  bool reduce = false;
+  ReduceOptions reduction;
+  double hierarchical_distance = 0;
 
   po::options_description conversion("Output");
   // clang-format off
@@ -66,8 +72,29 @@ int RunConvert(const std::vector<std::string>& args) {
        "unity-csv: decimals per value (the exporter writes 3); default: shortest text that "
        "reads back as the same float");
   // clang-format on
+  po::options_description reduction_options(
+      "Keyframe reduction (docs/timing.md): removes keys while every channel stays within these "
+      "tolerances of the original curve, at every original key and between keys; a --reduce-* "
+      "option implies --reduce");
+  // clang-format off
+  reduction_options.add_options()
+      ("reduce", po::bool_switch(&reduce), "reduce keys with the tolerances below")
+      ("reduce-rotation", po::value(&reduction.rotation_degrees)->default_value(
+           reduction.rotation_degrees, "0.1"), "rotation tolerance in degrees")
+      ("reduce-translation", po::value(&reduction.translation_metres)->default_value(
+           reduction.translation_metres, "0.0001"), "translation tolerance in metres (0.1 mm)")
+      ("reduce-scale", po::value(&reduction.scale_ratio)->default_value(
+           reduction.scale_ratio, "0.001"), "scale tolerance as a ratio, |reduced/original - 1|")
+      ("reduce-weight", po::value(&reduction.weight)->default_value(reduction.weight, "0.001"),
+       "morph weight tolerance (absolute)")
+      ("reduce-hierarchical", po::value(&hierarchical_distance)->implicit_value(0.1, "0.1"),
+       "also keep a point D metres from every joint (default 0.1) within the translation "
+       "tolerance in world space, with the errors of all its parent joints added up")
+      ("reduce-keep-rest", "keep constant channels equal to the rest pose (as one key) instead "
+       "of removing them");
+  // clang-format on
   po::options_description visible;
-  visible.add(conversion).add(InputOptions(&input));
+  visible.add(conversion).add(reduction_options).add(InputOptions(&input));
 
   po::variables_map map;
   if (!ParseCommandLine(args, "animconv convert INPUT -o OUTPUT [options]", visible, "input",
@@ -109,6 +136,27 @@ int RunConvert(const std::vector<std::string>& args) {
   if (map.count("precision")) {
     if (precision < 0 || precision > 17) ThrowUsage("--precision must be between 0 and 17");
     options.write.precision = precision;
+  }
+
+  for (const char* option : {"reduce-rotation", "reduce-translation", "reduce-scale",
+                             "reduce-weight", "reduce-hierarchical", "reduce-keep-rest"}) {
+    if (!map[option].defaulted() && map.count(option)) reduce = true;
+  }
+  if (reduce) {
+    for (const double tolerance : {reduction.rotation_degrees, reduction.translation_metres,
+                                   reduction.scale_ratio, reduction.weight}) {
+      if (!(tolerance >= 0 && std::isfinite(tolerance))) {
+        ThrowUsage("--reduce-* tolerances must be finite and not negative");
+      }
+    }
+    if (map.count("reduce-hierarchical")) {
+      if (!(hierarchical_distance > 0 && std::isfinite(hierarchical_distance))) {
+        ThrowUsage("--reduce-hierarchical must be a distance in metres greater than 0");
+      }
+      reduction.hierarchical_distance_metres = hierarchical_distance;
+    }
+    reduction.drop_rest_constant = map.count("reduce-keep-rest") == 0;
+    options.reduce = reduction;
   }
 
   const std::string input_path = map["input"].as<std::string>();

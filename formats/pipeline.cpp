@@ -12,6 +12,7 @@
 #include "libconvert/humanoid_pose.h"
 #include "libconvert/io.h"
 #include "libconvert/quaternion.h"
+#include "libconvert/reduce.h"
 #include "libconvert/resample.h"
 
 namespace animconv {
@@ -126,6 +127,9 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
     for (const std::string& warning : RenameBones(asset.rig, {}, options.bone_names)) {
       spdlog::warn("--bone-names: {}", warning);
     }
+  }
+  if (options.reduce) {
+    spdlog::info("--reduce: {}", DescribeReduction(Reduce(asset, *options.reduce)));
   }
   return asset;
 }

@@ -10,6 +10,7 @@
 #include "libconvert/axes.h"
 #include "libconvert/bone_names.h"
 #include "libconvert/io.h"
+#include "libconvert/reduce.h"
 
 namespace animconv {
 
@@ -32,6 +33,8 @@ struct ConvertOptions {
   std::vector<BoneMapEntry> bone_map;    // --bone-map, applied to the input's nodes after reading
   std::optional<BoneNaming> bone_names;  // --bone-names: output naming of humanoid nodes
   std::optional<std::string> clip;       // keep only this clip (name or 0-based index)
+  // --reduce: error-bounded keyframe reduction, the last step of PrepareAsset.
+  std::optional<ReduceOptions> reduce;
   uint64_t max_input_bytes = kDefaultMaxInputBytes;
   // The files `read.bone_names` (--bones) and `bone_map` came from: inputs too, never the output.
   std::string bones_file;

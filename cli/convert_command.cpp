@@ -1,14 +1,41 @@
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <cmath>
+#include <cstdlib>
 
 #include "cli/commands.h"
 #include "cli/input_options.h"
 #include "libconvert/error.h"
 #include "libconvert/io.h"
 #include "libconvert/reduce.h"
+#include "libconvert/timing.h"
 
 namespace animconv::cli {
+namespace {
+
+double ParseSeconds(const std::string& text, const std::string& option) {
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (text.empty() || *end != '\0' || !std::isfinite(value)) {
+    ThrowUsage(fmt::format("{}: '{}' is not a number of seconds", option, text));
+  }
+  return value;
+}
+
+// "START:END" or "START:" (to the end of the clip), in seconds.
+TrimRange ParseTrim(const std::string& text) {
+  const size_t colon = text.find(':');
+  if (colon == std::string::npos) ThrowUsage("--trim must be START:END or START: (seconds)");
+  TrimRange range;
+  range.start_seconds = ParseSeconds(text.substr(0, colon), "--trim " + text);
+  if (colon + 1 < text.size()) {
+    range.end_seconds = ParseSeconds(text.substr(colon + 1), "--trim " + text);
+  }
+  return range;
+}
+
+}  // namespace
 
 int RunConvert(const std::vector<std::string>& args) {
   InputOptionValues input;
@@ -25,6 +52,10 @@ int RunConvert(const std::vector<std::string>& args) {
   std::string morph_tracks = "all";
   int precision = -1;
   bool three_array = false;
+  std::string trim;
+  std::string interpolation;
+  bool loop = false;
+  double loop_blend = kDefaultLoopBlendSeconds;
   bool reduce = false;
   ReduceOptions reduction;
   double hierarchical_distance = 0;
@@ -71,6 +102,28 @@ int RunConvert(const std::vector<std::string>& args) {
       ("precision", po::value(&precision),
        "unity-csv: decimals per value (the exporter writes 3); default: shortest text that "
        "reads back as the same float");
+  po::options_description timing_options(
+      "Timing (docs/timing.md), applied in this order: trim, speed, offset, resample, "
+      "interpolation, loop");
+  // clang-format off
+  timing_options.add_options()
+      ("trim", po::value(&trim)->value_name("START:END"),
+       "seconds of the input (START: = to the end): keep that part, starting at 0; "
+       "values at the cuts are interpolated")
+      ("speed", po::value<double>()->value_name("FACTOR"),
+       "play FACTOR times faster (> 0): times divided by it; 0.5 = half speed. Default 1")
+      ("offset", po::value<double>()->value_name("SECONDS"),
+       "shift every key by SECONDS; negative only while no key goes before 0. Default 0")
+      ("resample", po::value<double>()->value_name("FPS"),
+       "sample every channel at FPS frames per second on one grid from 0 (first and last key "
+       "kept); rotations by slerp, step stays step, cubic becomes linear")
+      ("interpolation", po::value(&interpolation)->value_name("linear|step"),
+       "linear or step for every channel; step -> linear adds a key 1 ms before each change so "
+       "the holds stay; cubic is sampled at its keys and 30 fps")
+      ("loop", po::bool_switch(&loop),
+       "make every channel end on its first value, blended in over --loop-blend")
+      ("loop-blend", po::value(&loop_blend)->default_value(loop_blend, "0.1")->value_name("SECONDS"),
+       "seconds at the end over which --loop blends (at most the clip)");
   // clang-format on
   po::options_description reduction_options(
       "Keyframe reduction (docs/timing.md): removes keys while every channel stays within these "
@@ -94,7 +147,7 @@ int RunConvert(const std::vector<std::string>& args) {
        "of removing them");
   // clang-format on
   po::options_description visible;
-  visible.add(conversion).add(reduction_options).add(InputOptions(&input));
+  visible.add(conversion).add(timing_options).add(reduction_options).add(InputOptions(&input));
 
   po::variables_map map;
   if (!ParseCommandLine(args, "animconv convert INPUT -o OUTPUT [options]", visible, "input",
@@ -137,6 +190,20 @@ int RunConvert(const std::vector<std::string>& args) {
     if (precision < 0 || precision > 17) ThrowUsage("--precision must be between 0 and 17");
     options.write.precision = precision;
   }
+
+  if (map.count("trim")) options.timing.trim = ParseTrim(trim);
+  if (map.count("speed")) options.timing.speed = map["speed"].as<double>();
+  if (map.count("offset")) options.timing.offset_seconds = map["offset"].as<double>();
+  if (map.count("resample")) options.timing.resample_fps = map["resample"].as<double>();
+  if (map.count("interpolation")) {
+    if (interpolation != "linear" && interpolation != "step") {
+      ThrowUsage("--interpolation must be linear or step");
+    }
+    options.timing.interpolation =
+        interpolation == "linear" ? Interpolation::kLinear : Interpolation::kStep;
+  }
+  if (!map["loop-blend"].defaulted() && !loop) ThrowUsage("--loop-blend needs --loop");
+  if (loop) options.timing.loop = LoopOptions{loop_blend};
 
   for (const char* option : {"reduce-rotation", "reduce-translation", "reduce-scale",
                              "reduce-weight", "reduce-hierarchical", "reduce-keep-rest"}) {

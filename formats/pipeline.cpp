@@ -128,6 +128,10 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
       spdlog::warn("--bone-names: {}", warning);
     }
   }
+  const TimingReport timing = ApplyTiming(asset, options.timing);
+  if (timing.keys_before != timing.keys_after) {
+    spdlog::info("timing: {} keys -> {}", timing.keys_before, timing.keys_after);
+  }
   if (options.reduce) {
     spdlog::info("--reduce: {}", DescribeReduction(Reduce(asset, *options.reduce)));
   }

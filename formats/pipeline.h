@@ -11,6 +11,7 @@
 #include "libconvert/bone_names.h"
 #include "libconvert/io.h"
 #include "libconvert/reduce.h"
+#include "libconvert/timing.h"
 
 namespace animconv {
 
@@ -33,6 +34,9 @@ struct ConvertOptions {
   std::vector<BoneMapEntry> bone_map;    // --bone-map, applied to the input's nodes after reading
   std::optional<BoneNaming> bone_names;  // --bone-names: output naming of humanoid nodes
   std::optional<std::string> clip;       // keep only this clip (name or 0-based index)
+  // --trim, --speed, --offset, --resample, --interpolation, --loop: ApplyTiming at the end of
+  // PrepareAsset, after retargeting (which samples on its own grid) and before --reduce.
+  TimingOptions timing;
   // --reduce: error-bounded keyframe reduction, the last step of PrepareAsset.
   std::optional<ReduceOptions> reduce;
   uint64_t max_input_bytes = kDefaultMaxInputBytes;

@@ -12,5 +12,6 @@ int RunInfo(const std::vector<std::string>& args);
 int RunFormats(const std::vector<std::string>& args);
 int RunBake(const std::vector<std::string>& args);
 int RunBones(const std::vector<std::string>& args);
+int RunDiff(const std::vector<std::string>& args);
 
 }  // namespace animconv::cli

@@ -21,6 +21,7 @@ commands:
   bake INPUT -o OUTPUT      bake a glTF morph animation into per-frame geometry for p5.js
   formats                   list readable and writable formats
   bones [NAME...]           list humanoid bone names, or translate names between namings
+  diff A B [--json]         compare two clips: max and p99 error in degrees, metres, weights
 
 global options:
   -v, --verbose   more detail on stderr
@@ -65,6 +66,7 @@ int main(int argc, char** argv) {
     if (command == "bake") return animconv::cli::RunBake(args);
     if (command == "formats") return animconv::cli::RunFormats(args);
     if (command == "bones") return animconv::cli::RunBones(args);
+    if (command == "diff") return animconv::cli::RunDiff(args);
     animconv::ThrowUsage("unknown command '" + command + "'; see animconv --help");
   } catch (const animconv::Error& error) {
     spdlog::error("{}", error.what());

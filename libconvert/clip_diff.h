@@ -27,7 +27,8 @@ struct DiffOptions {
   int samples_between_keys = 1;
   // Also measure the ozz-animation / ACL virtual-vertex error: the object-space distance between
   // the two poses of points at this distance from each joint along its three local axes, with
-  // every parent's error accumulated down the hierarchy. Unset: not measured.
+  // every parent's error accumulated down the hierarchy. Both clips are posed on one skeleton (A's,
+  // or B's when only B knows its rest pose), so differing rigs do not count. Unset: not measured.
   std::optional<double> hierarchical_distance_metres;
 };
 
@@ -63,7 +64,7 @@ struct UnitDiff {
   double p99 = 0;  // over every sample of every channel in this unit
   size_t channels = 0;
   size_t samples = 0;
-  std::string worst_node;  // the node of the channel with the max; empty when no channels
+  std::string worst_node;  // the node of the channel with the max; empty when every error is 0
   double time_of_max_seconds = 0;
 };
 
@@ -75,7 +76,8 @@ struct ClipDiff {
   std::vector<BoneDiff> bones;  // one per node with a channel in either clip, in channel order
   // Keyed "deg", "m", "ratio", "weight"; all four are always present.
   std::map<std::string, UnitDiff> overall;
-  // The virtual-vertex error per node and overall ("m"), with hierarchical_distance_metres.
+  // The virtual-vertex error per node of that skeleton and overall ("m"), with
+  // hierarchical_distance_metres.
   std::vector<ChannelDiff> hierarchical;
   std::optional<UnitDiff> hierarchical_overall;
   std::vector<std::string> only_in_a;  // "node.path" of channels only in A, e.g. "Hips.rotation"

@@ -1,0 +1,229 @@
+// `animconv diff A B`: how far apart two clips are, in degrees, metres, scale ratio and weight
+// units (libconvert/clip_diff.h). The numbers are the result, so comparing always exits 0.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/input_options.h"
+#include "libconvert/clip_diff.h"
+#include "libconvert/error.h"
+
+namespace animconv::cli {
+namespace {
+
+constexpr const char* kUsage = "animconv diff A B [--clip NAME|INDEX] [--json] [options]";
+
+nlohmann::json UnitJson(const UnitDiff& unit) {
+  return {{"max", unit.max},
+          {"p99", unit.p99},
+          {"channels", unit.channels},
+          {"samples", unit.samples},
+          {"worst_node", unit.worst_node},
+          {"time_of_max_seconds", unit.time_of_max_seconds}};
+}
+
+nlohmann::json ChannelJson(const ChannelDiff& channel, bool with_path) {
+  nlohmann::json json = {
+      {"node", channel.node},      {"node_b", channel.node_b},
+      {"unit", channel.unit},      {"max", channel.max},
+      {"p99", channel.p99},        {"time_of_max_seconds", channel.time_of_max_seconds},
+      {"samples", channel.samples}};
+  if (with_path) {
+    json["path"] = PathName(channel.path);
+    json["only_in_a"] = channel.only_in_a;
+    json["only_in_b"] = channel.only_in_b;
+  }
+  return json;
+}
+
+nlohmann::json ToJson(const std::string& path_a, const std::string& path_b, const ClipDiff& diff,
+                      const DiffOptions& options) {
+  nlohmann::json overall = nlohmann::json::object();
+  for (const auto& [unit, summary] : diff.overall) overall[unit] = UnitJson(summary);
+  nlohmann::json channels = nlohmann::json::array();
+  for (const ChannelDiff& channel : diff.channels) channels.push_back(ChannelJson(channel, true));
+  nlohmann::json bones = nlohmann::json::array();
+  for (const BoneDiff& bone : diff.bones) {
+    bones.push_back({{"node", bone.node},
+                     {"rotation_deg", bone.rotation_deg},
+                     {"translation_m", bone.translation_m},
+                     {"scale_ratio", bone.scale_ratio},
+                     {"weight", bone.weight},
+                     {"hierarchical_m", bone.hierarchical_m ? nlohmann::json(*bone.hierarchical_m)
+                                                            : nlohmann::json(nullptr)}});
+  }
+  nlohmann::json hierarchical = nullptr;
+  if (diff.hierarchical_overall) {
+    nlohmann::json nodes = nlohmann::json::array();
+    for (const ChannelDiff& node : diff.hierarchical) nodes.push_back(ChannelJson(node, false));
+    hierarchical = {{"distance_m", *options.hierarchical_distance_metres},
+                    {"overall", UnitJson(*diff.hierarchical_overall)},
+                    {"nodes", nodes}};
+  }
+  return {{"a", {{"input", path_a}, {"clip", diff.clip_a}}},
+          {"b", {{"input", path_b}, {"clip", diff.clip_b}}},
+          {"samples_between_keys", options.samples_between_keys},
+          {"duration_difference_seconds", diff.duration_difference_seconds},
+          {"overall", overall},
+          {"only_in_a", diff.only_in_a},
+          {"only_in_b", diff.only_in_b},
+          {"channels", channels},
+          {"bones", bones},
+          {"hierarchical", hierarchical}};
+}
+
+// A channel's name as the text output shows it: "Hips.rotation", "A->B.rotation" when the
+// channels were matched by humanoid identity.
+std::string ChannelName(const ChannelDiff& channel) {
+  const bool renamed = !channel.node_b.empty() && channel.node_b != channel.node;
+  return fmt::format("{}{}.{}", channel.node, renamed ? "->" + channel.node_b : "",
+                     PathName(channel.path));
+}
+
+std::string Worst(const UnitDiff& unit) {
+  if (unit.worst_node.empty()) return "";
+  return fmt::format("; worst {} at {:.6g} s", unit.worst_node, unit.time_of_max_seconds);
+}
+
+// At most `top` names, so two unrelated files do not print a screenful.
+void PrintNames(const char* label, const std::vector<std::string>& names, size_t top) {
+  if (names.empty()) return;
+  const size_t shown = std::min(names.size(), std::max<size_t>(top, 1));
+  std::cout << fmt::format(
+      "{} ({}): {}{}\n", label, names.size(),
+      fmt::join(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
+      shown < names.size() ? ", ..." : "");
+}
+
+void PrintText(const std::string& path_a, const std::string& path_b, const ClipDiff& diff,
+               const DiffOptions& options, size_t top) {
+  std::cout << fmt::format("A: {} clip '{}'\nB: {} clip '{}'\n", path_a, diff.clip_a, path_b,
+                           diff.clip_b);
+  if (diff.duration_difference_seconds != 0) {
+    std::cout << fmt::format("duration: B - A = {:+.6g} s\n", diff.duration_difference_seconds);
+  }
+  for (const char* unit : {"deg", "m", "ratio", "weight"}) {
+    const UnitDiff& summary = diff.overall.at(unit);
+    if (summary.channels == 0) continue;
+    std::cout << fmt::format("{:<6} max {:.6g} (p99 {:.6g}) over {} channels{}\n", unit,
+                             summary.max, summary.p99, summary.channels, Worst(summary));
+  }
+  if (diff.hierarchical_overall) {
+    const UnitDiff& summary = *diff.hierarchical_overall;
+    std::cout << fmt::format("points at {:g} m: max {:.6g} m (p99 {:.6g}) over {} nodes{}\n",
+                             *options.hierarchical_distance_metres, summary.max, summary.p99,
+                             summary.channels, Worst(summary));
+  }
+  PrintNames("only in A", diff.only_in_a, top);
+  PrintNames("only in B", diff.only_in_b, top);
+  // Degrees and metres do not compare, so the worst channels are ranked within each unit.
+  std::vector<const ChannelDiff*> worst;
+  for (const ChannelDiff& channel : diff.channels) {
+    if (channel.max > 0) worst.push_back(&channel);
+  }
+  std::stable_sort(worst.begin(), worst.end(), [](const ChannelDiff* x, const ChannelDiff* y) {
+    return x->unit != y->unit ? x->unit < y->unit : x->max > y->max;
+  });
+  if (worst.empty() || top == 0) return;
+  std::cout << "worst channels:\n";
+  std::map<std::string, size_t> shown;
+  for (const ChannelDiff* channel : worst) {
+    if (shown[channel->unit]++ >= top) continue;
+    std::cout << fmt::format("  {:<40} max {:.6g} {} at {:.6g} s, p99 {:.6g}{}\n",
+                             ChannelName(*channel), channel->max, channel->unit,
+                             channel->time_of_max_seconds, channel->p99,
+                             channel->only_in_a   ? " (only in A)"
+                             : channel->only_in_b ? " (only in B)"
+                                                  : "");
+  }
+}
+
+Asset Load(const std::string& path, const ConvertOptions& options) {
+  Asset asset = LoadAsset(path, options).asset;
+  // A Unity CSV and its three.js conversion hold mirrored numbers; compare them in one convention.
+  ConvertHandedness(asset, Handedness::kRight, options.mirror.value_or(Mirror::kZ));
+  return asset;
+}
+
+}  // namespace
+
+int RunDiff(const std::vector<std::string>& args) {
+  InputOptionValues input;
+  bool json = false;
+  std::string clip_a;
+  std::string clip_b;
+  std::string mirror;
+  double hierarchical = 0;
+  size_t top = 10;
+  DiffOptions diff_options;
+  po::options_description general("Diff");
+  // clang-format off
+  general.add_options()
+      ("help,h", "show this help")
+      ("json", po::bool_switch(&json),
+       "print everything (per channel, per bone, per unit, channels only in one clip) as JSON")
+      ("clip", po::value(&clip_a), "A's clip (name or 0-based index); default: the first")
+      ("clip-b", po::value(&clip_b),
+       "B's clip; default: the one named like A's clip, else the one at the same index")
+      ("top", po::value(&top)->default_value(top), "text output: the worst N channels per unit")
+      ("hierarchical", po::value(&hierarchical),
+       "also measure the ozz/ACL virtual-vertex error: how far points at this many metres from "
+       "each joint move, errors accumulated down the hierarchy (e.g. 0.1)")
+      ("samples-between",
+       po::value(&diff_options.samples_between_keys)
+           ->default_value(diff_options.samples_between_keys),
+       "evenly spaced samples between consecutive key times, besides the keys of both clips")
+      ("mirror", po::value(&mirror),
+       "how to bring a left-handed input (Unity CSV) to right-handed for the comparison: z, x or "
+       "none, as in convert. Default z");
+  // clang-format on
+  po::options_description visible;
+  visible.add(general).add(InputOptions(&input));
+  po::options_description all;
+  all.add(visible);
+  all.add_options()("inputs", po::value<std::vector<std::string>>());
+  po::positional_options_description positional;
+  positional.add("inputs", 2);
+  po::variables_map map;
+  try {
+    po::store(po::command_line_parser(args).options(all).positional(positional).run(), map);
+    if (map.count("help")) {
+      std::cout << kUsage << "\n" << visible << "\n";
+      return 0;
+    }
+    po::notify(map);
+  } catch (const po::error& error) {
+    ThrowUsage(error.what());
+  }
+  if (!map.count("inputs") || map["inputs"].as<std::vector<std::string>>().size() != 2) {
+    ThrowUsage(fmt::format("diff needs two inputs; usage: {}", kUsage));
+  }
+  const auto inputs = map["inputs"].as<std::vector<std::string>>();
+  ConvertOptions options;
+  ApplyInputOptions(input, map, &options);
+  if (map.count("mirror")) options.mirror = ParseMirror(mirror);
+  if (map.count("clip")) diff_options.clip_a = clip_a;
+  if (map.count("clip-b")) diff_options.clip_b = clip_b;
+  if (map.count("hierarchical")) {
+    if (!(hierarchical > 0)) ThrowUsage("--hierarchical must be a positive distance in metres");
+    diff_options.hierarchical_distance_metres = hierarchical;
+  }
+  if (diff_options.samples_between_keys < 0) ThrowUsage("--samples-between must be 0 or more");
+
+  const Asset a = Load(inputs[0], options);
+  const Asset b = Load(inputs[1], options);
+  const auto [ca, cb] = SelectClipPair(a, b, diff_options);
+  const ClipDiff diff = DiffClips(a, *ca, b, *cb, diff_options);
+  if (json) {
+    std::cout << ToJson(inputs[0], inputs[1], diff, diff_options).dump(2) << "\n";
+  } else {
+    PrintText(inputs[0], inputs[1], diff, diff_options, top);
+  }
+  return 0;
+}
+
+}  // namespace animconv::cli

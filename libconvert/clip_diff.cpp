@@ -1,0 +1,474 @@
+#include "libconvert/clip_diff.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <cmath>
+
+#include "libconvert/error.h"
+#include "libconvert/quaternion.h"
+#include "libconvert/sample.h"
+
+namespace animconv {
+namespace {
+
+constexpr double kDegreesPerRadian = 180.0 / 3.14159265358979323846;
+const char* const kUnits[] = {"deg", "m", "ratio", "weight"};
+
+const char* UnitOf(Path path) {
+  switch (path) {
+    case Path::kRotation:
+      return "deg";
+    case Path::kTranslation:
+      return "m";
+    case Path::kScale:
+      return "ratio";
+    case Path::kWeights:
+      return "weight";
+  }
+  return "";
+}
+
+// The node of `rig` that stands for `node`: the same name, else the same humanoid bone.
+int MatchNode(const Rig& rig, const Node& node) {
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (rig.nodes[n].name == node.name) return static_cast<int>(n);
+  }
+  if (!node.human_bone) return -1;
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (rig.nodes[n].human_bone == node.human_bone) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+const Clip* FindClip(const Asset& asset, const std::string& selector) {
+  for (const Clip& clip : asset.clips) {
+    if (clip.name == selector) return &clip;
+  }
+  size_t index = 0;
+  const auto parsed = std::from_chars(selector.data(), selector.data() + selector.size(), index);
+  if (parsed.ec == std::errc() && parsed.ptr == selector.data() + selector.size() &&
+      index < asset.clips.size()) {
+    return &asset.clips[index];
+  }
+  return nullptr;
+}
+
+[[noreturn]] void ThrowNoClip(const char* option, const std::string& selector, const Asset& asset) {
+  std::string names;
+  for (size_t c = 0; c < asset.clips.size(); ++c) {
+    names += fmt::format("{}{}: '{}'", c == 0 ? "" : ", ", c, asset.clips[c].name);
+  }
+  ThrowUsage(fmt::format("{} {}: no such clip name or index (clips: {})", option, selector,
+                         names.empty() ? "none" : names));
+}
+
+// The union of the key times, plus `between` evenly spaced times inside every consecutive pair:
+// a reduced curve can be exact at every key and still wrong between them.
+std::vector<double> SampleTimes(std::vector<double> times, int between) {
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  const size_t keys = times.size();
+  for (size_t k = 0; k + 1 < keys; ++k) {
+    for (int i = 1; i <= between; ++i) {
+      times.push_back(times[k] + (times[k + 1] - times[k]) * i / (between + 1));
+    }
+  }
+  std::sort(times.begin(), times.end());
+  return times;
+}
+
+// Files keep their quaternions as written (a Unity CSV is off unit length by up to 0.002); the
+// length carries no rotation, so it must not count as error.
+Channel Renormalized(const Channel& channel) {
+  Channel copy = channel;
+  if (copy.path == Path::kRotation) NormalizeRotationKeys(copy);
+  return copy;
+}
+
+std::vector<double> RestValue(const Node& node, Path path, int width) {
+  switch (path) {
+    case Path::kTranslation:
+      return {node.rest_translation.begin(), node.rest_translation.end()};
+    case Path::kRotation:
+      return {node.rest_rotation.begin(), node.rest_rotation.end()};
+    case Path::kScale:
+      return {node.rest_scale.begin(), node.rest_scale.end()};
+    case Path::kWeights:
+      break;
+  }
+  return std::vector<double>(static_cast<size_t>(width), 0.0);
+}
+
+double Error(Path path, const std::vector<double>& a, const std::vector<double>& b) {
+  double error = 0;
+  switch (path) {
+    case Path::kRotation:
+      return AngleBetween(Normalized(LoadQuat(a.data())), Normalized(LoadQuat(b.data()))) *
+             kDegreesPerRadian;
+    case Path::kTranslation:
+      return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    case Path::kScale:
+      for (size_t i = 0; i < 3; ++i) {
+        // A zero scale has no ratio; the absolute difference still says how far off B is.
+        error = std::max(error, a[i] == 0 ? std::abs(b[i]) : std::abs(b[i] / a[i] - 1));
+      }
+      return error;
+    case Path::kWeights:
+      // Morph target counts may differ; a target one side lacks has weight 0 there.
+      for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
+        error = std::max(error, std::abs((i < a.size() ? a[i] : 0) - (i < b.size() ? b[i] : 0)));
+      }
+      return error;
+  }
+  return error;
+}
+
+// The nearest-rank 99th percentile, in integers so that 100 samples give the 99th exactly.
+double Percentile99(std::vector<double> errors) {
+  if (errors.empty()) return 0;
+  const size_t index = (99 * errors.size() + 99) / 100 - 1;
+  std::nth_element(errors.begin(), errors.begin() + static_cast<std::ptrdiff_t>(index),
+                   errors.end());
+  return errors[index];
+}
+
+// One side of a comparison: a channel to evaluate, or a constant value when the clip lacks it.
+struct Side {
+  const Channel* channel = nullptr;
+  std::vector<double> constant;
+
+  std::vector<double> At(double seconds) const {
+    if (!channel) return constant;
+    std::vector<double> value(static_cast<size_t>(channel->width));
+    EvaluateChannel(*channel, seconds, value.data());
+    return value;
+  }
+};
+
+// Compares two sides over `times`; appends every sample's error to `all_errors`.
+void Measure(Path path, const Side& a, const Side& b, const std::vector<double>& times,
+             ChannelDiff* diff, std::vector<double>* all_errors) {
+  std::vector<double> errors;
+  errors.reserve(times.size());
+  for (const double t : times) {
+    const double error = Error(path, a.At(t), b.At(t));
+    if (errors.empty() || error > diff->max) {
+      diff->max = error;
+      diff->time_of_max_seconds = t;
+    }
+    errors.push_back(error);
+  }
+  diff->samples = errors.size();
+  diff->p99 = Percentile99(errors);
+  all_errors->insert(all_errors->end(), errors.begin(), errors.end());
+}
+
+UnitDiff Summarize(const std::vector<const ChannelDiff*>& channels, std::vector<double> errors) {
+  UnitDiff unit;
+  unit.channels = channels.size();
+  unit.samples = errors.size();
+  unit.p99 = Percentile99(std::move(errors));
+  for (const ChannelDiff* channel : channels) {
+    if (channel->max > unit.max) {
+      unit.max = channel->max;
+      unit.worst_node = channel->node;
+      unit.time_of_max_seconds = channel->time_of_max_seconds;
+    }
+  }
+  return unit;
+}
+
+// An affine transform: p' = m p + t (m row-major, rotation times scale).
+struct Affine {
+  std::array<std::array<double, 3>, 3> m{};
+  Vec3 t{};
+
+  Vec3 Apply(const Vec3& p) const {
+    Vec3 out = t;
+    for (size_t r = 0; r < 3; ++r) {
+      for (size_t c = 0; c < 3; ++c) out[r] += m[r][c] * p[c];
+    }
+    return out;
+  }
+  Affine Then(const Affine& local) const {  // this * local
+    Affine out;
+    for (size_t r = 0; r < 3; ++r) {
+      for (size_t c = 0; c < 3; ++c) {
+        for (size_t k = 0; k < 3; ++k) out.m[r][c] += m[r][k] * local.m[k][c];
+      }
+    }
+    out.t = Apply(local.t);
+    return out;
+  }
+};
+
+Affine FromTrs(const Vec3& translation, const Quat& rotation, const Vec3& scale) {
+  Affine affine;
+  for (size_t c = 0; c < 3; ++c) {
+    Vec3 axis{0, 0, 0};
+    axis[c] = scale[c];
+    const Vec3 column = Rotate(rotation, axis);
+    for (size_t r = 0; r < 3; ++r) affine.m[r][c] = column[r];
+  }
+  affine.t = translation;
+  return affine;
+}
+
+// A clip's pose at any time in object space, on `skeleton`: each node's local TRS from the clip's
+// channel for it (matched by name, else humanoid bone, when the clip belongs to another rig) or
+// the skeleton's rest value.
+class Poser {
+ public:
+  Poser(const Rig& skeleton, const Rig& clip_rig, const Clip& clip)
+      : skeleton_(skeleton), channels_(skeleton.nodes.size(), std::array<int, 3>{-1, -1, -1}) {
+    for (const Channel& channel : clip.channels) {
+      if (channel.path == Path::kWeights) continue;
+      const int node = &clip_rig == &skeleton
+                           ? channel.node
+                           : MatchNode(skeleton, clip_rig.nodes[static_cast<size_t>(channel.node)]);
+      if (node < 0) continue;
+      int& slot = channels_[static_cast<size_t>(node)][static_cast<size_t>(channel.path)];
+      if (slot < 0) {
+        slot = static_cast<int>(prepared_.size());
+        prepared_.push_back(Renormalized(channel));
+      }
+    }
+    // Parents may follow children in the node list: order by depth so parents come first.
+    std::vector<int> depth(skeleton.nodes.size(), 0);
+    for (size_t n = 0; n < skeleton.nodes.size(); ++n) {
+      for (int p = skeleton.nodes[n].parent; p >= 0;
+           p = skeleton.nodes[static_cast<size_t>(p)].parent) {
+        ++depth[n];
+      }
+      order_.push_back(n);
+    }
+    std::stable_sort(order_.begin(), order_.end(),
+                     [&](size_t x, size_t y) { return depth[x] < depth[y]; });
+  }
+
+  std::vector<Affine> WorldAt(double seconds) const {
+    std::vector<Affine> world(skeleton_.nodes.size());
+    for (const size_t n : order_) {
+      const Node& node = skeleton_.nodes[n];
+      Vec3 translation = node.rest_translation;
+      Quat rotation = Normalized(node.rest_rotation);
+      Vec3 scale = node.rest_scale;
+      const auto& slots = channels_[n];
+      if (slots[0] >= 0) EvaluateChannel(prepared_[slots[0]], seconds, translation.data());
+      if (slots[1] >= 0) {
+        EvaluateChannel(prepared_[slots[1]], seconds, rotation.data());
+        rotation = Normalized(rotation);
+      }
+      if (slots[2] >= 0) EvaluateChannel(prepared_[slots[2]], seconds, scale.data());
+      const Affine local = FromTrs(translation, rotation, scale);
+      world[n] = node.parent < 0 ? local : world[static_cast<size_t>(node.parent)].Then(local);
+    }
+    return world;
+  }
+
+ private:
+  const Rig& skeleton_;
+  // Per node, the index into prepared_ of its translation, rotation and scale channel, or -1.
+  std::vector<std::array<int, 3>> channels_;
+  std::vector<Channel> prepared_;
+  std::vector<size_t> order_;
+};
+
+void MeasureHierarchical(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb,
+                         const DiffOptions& options, ClipDiff* diff) {
+  // Both clips are posed on one skeleton, so the error is the clips' and not the rigs': a Unity
+  // CSV has no rest pose (zero-length bones) and would otherwise differ from its glTF by the
+  // bone lengths. A's skeleton, or B's when only B knows its rest pose.
+  const Rig& skeleton = a.rig.rest_pose_known || !b.rig.rest_pose_known ? a.rig : b.rig;
+  std::vector<double> key_times;
+  for (const Clip* clip : {&ca, &cb}) {
+    for (const Channel& channel : clip->channels) {
+      key_times.insert(key_times.end(), channel.times_seconds.begin(), channel.times_seconds.end());
+    }
+  }
+  const std::vector<double> times = SampleTimes(std::move(key_times), options.samples_between_keys);
+  const double distance = *options.hierarchical_distance_metres;
+  const Poser pose_a(skeleton, a.rig, ca);
+  const Poser pose_b(skeleton, b.rig, cb);
+  std::vector<std::vector<double>> errors(skeleton.nodes.size());
+  for (const double t : times) {
+    const std::vector<Affine> world_a = pose_a.WorldAt(t);
+    const std::vector<Affine> world_b = pose_b.WorldAt(t);
+    for (size_t n = 0; n < skeleton.nodes.size(); ++n) {
+      double error = 0;
+      for (size_t axis = 0; axis < 3; ++axis) {
+        Vec3 point{0, 0, 0};
+        point[axis] = distance;
+        const Vec3 in_a = world_a[n].Apply(point);
+        const Vec3 in_b = world_b[n].Apply(point);
+        error =
+            std::max(error, std::hypot(in_a[0] - in_b[0], in_a[1] - in_b[1], in_a[2] - in_b[2]));
+      }
+      errors[n].push_back(error);
+    }
+  }
+  std::vector<double> all_errors;
+  for (size_t n = 0; n < skeleton.nodes.size(); ++n) {
+    ChannelDiff node;
+    node.node = skeleton.nodes[n].name;
+    node.unit = "m";
+    node.samples = errors[n].size();
+    for (size_t s = 0; s < errors[n].size(); ++s) {
+      if (s == 0 || errors[n][s] > node.max) {
+        node.max = errors[n][s];
+        node.time_of_max_seconds = times[s];
+      }
+    }
+    node.p99 = Percentile99(errors[n]);
+    all_errors.insert(all_errors.end(), errors[n].begin(), errors[n].end());
+    diff->hierarchical.push_back(std::move(node));
+  }
+  std::vector<const ChannelDiff*> nodes;
+  for (const ChannelDiff& node : diff->hierarchical) nodes.push_back(&node);
+  diff->hierarchical_overall = Summarize(nodes, std::move(all_errors));
+}
+
+BoneDiff& BoneFor(const std::string& node, std::vector<BoneDiff>* bones) {
+  for (BoneDiff& bone : *bones) {
+    if (bone.node == node) return bone;
+  }
+  bones->emplace_back();
+  bones->back().node = node;
+  return bones->back();
+}
+
+}  // namespace
+
+std::pair<const Clip*, const Clip*> SelectClipPair(const Asset& a, const Asset& b,
+                                                   const DiffOptions& options) {
+  const Clip* clip_a = nullptr;
+  if (options.clip_a) {
+    clip_a = FindClip(a, *options.clip_a);
+    if (!clip_a) ThrowNoClip("--clip", *options.clip_a, a);
+  } else if (!a.clips.empty()) {
+    clip_a = &a.clips.front();
+  } else {
+    ThrowUsage("A has no clips to compare");
+  }
+  const Clip* clip_b = nullptr;
+  if (options.clip_b) {
+    clip_b = FindClip(b, *options.clip_b);
+    if (!clip_b) ThrowNoClip("--clip-b", *options.clip_b, b);
+    return {clip_a, clip_b};
+  }
+  for (const Clip& clip : b.clips) {
+    if (clip.name == clip_a->name) return {clip_a, &clip};
+  }
+  const size_t index = static_cast<size_t>(clip_a - a.clips.data());
+  if (index >= b.clips.size()) {
+    ThrowNoClip("--clip-b", fmt::format("(default: '{}' or {})", clip_a->name, index), b);
+  }
+  return {clip_a, &b.clips[index]};
+}
+
+ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb,
+                   const DiffOptions& options) {
+  if (a.coordinates.handedness != b.coordinates.handedness) {
+    ThrowUsage("the clips to compare differ in handedness; convert one first (ConvertHandedness)");
+  }
+  if (options.samples_between_keys < 0) ThrowUsage("samples between keys must be 0 or more");
+  ClipDiff diff;
+  diff.clip_a = ca.name;
+  diff.clip_b = cb.name;
+  diff.duration_difference_seconds = cb.duration() - ca.duration();
+
+  std::map<std::string, std::vector<double>> unit_errors;
+  std::vector<bool> b_used(cb.channels.size(), false);
+  const auto compare = [&](const Channel* channel_a, const Channel* channel_b, int node_a,
+                           int node_b) {
+    const Channel& any = channel_a ? *channel_a : *channel_b;
+    ChannelDiff channel;
+    channel.node = node_a >= 0 ? a.rig.nodes[static_cast<size_t>(node_a)].name
+                               : b.rig.nodes[static_cast<size_t>(node_b)].name;
+    if (node_b >= 0) channel.node_b = b.rig.nodes[static_cast<size_t>(node_b)].name;
+    channel.path = any.path;
+    channel.unit = UnitOf(any.path);
+    channel.only_in_a = !channel_b;
+    channel.only_in_b = !channel_a;
+    // The missing side holds the other rig's rest value, else this rig's own.
+    const Node& rest_node = channel_a ? (node_b >= 0 ? b.rig.nodes[static_cast<size_t>(node_b)]
+                                                     : a.rig.nodes[static_cast<size_t>(node_a)])
+                                      : (node_a >= 0 ? a.rig.nodes[static_cast<size_t>(node_a)]
+                                                     : b.rig.nodes[static_cast<size_t>(node_b)]);
+    std::vector<double> key_times;
+    Channel prepared_a;
+    Channel prepared_b;
+    Side side_a;
+    Side side_b;
+    if (channel_a) {
+      prepared_a = Renormalized(*channel_a);
+      side_a.channel = &prepared_a;
+      key_times = channel_a->times_seconds;
+    } else {
+      side_a.constant = RestValue(rest_node, any.path, any.width);
+    }
+    if (channel_b) {
+      prepared_b = Renormalized(*channel_b);
+      side_b.channel = &prepared_b;
+      key_times.insert(key_times.end(), channel_b->times_seconds.begin(),
+                       channel_b->times_seconds.end());
+    } else {
+      side_b.constant = RestValue(rest_node, any.path, any.width);
+    }
+    Measure(any.path, side_a, side_b,
+            SampleTimes(std::move(key_times), options.samples_between_keys), &channel,
+            &unit_errors[channel.unit]);
+    const std::string name = fmt::format("{}.{}", channel.node, PathName(channel.path));
+    if (channel.only_in_a) diff.only_in_a.push_back(name);
+    if (channel.only_in_b) diff.only_in_b.push_back(name);
+    diff.channels.push_back(std::move(channel));
+  };
+
+  for (const Channel& channel_a : ca.channels) {
+    const int node_b = MatchNode(b.rig, a.rig.nodes[static_cast<size_t>(channel_a.node)]);
+    const Channel* channel_b = nullptr;
+    for (size_t c = 0; c < cb.channels.size() && node_b >= 0 && !channel_b; ++c) {
+      if (!b_used[c] && cb.channels[c].node == node_b && cb.channels[c].path == channel_a.path) {
+        b_used[c] = true;
+        channel_b = &cb.channels[c];
+      }
+    }
+    compare(&channel_a, channel_b, channel_a.node, node_b);
+  }
+  for (size_t c = 0; c < cb.channels.size(); ++c) {
+    if (b_used[c]) continue;
+    const Channel& channel_b = cb.channels[c];
+    compare(nullptr, &channel_b, MatchNode(a.rig, b.rig.nodes[static_cast<size_t>(channel_b.node)]),
+            channel_b.node);
+  }
+
+  for (const char* unit : kUnits) {
+    std::vector<const ChannelDiff*> channels;
+    for (const ChannelDiff& channel : diff.channels) {
+      if (channel.unit == unit) channels.push_back(&channel);
+    }
+    diff.overall[unit] = Summarize(channels, std::move(unit_errors[unit]));
+  }
+  for (const ChannelDiff& channel : diff.channels) {
+    BoneDiff& bone = BoneFor(channel.node, &diff.bones);
+    double* slot = channel.path == Path::kRotation      ? &bone.rotation_deg
+                   : channel.path == Path::kTranslation ? &bone.translation_m
+                   : channel.path == Path::kScale       ? &bone.scale_ratio
+                                                        : &bone.weight;
+    *slot = std::max(*slot, channel.max);
+  }
+  if (options.hierarchical_distance_metres) {
+    MeasureHierarchical(a, ca, b, cb, options, &diff);
+    for (const ChannelDiff& node : diff.hierarchical) {
+      for (BoneDiff& bone : diff.bones) {
+        if (bone.node == node.node) bone.hierarchical_m = node.max;
+      }
+    }
+  }
+  return diff;
+}
+
+}  // namespace animconv

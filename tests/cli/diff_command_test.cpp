@@ -1,0 +1,96 @@
+// `animconv diff` through the real binary: the numbers, both outputs, and the exit codes.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+using testing::RunAnimconv;
+using testing::TempDir;
+
+std::string Sample() { return testing::SourcePath("data/unity/anim.csv"); }
+
+nlohmann::json DiffJson(const std::string& arguments) {
+  const auto result = RunAnimconv("-q diff --json " + arguments);
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  return nlohmann::json::parse(result.output);
+}
+
+// A three.js clip: "hips" rotates 10° about Y over 1 s; `with_arm` adds an arm translation.
+std::string ThreeClip(double hips_degrees, bool with_arm) {
+  const double half = hips_degrees * 3.14159265358979323846 / 360;
+  nlohmann::json tracks = nlohmann::json::array();
+  tracks.push_back({{"name", "hips.quaternion"},
+                    {"type", "quaternion"},
+                    {"times", {0, 1}},
+                    {"values", {0, 0, 0, 1, 0, std::sin(half), 0, std::cos(half)}}});
+  if (with_arm) {
+    tracks.push_back(
+        {{"name", "arm.position"}, {"type", "vector"}, {"times", {0}}, {"values", {0, 0.25, 0}}});
+  }
+  return nlohmann::json{{"name", "clip"}, {"duration", 1}, {"tracks", tracks}}.dump();
+}
+
+TEST(DiffCommandTest, ACsvAndItsThreeConversionAgreeToFloatPrecision) {
+  TempDir dir;
+  ASSERT_EQ(RunAnimconv("-q convert " + Sample() + " -o " + dir.File("x.json")).exit_code, 0);
+  const nlohmann::json diff = DiffJson(Sample() + " " + dir.File("x.json"));
+  EXPECT_EQ(diff["overall"]["deg"]["channels"], 55);
+  EXPECT_LT(diff["overall"]["deg"]["max"].get<double>(), 1e-4);
+  // Not zero: the JSON holds float text, which is what this proves harmless.
+  EXPECT_GT(diff["overall"]["deg"]["max"].get<double>(), 0);
+  EXPECT_TRUE(diff["only_in_a"].empty());
+  EXPECT_TRUE(diff["only_in_b"].empty());
+  EXPECT_EQ(diff["duration_difference_seconds"], 0);
+}
+
+TEST(DiffCommandTest, IdenticalFilesPrintZero) {
+  const auto result = RunAnimconv("diff " + Sample() + " " + Sample() + " --hierarchical 0.1");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("deg    max 0 (p99 0) over 55 channels\n"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("points at 0.1 m: max 0 m (p99 0) over 55 nodes\n"),
+            std::string::npos)
+      << result.output;
+  EXPECT_EQ(result.output.find("worst channels"), std::string::npos) << result.output;
+}
+
+TEST(DiffCommandTest, ReportsTheErrorAndAChannelOnlyInOneFile) {
+  TempDir dir;
+  testing::WriteText(dir.File("a.json"), ThreeClip(10, true));
+  testing::WriteText(dir.File("b.json"), ThreeClip(12, false));
+  const nlohmann::json diff = DiffJson(dir.File("a.json") + " " + dir.File("b.json"));
+  EXPECT_NEAR(diff["overall"]["deg"]["max"].get<double>(), 2, 1e-5);
+  EXPECT_NEAR(diff["overall"]["deg"]["time_of_max_seconds"].get<double>(), 1, 1e-12);
+  EXPECT_EQ(diff["overall"]["deg"]["worst_node"], "hips");
+  EXPECT_EQ(diff["only_in_a"], nlohmann::json({"arm.translation"}));
+  ASSERT_EQ(diff["channels"].size(), 2u);
+  EXPECT_EQ(diff["channels"][1]["node"], "arm");
+  EXPECT_EQ(diff["channels"][1]["only_in_a"], true);
+  EXPECT_NEAR(diff["channels"][1]["max"].get<double>(), 0.25, 1e-7);  // against the rest (0)
+  EXPECT_EQ(diff["bones"].size(), 2u);
+  EXPECT_TRUE(diff["hierarchical"].is_null());
+
+  const auto text = RunAnimconv("diff " + dir.File("a.json") + " " + dir.File("b.json"));
+  ASSERT_EQ(text.exit_code, 0) << text.output;
+  EXPECT_NE(text.output.find("only in A (1): arm.translation\n"), std::string::npos) << text.output;
+  EXPECT_NE(text.output.find("  hips.rotation"), std::string::npos) << text.output;
+}
+
+TEST(DiffCommandTest, BadRequestsExitLikeEveryCommand) {
+  EXPECT_EQ(RunAnimconv("diff " + Sample()).exit_code, 1);  // one input
+  EXPECT_EQ(RunAnimconv("diff " + Sample() + " " + Sample() + " " + Sample()).exit_code, 1);
+  EXPECT_EQ(RunAnimconv("diff " + Sample() + " " + Sample() + " --clip 5").exit_code, 1);
+  EXPECT_EQ(RunAnimconv("diff " + Sample() + " " + Sample() + " --hierarchical 0").exit_code, 1);
+  EXPECT_EQ(RunAnimconv("diff " + Sample() + " " + Sample() + " --mirror y").exit_code, 1);
+  TempDir dir;
+  EXPECT_EQ(RunAnimconv("diff " + Sample() + " " + dir.File("missing.csv")).exit_code, 3);
+  testing::WriteText(dir.File("bad.json"), "{");
+  EXPECT_EQ(RunAnimconv("diff " + Sample() + " " + dir.File("bad.json")).exit_code, 2);
+}
+
+}  // namespace
+}  // namespace animconv

@@ -1,0 +1,284 @@
+#include "libconvert/clip_diff.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "libconvert/error.h"
+#include "libconvert/quaternion.h"
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+using testing::MakeAsset;
+using testing::MakeChannel;
+
+constexpr double kPi = 3.14159265358979323846;
+
+Quat AxisAngle(Vec3 axis, double degrees) {
+  const double length = std::sqrt(axis[0] * axis[0] + axis[1] * axis[1] + axis[2] * axis[2]);
+  const double half = degrees * kPi / 360;
+  const double s = std::sin(half) / length;
+  return {axis[0] * s, axis[1] * s, axis[2] * s, std::cos(half)};
+}
+
+void Append(std::vector<double>& values, const Quat& q) {
+  values.insert(values.end(), q.begin(), q.end());
+}
+
+ClipDiff Diff(const Asset& a, const Asset& b, DiffOptions options = {}) {
+  return DiffClips(a, a.clips[0], b, b.clips[0], options);
+}
+
+// One node "bone" with a rotation channel holding `keys` at 0, 0.1, 0.2, ... s.
+Asset RotationClip(const std::vector<Quat>& keys,
+                   Interpolation interpolation = Interpolation::kLinear) {
+  Asset asset = MakeAsset({"bone"});
+  std::vector<double> times;
+  std::vector<double> values;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    times.push_back(0.1 * static_cast<double>(k));
+    Append(values, keys[k]);
+  }
+  asset.clips[0].channels.push_back(
+      MakeChannel(0, Path::kRotation, times, values, 4, interpolation));
+  return asset;
+}
+
+TEST(ClipDiffTest, IdenticalClipsDifferByNothing) {
+  Asset asset = MakeAsset({"root", "face"});
+  asset.rig.nodes[1].morph_target_count = 2;
+  auto& channels = asset.clips[0].channels;
+  channels.push_back(MakeChannel(0, Path::kTranslation, {0, 1}, {0, 1, 2, 3, 4, 5}, 3));
+  channels.push_back(MakeChannel(0, Path::kRotation, {0, 1},
+                                 {0, 0, 0, 1, 0, 0.7071067811865476, 0, 0.7071067811865476}, 4));
+  channels.push_back(MakeChannel(0, Path::kScale, {0, 1}, {1, 1, 1, 2, 2, 2}, 3));
+  channels.push_back(MakeChannel(1, Path::kWeights, {0, 1}, {0, 1, 1, 0}, 2));
+  const ClipDiff diff = Diff(asset, asset);
+  ASSERT_EQ(diff.channels.size(), 4u);
+  for (const auto& [unit, summary] : diff.overall) {
+    EXPECT_EQ(summary.max, 0) << unit;
+    EXPECT_EQ(summary.p99, 0) << unit;
+    EXPECT_EQ(summary.channels, 1u) << unit;
+    EXPECT_EQ(summary.samples, 3u) << unit;  // two keys and their midpoint
+    EXPECT_EQ(summary.worst_node, "") << unit;
+  }
+  EXPECT_TRUE(diff.only_in_a.empty());
+  EXPECT_TRUE(diff.only_in_b.empty());
+  EXPECT_EQ(diff.duration_difference_seconds, 0);
+  ASSERT_EQ(diff.bones.size(), 2u);
+  EXPECT_EQ(diff.bones[0].node, "root");
+  EXPECT_EQ(diff.bones[1].node, "face");
+}
+
+TEST(ClipDiffTest, OneDegreeOnOneKeyIsTheMaxAndHalfOfItThePercentile) {
+  const Quat base = AxisAngle({1, 2, 3}, 30);
+  std::vector<Quat> keys(101, base);
+  const Asset a = RotationClip(keys);
+  keys[40] = Multiply(base, AxisAngle({0, 0, 1}, 1));
+  const Asset b = RotationClip(keys);
+  const ClipDiff diff = Diff(a, b);
+  ASSERT_EQ(diff.channels.size(), 1u);
+  const ChannelDiff& channel = diff.channels[0];
+  EXPECT_EQ(channel.unit, "deg");
+  EXPECT_EQ(channel.samples, 201u);  // 101 keys and 100 midpoints
+  EXPECT_NEAR(channel.max, 1, 1e-9);
+  EXPECT_DOUBLE_EQ(channel.time_of_max_seconds, 4.0);
+  // 198 samples are exact, the midpoints on either side of key 40 are off by 0.5°, key 40 by 1°:
+  // the 199th of 201 sorted errors is a midpoint's.
+  EXPECT_NEAR(channel.p99, 0.5, 1e-9);
+  EXPECT_NEAR(diff.overall.at("deg").max, 1, 1e-9);
+  EXPECT_NEAR(diff.overall.at("deg").p99, 0.5, 1e-9);
+  EXPECT_EQ(diff.overall.at("deg").worst_node, "bone");
+  EXPECT_NEAR(diff.bones.at(0).rotation_deg, 1, 1e-9);
+}
+
+TEST(ClipDiffTest, ARemovedKeyOfACurvedRotationReportsTheErrorAtItsTime) {
+  // 0 -> 90° about X -> then 90° about Y: dropping the middle key makes the curve one 120° arc
+  // about the axis of the last key, whose midpoint (60° about that axis) misses the old key.
+  const Quat q0{0, 0, 0, 1};
+  const Quat q1 = AxisAngle({1, 0, 0}, 90);
+  const Quat q2 = Multiply(AxisAngle({0, 1, 0}, 90), q1);
+  const Asset a = RotationClip({q0, q1, q2});
+  Asset b = RotationClip({q0, q2});
+  b.clips[0].channels[0].times_seconds = {0, 0.2};
+  const double angle = 2 * std::acos(q2[3]) * 180 / kPi;
+  EXPECT_NEAR(angle, 120, 1e-9);
+  const Quat midpoint = AxisAngle({q2[0], q2[1], q2[2]}, angle / 2);
+  const double expected = AngleBetween(q1, midpoint) * 180 / kPi;
+  const ClipDiff diff = Diff(a, b);
+  EXPECT_NEAR(diff.channels[0].max, expected, 1e-9);
+  EXPECT_GT(expected, 10);
+  EXPECT_DOUBLE_EQ(diff.channels[0].time_of_max_seconds, 0.1);
+}
+
+TEST(ClipDiffTest, ErrorBetweenKeysIsMeasuredAtTheMidpoints) {
+  // Step and linear agree at every key and differ most just before the second key; the
+  // midpoint sample sees half of the 10° step.
+  Asset a = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 10)}, Interpolation::kStep);
+  const Asset b = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 10)});
+  DiffOptions keys_only;
+  keys_only.samples_between_keys = 0;
+  EXPECT_EQ(Diff(a, b, keys_only).channels[0].max, 0);
+  const ClipDiff diff = Diff(a, b);
+  EXPECT_NEAR(diff.channels[0].max, 5, 1e-9);
+  EXPECT_DOUBLE_EQ(diff.channels[0].time_of_max_seconds, 0.05);
+  DiffOptions dense;
+  dense.samples_between_keys = 9;
+  EXPECT_NEAR(Diff(a, b, dense).channels[0].max, 9, 1e-9);  // at 0.09 s
+}
+
+TEST(ClipDiffTest, SignAndLengthOfQuaternionsAreNotErrors) {
+  const Quat q = AxisAngle({0, 1, 0}, 40);
+  const Asset a = RotationClip({q, AxisAngle({0, 1, 0}, 80)});
+  Quat scaled = q;
+  for (double& c : scaled) c *= 1.002;  // a Unity CSV's 3 decimals are this far off unit
+  const Asset b = RotationClip({scaled, Negated(AxisAngle({0, 1, 0}, 80))});
+  EXPECT_LT(Diff(a, b).overall.at("deg").max, 1e-12);
+}
+
+TEST(ClipDiffTest, TranslationScaleAndWeightsHaveTheirUnits) {
+  Asset a = MakeAsset({"root"});
+  a.rig.nodes[0].morph_target_count = 2;
+  Asset b = a;
+  a.clips[0].channels = {MakeChannel(0, Path::kTranslation, {0}, {1, 2, 3}, 3),
+                         MakeChannel(0, Path::kScale, {0}, {1, 2, 4}, 3),
+                         MakeChannel(0, Path::kWeights, {0}, {0.2, 0.7}, 2)};
+  b.clips[0].channels = {MakeChannel(0, Path::kTranslation, {0}, {1.03, 2.04, 3}, 3),
+                         MakeChannel(0, Path::kScale, {0}, {1, 2.2, 3}, 3),
+                         MakeChannel(0, Path::kWeights, {0}, {0.25, 0.4}, 2)};
+  const ClipDiff diff = Diff(a, b);
+  ASSERT_EQ(diff.channels.size(), 3u);
+  EXPECT_EQ(diff.channels[0].unit, "m");
+  EXPECT_NEAR(diff.channels[0].max, 0.05, 1e-12);  // a 3-4-5 triangle
+  EXPECT_EQ(diff.channels[1].unit, "ratio");
+  EXPECT_NEAR(diff.channels[1].max, 0.25, 1e-12);  // 3 / 4, not the 0.2 of 2.2 / 2
+  EXPECT_EQ(diff.channels[2].unit, "weight");
+  EXPECT_NEAR(diff.channels[2].max, 0.3, 1e-12);
+  EXPECT_NEAR(diff.overall.at("m").max, 0.05, 1e-12);
+  EXPECT_EQ(diff.overall.at("deg").channels, 0u);
+  EXPECT_NEAR(diff.bones.at(0).scale_ratio, 0.25, 1e-12);
+  EXPECT_NEAR(diff.bones.at(0).weight, 0.3, 1e-12);
+}
+
+TEST(ClipDiffTest, ValuesHoldOutsideTheKeys) {
+  Asset a = MakeAsset({"root"});
+  Asset b = a;
+  a.clips[0].channels = {MakeChannel(0, Path::kTranslation, {0.5, 1}, {0, 0, 0, 1, 0, 0}, 3)};
+  b.clips[0].channels = {
+      MakeChannel(0, Path::kTranslation, {0, 1, 2}, {0, 0, 0, 1, 0, 0, 3, 0, 0}, 3)};
+  const ClipDiff diff = Diff(a, b);
+  // A holds 1 after its last key while B goes on to 3.
+  EXPECT_DOUBLE_EQ(diff.channels[0].max, 2);
+  EXPECT_DOUBLE_EQ(diff.channels[0].time_of_max_seconds, 2);
+  EXPECT_DOUBLE_EQ(diff.duration_difference_seconds, 1);
+}
+
+TEST(ClipDiffTest, AChannelOnlyInOneClipIsComparedWithTheOtherRigsRest) {
+  Asset a = MakeAsset({"hips", "arm"});
+  Asset b = MakeAsset({"hips", "arm"});
+  b.rig.nodes[1].rest_rotation = AxisAngle({1, 0, 0}, 30);
+  a.clips[0].channels = {MakeChannel(1, Path::kRotation, {0}, {0, 0, 0, 1}, 4)};
+  b.clips[0].channels = {MakeChannel(0, Path::kTranslation, {0}, {0, 0.5, 0}, 3)};
+  const ClipDiff diff = Diff(a, b);
+  ASSERT_EQ(diff.channels.size(), 2u);
+  EXPECT_TRUE(diff.channels[0].only_in_a);
+  EXPECT_NEAR(diff.channels[0].max, 30, 1e-9);
+  EXPECT_TRUE(diff.channels[1].only_in_b);
+  EXPECT_DOUBLE_EQ(diff.channels[1].max, 0.5);
+  EXPECT_EQ(diff.only_in_a, std::vector<std::string>{"arm.rotation"});
+  EXPECT_EQ(diff.only_in_b, std::vector<std::string>{"hips.translation"});
+}
+
+TEST(ClipDiffTest, NodesWithOtherNamesMatchByHumanoidBone) {
+  Asset a = RotationClip({{0, 0, 0, 1}});
+  a.rig.nodes[0].name = "Hips";
+  a.rig.nodes[0].human_bone = HumanBone::kHips;
+  Asset b = RotationClip({AxisAngle({0, 1, 0}, 2)});
+  b.rig.nodes[0].name = "mixamorig:Hips";
+  b.rig.nodes[0].human_bone = HumanBone::kHips;
+  const ClipDiff diff = Diff(a, b);
+  ASSERT_EQ(diff.channels.size(), 1u);
+  EXPECT_EQ(diff.channels[0].node, "Hips");
+  EXPECT_EQ(diff.channels[0].node_b, "mixamorig:Hips");
+  EXPECT_NEAR(diff.channels[0].max, 2, 1e-9);
+  EXPECT_TRUE(diff.only_in_a.empty());
+}
+
+TEST(ClipDiffTest, HierarchicalErrorGrowsDownTheChain) {
+  // A 1° error at the root moves a point at distance r from the root axis by 2 r sin(0.5°).
+  Asset a = MakeAsset({"root", "child"});
+  a.rig.nodes[1].parent = 0;
+  a.rig.nodes[1].rest_translation = {0, 1, 0};
+  a.rig.rest_pose_known = true;
+  Asset b = a;
+  a.clips[0].channels = {MakeChannel(0, Path::kRotation, {0}, {0, 0, 0, 1}, 4)};
+  b.clips[0].channels = {MakeChannel(0, Path::kRotation, {0}, {}, 4)};
+  Append(b.clips[0].channels[0].values, AxisAngle({0, 0, 1}, 1));
+  DiffOptions options;
+  options.hierarchical_distance_metres = 0.1;
+  const ClipDiff diff = Diff(a, b, options);
+  const double chord = 2 * std::sin(0.5 * kPi / 180);
+  ASSERT_EQ(diff.hierarchical.size(), 2u);
+  EXPECT_NEAR(diff.hierarchical[0].max, 0.1 * chord, 1e-12);
+  EXPECT_NEAR(diff.hierarchical[1].max, 1.1 * chord, 1e-12);  // the point at (0, 1.1, 0)
+  ASSERT_TRUE(diff.hierarchical_overall);
+  EXPECT_NEAR(diff.hierarchical_overall->max, 1.1 * chord, 1e-12);
+  EXPECT_EQ(diff.hierarchical_overall->worst_node, "child");
+  EXPECT_NEAR(*diff.bones.at(0).hierarchical_m, 0.1 * chord, 1e-12);
+}
+
+TEST(ClipDiffTest, HierarchicalErrorIgnoresARigWithoutRestPose) {
+  // A Unity CSV's rig has zero-length bones; posed on the glTF's skeleton, equal rotations agree.
+  Asset a = MakeAsset({"root", "child"});
+  a.rig.nodes[1].parent = 0;
+  Asset b = a;
+  b.rig.nodes[1].rest_translation = {0, 1, 0};
+  b.rig.rest_pose_known = true;
+  a.clips[0].channels = {MakeChannel(0, Path::kRotation, {0}, {0, 0, 0, 1}, 4)};
+  b.clips[0].channels = a.clips[0].channels;
+  DiffOptions options;
+  options.hierarchical_distance_metres = 0.1;
+  EXPECT_EQ(Diff(a, b, options).hierarchical_overall->max, 0);
+}
+
+TEST(ClipDiffTest, RefusesDifferentHandedness) {
+  const Asset a = RotationClip({{0, 0, 0, 1}});
+  Asset b = a;
+  b.coordinates.handedness = Handedness::kLeft;
+  try {
+    Diff(a, b);
+    FAIL() << "expected an error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kUsage);
+  }
+}
+
+TEST(ClipDiffTest, SelectClipPairByNameThenIndex) {
+  Asset a = MakeAsset({"bone"});
+  a.clips[0].name = "walk";
+  a.clips.push_back(a.clips[0]);
+  a.clips[1].name = "run";
+  Asset b = a;
+  std::swap(b.clips[0], b.clips[1]);
+  DiffOptions options;
+  auto pair = SelectClipPair(a, b, options);
+  EXPECT_EQ(pair.first, &a.clips[0]);
+  EXPECT_EQ(pair.second, &b.clips[1]);  // "walk" by name
+  b.clips[1].name = "idle";
+  options.clip_a = "1";
+  pair = SelectClipPair(a, b, options);
+  EXPECT_EQ(pair.first, &a.clips[1]);
+  EXPECT_EQ(pair.second, &b.clips[0]);  // "run" by name
+  options.clip_a = "walk";
+  pair = SelectClipPair(a, b, options);
+  EXPECT_EQ(pair.second, &b.clips[0]);  // no "walk" in B: the same index
+  options.clip_b = "idle";
+  EXPECT_EQ(SelectClipPair(a, b, options).second, &b.clips[1]);
+  options.clip_b = "jump";
+  EXPECT_THROW(SelectClipPair(a, b, options), Error);
+}
+
+}  // namespace
+}  // namespace animconv

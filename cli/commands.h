@@ -11,6 +11,7 @@ int RunConvert(const std::vector<std::string>& args);
 int RunInfo(const std::vector<std::string>& args);
 int RunFormats(const std::vector<std::string>& args);
 int RunBake(const std::vector<std::string>& args);
+int RunBatch(const std::vector<std::string>& args);
 int RunBones(const std::vector<std::string>& args);
 int RunDiff(const std::vector<std::string>& args);
 

@@ -1,153 +1,28 @@
-#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <cmath>
-#include <cstdlib>
-
 #include "cli/commands.h"
+#include "cli/convert_options.h"
 #include "cli/input_options.h"
-#include "libconvert/error.h"
-#include "libconvert/io.h"
-#include "libconvert/reduce.h"
-#include "libconvert/timing.h"
 
 namespace animconv::cli {
-namespace {
-
-double ParseSeconds(const std::string& text, const std::string& option) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value)) {
-    ThrowUsage(fmt::format("{}: '{}' is not a number of seconds", option, text));
-  }
-  return value;
-}
-
-// "START:END" or "START:" (to the end of the clip), in seconds.
-TrimRange ParseTrim(const std::string& text) {
-  const size_t colon = text.find(':');
-  if (colon == std::string::npos) ThrowUsage("--trim must be START:END or START: (seconds)");
-  TrimRange range;
-  range.start_seconds = ParseSeconds(text.substr(0, colon), "--trim " + text);
-  if (colon + 1 < text.size()) {
-    range.end_seconds = ParseSeconds(text.substr(colon + 1), "--trim " + text);
-  }
-  return range;
-}
-
-}  // namespace
 
 int RunConvert(const std::vector<std::string>& args) {
   InputOptionValues input;
+  ConvertOptionValues values;
   std::string output;
   std::string to;
-  std::string mirror;
-  std::string source_rig;
-  std::string skeleton;
-  std::string source_facing;
-  std::string bone_map;
-  std::string bone_names;
-  std::string clip;
-  std::string time_unit = "s";
-  std::string morph_tracks = "all";
-  int precision = -1;
-  bool three_array = false;
-  std::string trim;
-  std::string interpolation;
-  bool loop = false;
-  double loop_blend = kDefaultLoopBlendSeconds;
-  bool reduce = false;
-  ReduceOptions reduction;
-  double hierarchical_distance = 0;
-
-  po::options_description conversion("Output");
+  po::options_description files("Output");
   // clang-format off
-  conversion.add_options()
+  files.add_options()
       ("help,h", "show this help")
       ("output,o", po::value(&output)->required(), "output file (written atomically)")
       ("to", po::value(&to),
        "output format id; default: from the output extension (.json -> three, .hierarchy.json "
        "-> three-hierarchy, .csv -> csv, .unity.csv -> unity-csv, .gltf -> gltf, .glb/.vrm "
-       "-> glb, .vrma -> vrma)")
-      ("mirror", po::value(&mirror),
-       "how to cross between Unity's left-handed data and right-handed three.js/glTF: "
-       "z = (-x,-y,z,w), faces -Z (VRM 0.x, UniGLTF default); x = (x,-y,-z,w), faces +Z "
-       "(VRM 1.0/VRMA); none = keep the numbers. Default z; with --source-rig, the model's own "
-       "(z for VRM 0.x, x otherwise)")
-      ("clip", po::value(&clip), "convert only this clip (name or 0-based index)")
-      ("source-rig", po::value(&source_rig),
-       "the model (VRM, glTF, ...) the input was recorded on: its rest pose is what the input's "
-       "raw rotations are relative to. Without it a humanoid input counts as normalised (true "
-       "for VRM 0.x avatars, whose rest rotations are identity)")
-      ("skeleton", po::value(&skeleton),
-       "retarget onto this model's humanoid bones: the output animates its nodes (three.js "
-       "tracks named after them; glTF output = the model with the clip)")
-      ("source-facing", po::value(&source_facing),
-       "+z or -z: which way the input's character faces when its format does not say "
-       "(three.js JSON); needed to retarget. A Unity CSV converted with --mirror z faces -z")
-      ("bone-map", po::value(&bone_map),
-       "file of 'from,to' lines renaming the input's nodes; a 'to' that is a humanoid bone "
-       "name (any naming) also gives the node that identity")
-      ("bone-names", po::value(&bone_names),
-       "output naming of humanoid nodes: unity, vrm0, vrm1 or mixamo")
-      ("three-array", po::bool_switch(&three_array),
-       "three: write a JSON array of clips (what AnimationLoader reads) instead of one clip "
-       "object")
-      ("morph-tracks", po::value(&morph_tracks)->default_value(morph_tracks),
-       "three: 'all' = one <mesh>.morphTargetInfluences track with every target per key "
-       "(GLTFLoader's layout); 'per-target' = one <mesh>.morphTargetInfluences[<target>] track "
-       "per target")
-      ("time-unit", po::value(&time_unit)->default_value(time_unit),
-       "three-hierarchy: key times in s or ms (ms = the seed article's convention)")
-      ("precision", po::value(&precision),
-       "unity-csv: decimals per value (the exporter writes 3); default: shortest text that "
-       "reads back as the same float");
-  po::options_description timing_options(
-      "Timing (docs/timing.md), applied in this order: trim, speed, offset, resample, "
-      "interpolation, loop");
-  // clang-format off
-  timing_options.add_options()
-      ("trim", po::value(&trim)->value_name("START:END"),
-       "seconds of the input (START: = to the end): keep that part, starting at 0; "
-       "values at the cuts are interpolated")
-      ("speed", po::value<double>()->value_name("FACTOR"),
-       "play FACTOR times faster (> 0): times divided by it; 0.5 = half speed. Default 1")
-      ("offset", po::value<double>()->value_name("SECONDS"),
-       "shift every key by SECONDS; negative only while no key goes before 0. Default 0")
-      ("resample", po::value<double>()->value_name("FPS"),
-       "sample every channel at FPS frames per second on one grid from 0 (first and last key "
-       "kept); rotations by slerp, step stays step, cubic becomes linear")
-      ("interpolation", po::value(&interpolation)->value_name("linear|step"),
-       "linear or step for every channel; step -> linear adds a key 1 ms before each change so "
-       "the holds stay; cubic is sampled at its keys and 30 fps")
-      ("loop", po::bool_switch(&loop),
-       "make every channel end on its first value, blended in over --loop-blend")
-      ("loop-blend", po::value(&loop_blend)->default_value(loop_blend, "0.1")->value_name("SECONDS"),
-       "seconds at the end over which --loop blends (at most the clip)");
-  // clang-format on
-  po::options_description reduction_options(
-      "Keyframe reduction (docs/timing.md): removes keys while every channel stays within these "
-      "tolerances of the original curve, at every original key and between keys; a --reduce-* "
-      "option implies --reduce");
-  // clang-format off
-  reduction_options.add_options()
-      ("reduce", po::bool_switch(&reduce), "reduce keys with the tolerances below")
-      ("reduce-rotation", po::value(&reduction.rotation_degrees)->default_value(
-           reduction.rotation_degrees, "0.1"), "rotation tolerance in degrees")
-      ("reduce-translation", po::value(&reduction.translation_metres)->default_value(
-           reduction.translation_metres, "0.0001"), "translation tolerance in metres (0.1 mm)")
-      ("reduce-scale", po::value(&reduction.scale_ratio)->default_value(
-           reduction.scale_ratio, "0.001"), "scale tolerance as a ratio, |reduced/original - 1|")
-      ("reduce-weight", po::value(&reduction.weight)->default_value(reduction.weight, "0.001"),
-       "morph weight tolerance (absolute)")
-      ("reduce-hierarchical", po::value(&hierarchical_distance)->implicit_value(0.1, "0.1"),
-       "also keep a point D metres from every joint (default 0.1) within the translation "
-       "tolerance in world space, with the errors of all its parent joints added up")
-      ("reduce-keep-rest", "keep constant channels equal to the rest pose (as one key) instead "
-       "of removing them");
+       "-> glb, .vrma -> vrma)");
   // clang-format on
   po::options_description visible;
-  visible.add(conversion).add(timing_options).add(reduction_options).add(InputOptions(&input));
+  visible.add(files).add(ConvertOptionsDescription(&values)).add(InputOptions(&input));
 
   po::variables_map map;
   if (!ParseCommandLine(args, "animconv convert INPUT -o OUTPUT [options]", visible, "input",
@@ -157,74 +32,7 @@ int RunConvert(const std::vector<std::string>& args) {
   ConvertOptions options;
   ApplyInputOptions(input, map, &options);
   options.to = to;
-  if (map.count("mirror")) options.mirror = ParseMirror(mirror);
-  options.source_rig = source_rig;
-  options.skeleton = skeleton;
-  if (map.count("source-facing")) {
-    if (source_facing != "+z" && source_facing != "-z") {
-      ThrowUsage("--source-facing must be +z or -z");
-    }
-    options.source_facing = source_facing == "+z" ? Facing::kPlusZ : Facing::kMinusZ;
-  }
-  if (map.count("bone-map")) {
-    options.bone_map = ParseBoneMap(ReadFile(bone_map), bone_map);
-    options.bone_map_file = bone_map;
-  }
-  if (map.count("bone-names")) {
-    options.bone_names = ParseBoneNaming(bone_names);
-    if (!options.bone_names) ThrowUsage("--bone-names must be unity, vrm0, vrm1 or mixamo");
-  }
-  if (map.count("clip")) options.clip = clip;
-  options.write.three_array = three_array;
-  if (morph_tracks == "per-target") {
-    options.write.three_morph_per_target = true;
-  } else if (morph_tracks != "all") {
-    ThrowUsage("--morph-tracks must be all or per-target");
-  }
-  if (time_unit == "ms") {
-    options.write.hierarchy_time_unit = TimeUnit::kMilliseconds;
-  } else if (time_unit != "s") {
-    ThrowUsage("--time-unit must be s or ms");
-  }
-  if (map.count("precision")) {
-    if (precision < 0 || precision > 17) ThrowUsage("--precision must be between 0 and 17");
-    options.write.precision = precision;
-  }
-
-  if (map.count("trim")) options.timing.trim = ParseTrim(trim);
-  if (map.count("speed")) options.timing.speed = map["speed"].as<double>();
-  if (map.count("offset")) options.timing.offset_seconds = map["offset"].as<double>();
-  if (map.count("resample")) options.timing.resample_fps = map["resample"].as<double>();
-  if (map.count("interpolation")) {
-    if (interpolation != "linear" && interpolation != "step") {
-      ThrowUsage("--interpolation must be linear or step");
-    }
-    options.timing.interpolation =
-        interpolation == "linear" ? Interpolation::kLinear : Interpolation::kStep;
-  }
-  if (!map["loop-blend"].defaulted() && !loop) ThrowUsage("--loop-blend needs --loop");
-  if (loop) options.timing.loop = LoopOptions{loop_blend};
-
-  for (const char* option : {"reduce-rotation", "reduce-translation", "reduce-scale",
-                             "reduce-weight", "reduce-hierarchical", "reduce-keep-rest"}) {
-    if (!map[option].defaulted() && map.count(option)) reduce = true;
-  }
-  if (reduce) {
-    for (const double tolerance : {reduction.rotation_degrees, reduction.translation_metres,
-                                   reduction.scale_ratio, reduction.weight}) {
-      if (!(tolerance >= 0 && std::isfinite(tolerance))) {
-        ThrowUsage("--reduce-* tolerances must be finite and not negative");
-      }
-    }
-    if (map.count("reduce-hierarchical")) {
-      if (!(hierarchical_distance > 0 && std::isfinite(hierarchical_distance))) {
-        ThrowUsage("--reduce-hierarchical must be a distance in metres greater than 0");
-      }
-      reduction.hierarchical_distance_metres = hierarchical_distance;
-    }
-    reduction.drop_rest_constant = map.count("reduce-keep-rest") == 0;
-    options.reduce = reduction;
-  }
+  ApplyConvertOptions(values, map, &options);
 
   const std::string input_path = map["input"].as<std::string>();
   const ConvertReport report = ConvertFile(input_path, output, options);

@@ -18,6 +18,8 @@ usage: animconv [-v|-q] COMMAND [options]
 commands:
   convert INPUT -o OUTPUT   convert a clip file (formats detected from content/extension)
   info INPUT [--json]       describe clips, timing, channels, targets, missing bones
+  batch INPUT... -o OUTDIR --to FORMAT
+                            convert many files (folders too) in parallel, with a report
   bake INPUT -o OUTPUT      bake a glTF morph animation into per-frame geometry for p5.js
   formats                   list readable and writable formats
   bones [NAME...]           list humanoid bone names, or translate names between namings
@@ -64,6 +66,7 @@ int main(int argc, char** argv) {
     if (command == "convert") return animconv::cli::RunConvert(args);
     if (command == "info") return animconv::cli::RunInfo(args);
     if (command == "bake") return animconv::cli::RunBake(args);
+    if (command == "batch") return animconv::cli::RunBatch(args);
     if (command == "formats") return animconv::cli::RunFormats(args);
     if (command == "bones") return animconv::cli::RunBones(args);
     if (command == "diff") return animconv::cli::RunDiff(args);

@@ -1,0 +1,73 @@
+// `animconv batch` end to end: summary, report, exit code, resume.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::RunAnimconv;
+using testing::TempDir;
+
+TEST(BatchCommandTest, GoodAndBrokenFilesGiveSummaryReportAndExitCode) {
+  TempDir dir;
+  fs::create_directories(dir.File("in/sub"));
+  testing::WriteText(dir.File("in/anim.csv"),
+                     testing::ReadText(testing::SourcePath("data/unity/anim.csv")));
+  testing::WriteText(dir.File("in/sub/walk.csv"),
+                     testing::ReadText(testing::SourcePath("data/unity/walk.csv")));
+  testing::WriteText(dir.File("in/sub/bad.csv"), "1,2,x\n");
+  const std::string common = "batch " + dir.File("in") + " -o " + dir.File("out") +
+                             " --to vrma -j 2 --report " + dir.File("report.json");
+  const auto result = RunAnimconv(common);
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  EXPECT_NE(result.output.find("2 converted, 0 skipped, 1 failed"), std::string::npos)
+      << result.output;
+  EXPECT_NE(result.output.find("bad.csv:1:"), std::string::npos) << result.output;
+  EXPECT_TRUE(fs::exists(dir.File("out/anim.vrma")));
+  EXPECT_TRUE(fs::exists(dir.File("out/sub/walk.vrma")));
+  EXPECT_FALSE(fs::exists(dir.File("out/sub/bad.vrma")));
+  const nlohmann::json report = nlohmann::json::parse(testing::ReadText(dir.File("report.json")));
+  EXPECT_EQ(report["totals"]["converted"], 2);
+  EXPECT_EQ(report["totals"]["failed"], 1);
+
+  // Resume: the converted files are skipped, the broken one fails again.
+  const auto resumed = RunAnimconv(common + " --skip-existing");
+  EXPECT_EQ(resumed.exit_code, 2);
+  EXPECT_NE(resumed.output.find("0 converted, 2 skipped, 1 failed"), std::string::npos)
+      << resumed.output;
+}
+
+TEST(BatchCommandTest, ConvertOptionsApplyToEveryFile) {
+  TempDir dir;
+  fs::create_directories(dir.File("in"));
+  testing::WriteText(dir.File("in/walk.csv"),
+                     testing::ReadText(testing::SourcePath("data/unity/walk.csv")));
+  const auto result = RunAnimconv("batch " + dir.File("in") + " -o " + dir.File("out") +
+                                  " --to three --trim 0:1 --bone-names mixamo");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const nlohmann::json clip = nlohmann::json::parse(testing::ReadText(dir.File("out/walk.json")));
+  EXPECT_DOUBLE_EQ(clip["duration"].get<double>(), 1.0);
+  EXPECT_EQ(clip["tracks"][0]["name"], "mixamorigHips.quaternion");
+}
+
+TEST(BatchCommandTest, UsageErrors) {
+  TempDir dir;
+  EXPECT_EQ(RunAnimconv("batch " + dir.File("nothing") + " -o " + dir.File("out") + " --to three")
+                .exit_code,
+            1);
+  EXPECT_EQ(RunAnimconv("batch " + testing::SourcePath("data/unity") + " -o " + dir.File("out"))
+                .exit_code,
+            1);  // --to is required
+  EXPECT_EQ(RunAnimconv("batch " + testing::SourcePath("data/unity") + " -o " + dir.File("out") +
+                        " --to three --overwrite --skip-existing")
+                .exit_code,
+            1);
+}
+
+}  // namespace
+}  // namespace animconv

@@ -20,6 +20,7 @@
 #include <string>
 #include <utility>
 
+#include "bench/bench_loop.h"
 #include "bench/synthetic_morph_gltf.h"
 #include "formats/format.h"
 #include "formats/p5_frames.h"
@@ -28,6 +29,8 @@
 #include "libconvert/model.h"
 
 namespace {
+
+using animconv::bench::Loop;
 
 // The largest morph and skeletal glTF samples of ../shared/data (MANIFEST.md there).
 struct SharedInput {
@@ -52,15 +55,6 @@ struct Input {
   std::string name;  // as passed to the reader for format detection and messages
   std::string bytes;
 };
-
-template <typename Body>
-void Loop(benchmark::State& state, Body body) {
-  try {
-    for (auto _ : state) body();
-  } catch (const std::exception& error) {
-    state.SkipWithError(error.what());
-  }
-}
 
 animconv::Asset Read(const Input& input) {
   animconv::ReadOptions options;

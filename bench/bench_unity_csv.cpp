@@ -21,6 +21,7 @@
 #include <utility>
 
 #include "bench/bench_gltf.h"
+#include "bench/bench_loop.h"
 #include "bench/synthetic_unity_csv.h"
 #include "formats/format.h"
 #include "formats/pipeline.h"
@@ -29,6 +30,8 @@
 #include "libconvert/model.h"
 
 namespace {
+
+using animconv::bench::Loop;
 
 // 36,900 rows at 1/120 s: 307.5 s of motion, 50,018,322 bytes of CSV (printed in the context).
 constexpr size_t kRows = 36900;
@@ -44,16 +47,6 @@ animconv::ReadOptions MakeReadOptions() {
   options.source = "walk120.csv";
   options.row_interval_seconds = kInterval;
   return options;
-}
-
-// Runs `body` once per iteration; a library error ends the benchmark with its message.
-template <typename Body>
-void Loop(benchmark::State& state, Body body) {
-  try {
-    for (auto _ : state) body();
-  } catch (const std::exception& error) {
-    state.SkipWithError(error.what());
-  }
 }
 
 void SetInputBytes(benchmark::State& state) {

@@ -88,20 +88,6 @@ Channel Renormalized(const Channel& channel) {
   return copy;
 }
 
-std::vector<double> RestValue(const Node& node, Path path, int width) {
-  switch (path) {
-    case Path::kTranslation:
-      return {node.rest_translation.begin(), node.rest_translation.end()};
-    case Path::kRotation:
-      return {node.rest_rotation.begin(), node.rest_rotation.end()};
-    case Path::kScale:
-      return {node.rest_scale.begin(), node.rest_scale.end()};
-    case Path::kWeights:
-      break;
-  }
-  return std::vector<double>(static_cast<size_t>(width), 0.0);
-}
-
 double Error(Path path, const std::vector<double>& a, const std::vector<double>& b) {
   double error = 0;
   switch (path) {
@@ -398,6 +384,9 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
                                                      : a.rig.nodes[static_cast<size_t>(node_a)])
                                       : (node_a >= 0 ? a.rig.nodes[static_cast<size_t>(node_a)]
                                                      : b.rig.nodes[static_cast<size_t>(node_b)]);
+    // The other rig's node may have another morph target count: compare against zeros then.
+    std::vector<double> rest = RestValue(rest_node, any.path);
+    rest.resize(static_cast<size_t>(any.width), 0.0);
     std::vector<double> key_times;
     Channel prepared_a;
     Channel prepared_b;
@@ -408,7 +397,7 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
       side_a.channel = &prepared_a;
       key_times = channel_a->times_seconds;
     } else {
-      side_a.constant = RestValue(rest_node, any.path, any.width);
+      side_a.constant = rest;
     }
     if (channel_b) {
       prepared_b = Renormalized(*channel_b);
@@ -416,7 +405,7 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
       key_times.insert(key_times.end(), channel_b->times_seconds.begin(),
                        channel_b->times_seconds.end());
     } else {
-      side_b.constant = RestValue(rest_node, any.path, any.width);
+      side_b.constant = rest;
     }
     Measure(any.path, side_a, side_b,
             SampleTimes(std::move(key_times), options.samples_between_keys), &channel,

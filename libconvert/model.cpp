@@ -59,6 +59,20 @@ double Clip::duration() const {
   return last;
 }
 
+std::vector<double> RestValue(const Node& node, Path path) {
+  switch (path) {
+    case Path::kTranslation:
+      return {node.rest_translation.begin(), node.rest_translation.end()};
+    case Path::kRotation:
+      return {node.rest_rotation.begin(), node.rest_rotation.end()};
+    case Path::kScale:
+      return {node.rest_scale.begin(), node.rest_scale.end()};
+    case Path::kWeights:
+      break;
+  }
+  return std::vector<double>(static_cast<size_t>(node.morph_target_count), 0.0);
+}
+
 int PathWidth(Path path, const Node& node) {
   switch (path) {
     case Path::kTranslation:

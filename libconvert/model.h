@@ -118,6 +118,10 @@ struct Asset {
 // Components per element for a path; weights need the node's morph target count.
 int PathWidth(Path path, const Node& node);
 
+// The node's value for `path` when nothing animates it: its rest TRS, and for weights zeros
+// (glTF's default where a mesh gives no `weights`).
+std::vector<double> RestValue(const Node& node, Path path);
+
 // Checks the model invariants listed in docs/architecture.md; throws Error(kBadInput) naming the
 // clip and channel. `source` is used as the error's file name.
 void ValidateAsset(const Asset& asset, const std::string& source);

@@ -197,20 +197,6 @@ void KeepOnly(Channel& channel, const std::vector<size_t>& kept) {
   channel.values = std::move(values);
 }
 
-std::vector<double> RestValue(const Node& node, Path path) {
-  switch (path) {
-    case Path::kTranslation:
-      return {node.rest_translation.begin(), node.rest_translation.end()};
-    case Path::kRotation:
-      return {node.rest_rotation.begin(), node.rest_rotation.end()};
-    case Path::kScale:
-      return {node.rest_scale.begin(), node.rest_scale.end()};
-    case Path::kWeights:
-      break;
-  }
-  return {};
-}
-
 // The largest absolute component over a node's keys of `path` in the clip, at least `floor`.
 double LargestKeyComponent(const Clip& clip, int node, Path path, double floor) {
   double largest = floor;

@@ -45,8 +45,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import {
-  Report, expectedBones, formatQuat, parseArgs, poseAt, readBoneList, readUnityCsv, requireModules,
-  sampleTimes, signFreeDistance, usage,
+  Report, expectedBones, formatQuat, parseArgs, parseGltfCapturingConsole, poseAt, readBoneList,
+  readUnityCsv, requireModules, sampleTimes, signFreeDistance, usage,
 } from './lib/common.mjs';
 
 requireModules(['three', 'gltf-validator']);
@@ -264,24 +264,10 @@ async function loadWithThree(file, container, prepare = null) {
   const data = loadableCopy(file, container, prepare);
   const loader = new GLTFLoader();
   loader.setMeshoptDecoder(MeshoptDecoder);
-  const saved = { warn: console.warn, error: console.error };
-  const consoleMessages = [];
-  console.warn = (...parts) => consoleMessages.push(`warning: ${parts.join(' ')}`);
-  console.error = (...parts) => consoleMessages.push(`error: ${parts.join(' ')}`);
-  try {
-    const gltf = await new Promise((resolveGltf, reject) => {
-      try {
-        loader.parse(data, '', resolveGltf, reject);
-      } catch (error) {
-        reject(error);
-      }
-    });
-    gltf.root = gltf.scene ?? await sceneOfRootNodes(gltf.parser);
-    return { gltf, consoleMessages };
-  } finally {
-    console.warn = saved.warn;
-    console.error = saved.error;
-  }
+  const { gltf, messages } = await parseGltfCapturingConsole(loader, data, async (loaded) => {
+    loaded.root = loaded.scene ?? await sceneOfRootNodes(loaded.parser);
+  });
+  return { gltf, consoleMessages: messages };
 }
 
 // A file without `scenes` has no gltf.scene: a Group holding the root nodes in node order

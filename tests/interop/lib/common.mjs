@@ -141,6 +141,30 @@ export function withConsoleAsFailures(report, what, fn) {
   }
 }
 
+// Runs GLTFLoader.parse on `data` and returns { gltf, messages }, the console warnings and errors
+// printed while loading (loaders report problems only there). `finish(gltf)` runs before the
+// console is given back, for steps that may print too.
+export async function parseGltfCapturingConsole(loader, data, finish = async () => {}) {
+  const saved = { warn: console.warn, error: console.error };
+  const messages = [];
+  console.warn = (...parts) => messages.push(`warning: ${parts.join(' ')}`);
+  console.error = (...parts) => messages.push(`error: ${parts.join(' ')}`);
+  try {
+    const gltf = await new Promise((resolve, reject) => {
+      try {
+        loader.parse(data, '', resolve, reject);
+      } catch (error) {
+        reject(error);
+      }
+    });
+    await finish(gltf);
+    return { gltf, messages };
+  } finally {
+    console.warn = saved.warn;
+    console.error = saved.error;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Inputs
 

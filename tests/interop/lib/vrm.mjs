@@ -3,7 +3,7 @@
 // GLTFLoader wrapper for Node, and the quaternion algebra the expectations need.
 
 import { readFileSync } from 'node:fs';
-import { readBoneList } from './common.mjs';
+import { parseGltfCapturingConsole, readBoneList } from './common.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Bone names (formats.md §2.1): Unity HumanBodyBones in enum order (UpperChest = 54, last), the
@@ -175,21 +175,5 @@ export async function loadGltfFile(THREE, GLTFLoader, path, pluginFactories) {
   const loader = new GLTFLoader();
   loader.register(textureStubPlugin(THREE));
   for (const factory of pluginFactories) loader.register(factory);
-  const saved = { warn: console.warn, error: console.error };
-  const messages = [];
-  console.warn = (...parts) => messages.push(`warning: ${parts.join(' ')}`);
-  console.error = (...parts) => messages.push(`error: ${parts.join(' ')}`);
-  try {
-    const gltf = await new Promise((resolve, reject) => {
-      try {
-        loader.parse(data, '', resolve, reject);
-      } catch (error) {
-        reject(error);
-      }
-    });
-    return { gltf, messages };
-  } finally {
-    console.warn = saved.warn;
-    console.error = saved.error;
-  }
+  return parseGltfCapturingConsole(loader, data);
 }

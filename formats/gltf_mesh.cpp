@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "formats/gltf_accessors.h"
 
@@ -102,7 +103,8 @@ class MeshReader {
     const std::string attributes_pointer = pointer + "/attributes";
     const json& attributes = primitive.at("attributes");  // Survey checked it
     const size_t first_vertex = mesh_.vertex_count();
-    const AccessorData& positions = Vectors(attributes, "POSITION", attributes_pointer, 0);
+    const AccessorData& positions =
+        Vectors(attributes, "POSITION", attributes_pointer, std::nullopt);
     const size_t vertex_count = positions.count;
     if (first_vertex + vertex_count > std::numeric_limits<uint32_t>::max()) {
       errors_.Fail(attributes_pointer + "/POSITION", "the mesh has more than 2^32 vertices");
@@ -116,9 +118,11 @@ class MeshReader {
     AppendTargets(primitive, pointer, vertex_count);
   }
 
-  // A VEC3 attribute with `expected` elements (any count when 0), every value finite.
+  // A VEC3 attribute with `expected` elements (any count when unset), every value finite. A
+  // primitive of 0 vertices expects 0: its targets may not bring deltas of their own (fuzz_gltf).
   const AccessorData& Vectors(const json& attributes, const char* name,
-                              const std::string& attributes_pointer, size_t expected) {
+                              const std::string& attributes_pointer,
+                              std::optional<size_t> expected) {
     const std::string pointer = attributes_pointer + "/" + name;
     const size_t index =
         errors_.Index(attributes, name, attributes_pointer, accessors_.size(), "accessors");
@@ -133,11 +137,11 @@ class MeshReader {
   }
 
   void CheckCountAndFinite(const AccessorData& data, size_t index, const std::string& pointer,
-                           size_t expected) const {
-    if (expected != 0 && data.count != expected) {
+                           std::optional<size_t> expected) const {
+    if (expected && data.count != *expected) {
       errors_.Fail(pointer, fmt::format("accessor {} has {} elements; the primitive has {} "
                                         "vertices",
-                                        index, data.count, expected));
+                                        index, data.count, *expected));
     }
     for (size_t i = 0; i < data.values.size(); ++i) {
       if (!std::isfinite(data.values[i])) {

@@ -56,8 +56,8 @@ void NoteKey(std::string_view key, const JsonKeyPlace& place, Outline& outline) 
     outline.animation |= key == "animation";
   }
   const bool array_element = place.depth == 2 && !top_object;
-  const bool animations_element = place.depth == 3 && top_object && place.kinds[1] == '[' &&
-                                  place.top_key == "animations";
+  const bool animations_element =
+      place.depth == 3 && top_object && place.kinds[1] == '[' && place.top_key == "animations";
   if (array_element || animations_element) {
     outline.clip_tracks |= key == "tracks";
     outline.clip_hierarchy |= animations_element && key == "hierarchy";

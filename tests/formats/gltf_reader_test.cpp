@@ -216,9 +216,9 @@ TEST(GltfReaderTest, ErrorsPointAtTheOffendingJson) {
 
 TEST(GltfReaderTest, ValuesNlohmannCannotHoldAreBadInputNotCrashes) {
   // Found by fuzz_gltf: both ended as "internal error" (exit 4).
-  EXPECT_EQ(ReadError("{\"asset\": {\"version\": \"2.0\"},\n \"x\": -1e999}"),
-            std::make_pair(std::string("2:7"),
-                           std::string("the number -1e999 is out of double range")));
+  EXPECT_EQ(
+      ReadError("{\"asset\": {\"version\": \"2.0\"},\n \"x\": -1e999}"),
+      std::make_pair(std::string("2:7"), std::string("the number -1e999 is out of double range")));
   GltfFixture gltf = RotationFixture();
   gltf.document()["accessors"][1]["normalized"] = "yes";
   EXPECT_EQ(ReadError(gltf.Text()).first, "/accessors/1/normalized");

@@ -46,7 +46,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import {
   Report, expectedBones, formatQuat, parseArgs, parseGltfCapturingConsole, poseAt, readBoneList,
-  readUnityCsv, requireModules, sampleTimes, signFreeDistance, usage,
+  readUnityCsv, requireModules, sampleTimes, signFreeDistance, stubProgressEvent, usage,
 } from './lib/common.mjs';
 
 requireModules(['three', 'gltf-validator']);
@@ -77,17 +77,7 @@ if (args.input !== undefined && !existsSync(args.input)) usage(`input ${args.inp
 
 const report = new Report(args['max-failure-lines'] === undefined ? 200 : Number(args['max-failure-lines']));
 
-// Node has no ProgressEvent; three's FileLoader constructs one while streaming a response.
-if (typeof globalThis.ProgressEvent === 'undefined') {
-  globalThis.ProgressEvent = class ProgressEvent extends Event {
-    constructor(type, init = {}) {
-      super(type);
-      this.lengthComputable = Boolean(init.lengthComputable);
-      this.loaded = init.loaded ?? 0;
-      this.total = init.total ?? 0;
-    }
-  };
-}
+stubProgressEvent();
 
 // ---------------------------------------------------------------------------------------------
 // Containers

@@ -27,10 +27,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
-  Report, expectedBones, formatQuat, parseArgs, poseAt, readUnityCsv, requireModules, sampleTimes,
+  Report, expectedBones, formatQuat, parseArgs, poseAt, requireModules, sampleTimes,
   signFreeDistance, usage, withConsoleAsFailures,
 } from './lib/common.mjs';
-import { IDENTITY, VRM1_BONES, VRM1_PARENT, columnBoneNames, conjugate, loadGltfFile, multiply } from './lib/vrm.mjs';
+import { IDENTITY, VRM1_BONES, VRM1_PARENT, readRecording, conjugate, loadGltfFile, multiply } from './lib/vrm.mjs';
 
 requireModules(['three', '@pixiv/three-vrm']);
 const THREE = await import('three');
@@ -59,14 +59,7 @@ report.setContext(`${basename(args.clip)} on ${basename(args.model)}`);
 // ---------------------------------------------------------------------------------------------
 // Expectation from the CSV: N_b keys in the VRM 1.0 convention.
 
-let columns;
-let rows;
-try {
-  columns = columnBoneNames(args.bones);
-  rows = readUnityCsv(args.csv, columns.length);
-} catch (error) {
-  usage(error.message);
-}
+const { columns, rows } = readRecording(args.bones, args.csv);
 const keysByBone = new Map();
 for (const { name, keys } of expectedBones(rows, columns, { interval, mirrorAxis: 'x' })) {
   if (keys.length > 0 && !keysByBone.has(name)) keysByBone.set(name, keys);

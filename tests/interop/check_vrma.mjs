@@ -24,10 +24,10 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
-  Report, expectedBones, formatQuat, parseArgs, poseAt, readUnityCsv, requireModules, sampleTimes,
+  Report, expectedBones, formatQuat, parseArgs, poseAt, requireModules, sampleTimes,
   signFreeDistance, usage, withConsoleAsFailures,
 } from './lib/common.mjs';
-import { IDENTITY, NOT_IN_VRMA, VRM1_BONES, columnBoneNames, loadGltfFile } from './lib/vrm.mjs';
+import { IDENTITY, NOT_IN_VRMA, VRM1_BONES, readRecording, loadGltfFile } from './lib/vrm.mjs';
 
 requireModules(['three', '@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
 const THREE = await import('three');
@@ -67,14 +67,7 @@ const report = new Report(args['max-failure-lines'] === undefined ? 200 : Number
 // ---------------------------------------------------------------------------------------------
 // Expectation from the CSV
 
-let columns;
-let rows;
-try {
-  columns = columnBoneNames(args.bones);
-  rows = readUnityCsv(args.csv, columns.length);
-} catch (error) {
-  usage(error.message);
-}
+const { columns, rows } = readRecording(args.bones, args.csv);
 // keysByBone[mirror][vrm1 name] = keys (rows with data), for the two conventions.
 function keysByBone(mirrorAxis) {
   const map = new Map();

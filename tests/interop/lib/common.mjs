@@ -141,6 +141,20 @@ export function withConsoleAsFailures(report, what, fn) {
   }
 }
 
+// Node has no ProgressEvent; three's FileLoader constructs one while streaming a response.
+export function stubProgressEvent() {
+  if (typeof globalThis.ProgressEvent === 'undefined') {
+    globalThis.ProgressEvent = class ProgressEvent extends Event {
+      constructor(type, init = {}) {
+        super(type);
+        this.lengthComputable = Boolean(init.lengthComputable);
+        this.loaded = init.loaded ?? 0;
+        this.total = init.total ?? 0;
+      }
+    };
+  }
+}
+
 // Runs GLTFLoader.parse on `data` and returns { gltf, messages }, the console warnings and errors
 // printed while loading (loaders report problems only there). `finish(gltf)` runs before the
 // console is given back, for steps that may print too.

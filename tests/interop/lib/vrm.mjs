@@ -3,7 +3,9 @@
 // GLTFLoader wrapper for Node, and the quaternion algebra the expectations need.
 
 import { readFileSync } from 'node:fs';
-import { parseGltfCapturingConsole, readBoneList } from './common.mjs';
+import {
+  parseGltfCapturingConsole, readBoneList, readUnityCsv, stubProgressEvent, usage,
+} from './common.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Bone names (formats.md §2.1): Unity HumanBodyBones in enum order (UpperChest = 54, last), the
@@ -116,6 +118,16 @@ export function columnBoneNames(bonesFile) {
   });
 }
 
+// The recording a check compares with: its column bones and rows; a bad file is a usage error.
+export function readRecording(bonesFile, csvPath) {
+  try {
+    const columns = columnBoneNames(bonesFile);
+    return { columns, rows: readUnityCsv(csvPath, columns.length) };
+  } catch (error) {
+    usage(error.message);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Quaternions [x, y, z, w], double precision (Hamilton product; a·b applies b first).
 
@@ -150,20 +162,6 @@ function textureStubPlugin(THREE) {
       return Promise.resolve(new THREE.Texture());
     },
   });
-}
-
-// Node has no ProgressEvent; three's FileLoader constructs one while streaming a response.
-function stubProgressEvent() {
-  if (typeof globalThis.ProgressEvent === 'undefined') {
-    globalThis.ProgressEvent = class ProgressEvent extends Event {
-      constructor(type, init = {}) {
-        super(type);
-        this.lengthComputable = Boolean(init.lengthComputable);
-        this.loaded = init.loaded ?? 0;
-        this.total = init.total ?? 0;
-      }
-    };
-  }
 }
 
 // Loads `path` with GLTFLoader.parse and the given plugin factories (parser => plugin).

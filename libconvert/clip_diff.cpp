@@ -31,11 +31,20 @@ const char* UnitOf(Path path) {
   return "";
 }
 
-// The node of `rig` that stands for `node`: the same name, else the same humanoid bone.
-int MatchNode(const Rig& rig, const Node& node) {
+// The node of `rig` that stands for node `index` of `own`: the same name, else the same humanoid
+// bone. Names need not be unique (RobotExpressive has a joint and a mesh node both called "Head"),
+// so the k-th node of a name matches the k-th node of that name in `rig`, else the first.
+int MatchNode(const Rig& rig, const Rig& own, int index) {
+  const Node& node = own.nodes[static_cast<size_t>(index)];
+  size_t occurrence = 0;
+  for (int n = 0; n < index; ++n) occurrence += own.nodes[static_cast<size_t>(n)].name == node.name;
+  int first = -1;
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    if (rig.nodes[n].name == node.name) return static_cast<int>(n);
+    if (rig.nodes[n].name != node.name) continue;
+    if (first < 0) first = static_cast<int>(n);
+    if (occurrence-- == 0) return static_cast<int>(n);
   }
+  if (first >= 0) return first;
   if (!node.human_bone) return -1;
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     if (rig.nodes[n].human_bone == node.human_bone) return static_cast<int>(n);
@@ -212,9 +221,8 @@ class Poser {
       : skeleton_(skeleton), channels_(skeleton.nodes.size(), std::array<int, 3>{-1, -1, -1}) {
     for (const Channel& channel : clip.channels) {
       if (channel.path == Path::kWeights) continue;
-      const int node = &clip_rig == &skeleton
-                           ? channel.node
-                           : MatchNode(skeleton, clip_rig.nodes[static_cast<size_t>(channel.node)]);
+      const int node =
+          &clip_rig == &skeleton ? channel.node : MatchNode(skeleton, clip_rig, channel.node);
       if (node < 0) continue;
       int& slot = channels_[static_cast<size_t>(node)][static_cast<size_t>(channel.path)];
       if (slot < 0) {
@@ -417,7 +425,7 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
   };
 
   for (const Channel& channel_a : ca.channels) {
-    const int node_b = MatchNode(b.rig, a.rig.nodes[static_cast<size_t>(channel_a.node)]);
+    const int node_b = MatchNode(b.rig, a.rig, channel_a.node);
     const Channel* channel_b = nullptr;
     for (size_t c = 0; c < cb.channels.size() && node_b >= 0 && !channel_b; ++c) {
       if (!b_used[c] && cb.channels[c].node == node_b && cb.channels[c].path == channel_a.path) {
@@ -430,8 +438,7 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
   for (size_t c = 0; c < cb.channels.size(); ++c) {
     if (b_used[c]) continue;
     const Channel& channel_b = cb.channels[c];
-    compare(nullptr, &channel_b, MatchNode(a.rig, b.rig.nodes[static_cast<size_t>(channel_b.node)]),
-            channel_b.node);
+    compare(nullptr, &channel_b, MatchNode(a.rig, b.rig, channel_b.node), channel_b.node);
   }
 
   for (const char* unit : kUnits) {

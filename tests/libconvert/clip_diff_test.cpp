@@ -191,6 +191,22 @@ TEST(ClipDiffTest, AChannelOnlyInOneClipIsComparedWithTheOtherRigsRest) {
   EXPECT_EQ(diff.only_in_b, std::vector<std::string>{"hips.translation"});
 }
 
+TEST(ClipDiffTest, NodesSharingANameMatchInTheirOrder) {
+  // As in RobotExpressive: a joint and the mesh node under it are both "Head", and only the mesh
+  // node has morph weights.
+  Asset a = MakeAsset({"Head", "Head"});
+  a.rig.nodes[1].parent = 0;
+  a.rig.nodes[1].morph_target_count = 1;
+  a.clips[0].channels.push_back(MakeChannel(1, Path::kWeights, {0, 1}, {0, 1}, 1));
+  Asset b = a;
+  b.clips[0].channels[0].values = {0, 0.5};
+  const ClipDiff diff = Diff(a, b);
+  EXPECT_TRUE(diff.only_in_a.empty());
+  EXPECT_TRUE(diff.only_in_b.empty());
+  ASSERT_EQ(diff.channels.size(), 1u);
+  EXPECT_DOUBLE_EQ(diff.channels[0].max, 0.5);
+}
+
 TEST(ClipDiffTest, NodesWithOtherNamesMatchByHumanoidBone) {
   Asset a = RotationClip({{0, 0, 0, 1}});
   a.rig.nodes[0].name = "Hips";

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <iostream>
 
 #include "formats/unity_csv.h"
@@ -25,6 +26,9 @@ po::options_description InputOptions(InputOptionValues* values) {
        "the grid to sample on when writing unity-csv, or when baking cubic splines for formats "
        "without them")
       ("fps", po::value(&values->fps), "the same as a rate: --fps 30 = --interval 1/30")
+      ("scale", po::value(&values->scale),
+       "multiply every length by this after reading (BVH is read as centimetres and FBX in its "
+       "own unit, both turned to metres; a BVH in inches needs --scale 2.54)")
       ("max-input-mb", po::value(&values->max_input_mb)->default_value(values->max_input_mb),
        "refuse inputs larger than this many MiB");
   // clang-format on
@@ -47,6 +51,12 @@ void ApplyInputOptions(const InputOptionValues& values, const po::variables_map&
     if (!(values.fps > 0)) ThrowUsage("--fps must be a positive number");
     options->read.row_interval_seconds = 1.0 / values.fps;
     options->write.row_interval_seconds = 1.0 / values.fps;
+  }
+  if (map.count("scale")) {
+    if (!(values.scale > 0) || !std::isfinite(values.scale)) {
+      ThrowUsage("--scale must be a positive number");
+    }
+    options->length_scale = values.scale;
   }
   if (!values.bones_file.empty()) {
     options->read.bone_names = ParseBoneList(ReadFile(values.bones_file), values.bones_file);

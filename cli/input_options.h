@@ -14,6 +14,7 @@ struct InputOptionValues {
   std::string bones_file;
   double interval_seconds = 0;
   double fps = 0;
+  double scale = 1;
   uint64_t max_input_mb = kDefaultMaxInputBytes >> 20;
 };
 

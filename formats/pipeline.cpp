@@ -14,6 +14,7 @@
 #include "libconvert/quaternion.h"
 #include "libconvert/reduce.h"
 #include "libconvert/resample.h"
+#include "libconvert/rest_pose.h"
 
 namespace animconv {
 
@@ -34,6 +35,19 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options) {
   loaded.humanoid_guess = GuessHumanoid(loaded.asset.rig);
   if (loaded.humanoid_guess) {
     loaded.asset.notes.push_back(DescribeHumanoidGuess(*loaded.humanoid_guess));
+  }
+  Asset& asset = loaded.asset;
+  if (options.length_scale) {
+    ScaleLengths(asset, *options.length_scale);
+    asset.notes.push_back(fmt::format("--scale: lengths x{}", *options.length_scale));
+  }
+  if (asset.coordinates.facing == Facing::kUnknown && !options.source_facing) {
+    asset.coordinates.facing = FacingFromRestPose(asset.rig, asset.coordinates.handedness);
+    if (asset.coordinates.facing != Facing::kUnknown) {
+      asset.notes.push_back(
+          fmt::format("facing {} inferred from the rest pose (where the left limbs are)",
+                      asset.coordinates.facing == Facing::kPlusZ ? "+Z" : "-Z"));
+    }
   }
   spdlog::debug("{}: read as {}", path, loaded.format->id);
   return loaded;

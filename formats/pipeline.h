@@ -40,6 +40,9 @@ struct ConvertOptions {
   // --reduce: error-bounded keyframe reduction, the last step of PrepareAsset.
   std::optional<ReduceOptions> reduce;
   uint64_t max_input_bytes = kDefaultMaxInputBytes;
+  // --scale: multiplies every length after the reader's own unit conversion (BVH is read as
+  // centimetres, FBX in its UnitScaleFactor, everything else as metres).
+  std::optional<double> length_scale;
   // The files `read.bone_names` (--bones) and `bone_map` came from: inputs too, never the output.
   std::string bones_file;
   std::string bone_map_file;
@@ -53,8 +56,9 @@ struct LoadedAsset {
   std::optional<HumanoidGuess> humanoid_guess;
 };
 
-// Reads, detects, parses and validates `path`; guesses humanoid identities from node names when
-// the format gave none (GuessHumanoid). Errors name the file.
+// Reads, detects, parses and validates `path`; applies --scale; guesses humanoid identities from
+// node names when the format gave none (GuessHumanoid), and the facing from the rest pose when
+// neither the format nor --source-facing gave one (FacingFromRestPose). Errors name the file.
 LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options);
 
 // Keeps only the clip named `selector`, or with that 0-based index; Error(kUsage) otherwise.

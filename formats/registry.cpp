@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "formats/animconv_csv.h"
+#include "formats/assimp.h"
 #include "formats/format.h"
 #include "formats/gltf.h"
 #include "formats/three_json.h"
@@ -121,6 +122,17 @@ const std::vector<Format>& Formats() {
        SniffThreeHierarchy,
        ReadThreeHierarchy,
        WriteThreeHierarchy},
+      // Read only: Assimp's exporters lose what we keep (anchors.md §5); we write glTF ourselves.
+      {"assimp",
+       "FBX, BVH, COLLADA and other animated formats, read through Assimp 5.2",
+       {".fbx", ".bvh", ".dae", ".x", ".b3d", ".ms3d", ".smd", ".md5mesh", ".ogex", ".3ds", ".lws"},
+       Handedness::kRight,
+       false,
+       false,
+       false,
+       SniffAssimp,
+       ReadAssimp,
+       nullptr},
   };
   return formats;
 }

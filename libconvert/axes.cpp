@@ -110,6 +110,18 @@ void ChangeBasis(Asset& asset, const AxisMap& map) {
   asset.coordinates.facing = TransformFacing(map, asset.coordinates.facing);
 }
 
+void ScaleLengths(Asset& asset, double factor) {
+  for (Node& node : asset.rig.nodes) {
+    for (double& value : node.rest_translation) value *= factor;
+  }
+  for (Clip& clip : asset.clips) {
+    for (Channel& channel : clip.channels) {
+      if (channel.path != Path::kTranslation) continue;
+      for (double& value : channel.values) value *= factor;
+    }
+  }
+}
+
 void ConvertHandedness(Asset& asset, Handedness target, Mirror mirror) {
   if (asset.coordinates.handedness == target) return;
   if (mirror == Mirror::kNone) {

@@ -42,6 +42,11 @@ Quat TransformRotation(const AxisMap& map, const Quat& q);
 // tangents included: the map is linear). Updates handedness and facing.
 void ChangeBasis(Asset& asset, const AxisMap& map);
 
+// Multiplies every length by `factor` (> 0): rest translations and translation channels, cubic
+// tangents included. Rotations and scales are unitless. Uniform scaling of the whole scene is the
+// conjugation S M S^-1 of every local matrix, which leaves rotation and scale untouched.
+void ScaleLengths(Asset& asset, double factor);
+
 // Brings the asset to `target` handedness using `mirror` when it differs; no-op otherwise.
 void ConvertHandedness(Asset& asset, Handedness target, Mirror mirror);
 

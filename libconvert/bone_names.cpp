@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "libconvert/mocap_bone_names.h"
 #include "libconvert/text.h"
 
 namespace animconv {
@@ -62,19 +63,30 @@ bool IsPrefixBoundary(char c) {
   return c == ':' || c == '_' || c == '|' || c == '/' || c == '.' || c == '-' || c == ' ';
 }
 
+// The table a reading matches names against: one of the namings we write, or a mocap naming we
+// only guess from.
+struct Table {
+  BoneNaming naming = BoneNaming::kUnity;
+  std::optional<MocapNaming> mocap;
+};
+
+std::string_view Column(HumanBone bone, const Table& table) {
+  return table.mocap ? MocapBoneName(bone, *table.mocap) : Column(bone, table.naming);
+}
+
 // One way to read the rig's names: a prefix and a naming, with the bone each node matched.
 struct Reading {
   std::string prefix;
-  BoneNaming naming = BoneNaming::kUnity;
+  Table table;
   std::vector<std::optional<HumanBone>> bones;  // per node
   int distinct = 0;
   std::vector<size_t> duplicates;  // nodes naming a bone an earlier node took
 };
 
-Reading Read(const Rig& rig, std::string_view prefix, BoneNaming naming) {
+Reading Read(const Rig& rig, std::string_view prefix, const Table& table) {
   Reading reading;
   reading.prefix = std::string(prefix);
-  reading.naming = naming;
+  reading.table = table;
   reading.bones.resize(rig.nodes.size());
   bool taken[kHumanBoneCount] = {};
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
@@ -83,7 +95,7 @@ Reading Read(const Rig& rig, std::string_view prefix, BoneNaming naming) {
     const std::string_view rest = name.substr(prefix.size());
     std::optional<HumanBone> bone;
     for (int i = 0; i < kHumanBoneCount && !bone; ++i) {
-      const std::string_view column = Column(static_cast<HumanBone>(i), naming);
+      const std::string_view column = Column(static_cast<HumanBone>(i), table);
       if (!column.empty() && EqualsIgnoreCase(column, rest)) bone = static_cast<HumanBone>(i);
     }
     if (!bone) continue;
@@ -107,20 +119,27 @@ bool HasBone(const Reading& reading, HumanBone a, HumanBone b) {
 // ignoring case, and VRM 1.0 differs from them only in the thumbs, so the choice among them rests
 // on the thumb names (formats.md §2.2): a Metacarpal exists only in VRM 1.0.
 Reading HumanoidReading(const Rig& rig, std::string_view prefix) {
-  Reading vrm1 = Read(rig, prefix, BoneNaming::kVrm1);
+  Reading vrm1 = Read(rig, prefix, {BoneNaming::kVrm1, std::nullopt});
   const bool has_metacarpal =
       HasBone(vrm1, HumanBone::kLeftThumbProximal, HumanBone::kRightThumbProximal);
   if (has_metacarpal) return vrm1;
-  return Read(rig, prefix, BoneNaming::kUnity);
+  return Read(rig, prefix, {BoneNaming::kUnity, std::nullopt});
 }
 
-// The best reading under one prefix: the humanoid namings or Mixamo, whichever matches more.
+// The best reading under one prefix: the humanoid namings, Mixamo or a mocap naming, whichever
+// matches most (the first on a tie). The mocap namings share words with the others but not their
+// meaning ("LeftShoulder"), so counting whole skeletons is what tells them apart.
 Reading BestReading(const Rig& rig, std::string_view prefix, bool glued) {
-  Reading humanoid = HumanoidReading(rig, prefix);
-  Reading mixamo = Read(rig, prefix, BoneNaming::kMixamo);
+  Reading mixamo = Read(rig, prefix, {BoneNaming::kMixamo, std::nullopt});
   // A glued prefix is only how three.js sanitises "mixamorig:"; "ArmatureHips" is not a split.
   if (glued) return mixamo;
-  return mixamo.distinct > humanoid.distinct ? std::move(mixamo) : std::move(humanoid);
+  Reading best = HumanoidReading(rig, prefix);
+  if (mixamo.distinct > best.distinct) best = std::move(mixamo);
+  for (const MocapNaming naming : kMocapNamings) {
+    Reading mocap = Read(rig, prefix, {BoneNaming::kUnity, naming});
+    if (mocap.distinct > best.distinct) best = std::move(mocap);
+  }
+  return best;
 }
 
 bool IsBelow(const Rig& rig, size_t node, size_t ancestor) {
@@ -137,8 +156,12 @@ std::optional<std::pair<Reading, size_t>> FindGuess(const Rig& rig) {
   size_t best_hips = 0;
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     const std::string_view name = rig.nodes[n].name;
-    if (!EndsWithIgnoreCase(name, "hips")) continue;
-    const std::string_view prefix = name.substr(0, name.size() - 4);
+    // "hip" is Poser's hips.
+    const size_t suffix = EndsWithIgnoreCase(name, "hips")  ? 4
+                          : EndsWithIgnoreCase(name, "hip") ? 3
+                                                            : 0;
+    if (suffix == 0) continue;
+    const std::string_view prefix = name.substr(0, name.size() - suffix);
     const bool glued = !prefix.empty() && !IsPrefixBoundary(prefix.back());
     if (glued && MixamoPrefixLength(prefix) != prefix.size()) continue;
     Reading reading = BestReading(rig, prefix, glued);
@@ -221,12 +244,13 @@ std::optional<HumanoidGuess> GuessHumanoid(Rig& rig) {
   const size_t best_hips = found->second;
 
   HumanoidGuess guess;
-  guess.naming = best.naming;
+  guess.naming = best.table.naming;
+  guess.mocap_naming = best.table.mocap;
   guess.prefix = best.prefix;
   guess.bones_matched = best.distinct;
   const std::string_view hips_name =
       std::string_view(rig.nodes[best_hips].name).substr(best.prefix.size());
-  if (guess.naming == BoneNaming::kUnity && hips_name.front() == 'h') {
+  if (!guess.mocap_naming && guess.naming == BoneNaming::kUnity && hips_name.front() == 'h') {
     guess.naming = BoneNaming::kVrm0;
     guess.thumbs_ambiguous =
         HasBone(best, HumanBone::kLeftThumbProximal, HumanBone::kRightThumbProximal) &&
@@ -248,10 +272,18 @@ std::optional<HumanoidGuess> GuessHumanoid(Rig& rig) {
 
 std::string DescribeHumanoidGuess(const HumanoidGuess& guess) {
   constexpr size_t kListed = 8;
-  std::string text = fmt::format("humanoid bones guessed from node names: {} in {} naming",
-                                 guess.bones_matched, BoneNamingId(guess.naming));
+  std::string text = fmt::format(
+      "humanoid bones guessed from node names: {} in {} naming", guess.bones_matched,
+      guess.mocap_naming ? MocapNamingId(*guess.mocap_naming) : BoneNamingId(guess.naming));
   if (!guess.prefix.empty()) text += fmt::format(" (prefix '{}')", guess.prefix);
-  if (guess.naming == BoneNaming::kMixamo) text += "; Spine1 read as chest, Spine2 as upperChest";
+  if (guess.mocap_naming == MocapNaming::kBiovision) {
+    text += "; Collar read as shoulder, Shoulder as upperArm, Hip as upperLeg, Chest as spine";
+  } else if (guess.mocap_naming == MocapNaming::kPoser) {
+    text +=
+        "; abdomen read as spine, Shldr as upperArm, Thigh as upperLeg, Thumb1 as ThumbProximal";
+  } else if (guess.naming == BoneNaming::kMixamo) {
+    text += "; Spine1 read as chest, Spine2 as upperChest";
+  }
   if (guess.thumbs_ambiguous) {
     text +=
         "; '*ThumbProximal' read as VRM 0.x (Unity ThumbProximal): no node is named "

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "libconvert/humanoid.h"
+#include "libconvert/mocap_bone_names.h"
 #include "libconvert/model.h"
 
 namespace animconv {
@@ -54,7 +55,8 @@ void TagHumanoidByExactNames(Rig& rig);
 // What GuessHumanoid found. Unity and VRM 0.x names differ only in case, so `naming` says which
 // case the hips node had; their bones are the same.
 struct HumanoidGuess {
-  BoneNaming naming = BoneNaming::kUnity;
+  BoneNaming naming = BoneNaming::kUnity;   // meaningless when mocap_naming is set
+  std::optional<MocapNaming> mocap_naming;  // a BVH skeleton's naming (mocap_bone_names.h)
   int bones_matched = 0;
   // Nodes that look like part of the skeleton but match no bone, or a bone already taken: those
   // sharing the prefix (when there is one) or below the hips node. Rig order.
@@ -67,7 +69,9 @@ struct HumanoidGuess {
 
 // When no node has a humanoid identity yet and the node names follow one naming, assigns
 // Node::human_bone and returns what it guessed; otherwise changes nothing and returns nullopt.
-// A node matches when its name is PREFIX + a bone name of the naming (case ignored), where PREFIX
+// Besides our four namings it tries the Biovision and Poser BVH namings (mocap_bone_names.h), and
+// takes whichever matches most bones. A node matches when its name is PREFIX + a bone name of the
+// naming (case ignored), where PREFIX
 // is the same for every matched node and is empty, ends in one of ": _ | / . - space", or is a
 // glued Mixamo prefix ("mixamorigHips"). Needs the hips and at least kMinGuessedBones bones in all,
 // so a scene that merely has a "Hips" and a "Head" is left alone. "*ThumbMetacarpal" nodes select

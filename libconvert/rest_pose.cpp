@@ -3,6 +3,7 @@
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
+#include <utility>
 
 #include "libconvert/quaternion.h"
 
@@ -75,6 +76,32 @@ Vec3 RestPose::WorldToParent(int node, const Vec3& world) const {
   const glm::dvec4 local = glm::inverse(Load(world_matrix_[static_cast<size_t>(parent)])) *
                            glm::dvec4(world[0], world[1], world[2], 1);
   return {local.x, local.y, local.z};
+}
+
+Facing FacingFromRestPose(const Rig& rig, Handedness handedness) {
+  if (!rig.rest_pose_known) return Facing::kUnknown;
+  constexpr std::pair<HumanBone, HumanBone> kPairs[] = {
+      {HumanBone::kLeftUpperLeg, HumanBone::kRightUpperLeg},
+      {HumanBone::kLeftUpperArm, HumanBone::kRightUpperArm},
+      {HumanBone::kLeftFoot, HumanBone::kRightFoot},
+      {HumanBone::kLeftHand, HumanBone::kRightHand},
+  };
+  const RestPose rest(rig);
+  for (const auto& [left_bone, right_bone] : kPairs) {
+    int left = -1, right = -1;
+    for (size_t n = 0; n < rig.nodes.size(); ++n) {
+      if (rig.nodes[n].human_bone == left_bone) left = static_cast<int>(n);
+      if (rig.nodes[n].human_bone == right_bone) right = static_cast<int>(n);
+    }
+    if (left < 0 || right < 0) continue;
+    const Vec3 a = rest.WorldPosition(left), b = rest.WorldPosition(right);
+    const double dx = a[0] - b[0], dy = a[1] - b[1], dz = a[2] - b[2];
+    // Mostly apart along X: |dx| > 2 * the rest of the distance, i.e. within ~27° of the X axis.
+    if (dx * dx <= 4 * (dy * dy + dz * dz) || dx == 0) return Facing::kUnknown;
+    const bool left_at_plus_x = dx > 0;
+    return left_at_plus_x == (handedness == Handedness::kRight) ? Facing::kPlusZ : Facing::kMinusZ;
+  }
+  return Facing::kUnknown;
 }
 
 }  // namespace animconv

@@ -29,4 +29,10 @@ class RestPose {
   std::vector<std::array<double, 16>> world_matrix_;  // column-major, as glTF stores matrices
 };
 
+// Which way a humanoid rig faces at rest, from where its left and right limbs are: facing +Z with
+// +Y up, a character's left side is at +X in right-handed space and at -X in left-handed space
+// (formats.md §4). kUnknown without a rest pose, without a left/right pair of upper legs, upper
+// arms, feet or hands, or when the pair is not mostly apart along X (a character facing ±X).
+Facing FacingFromRestPose(const Rig& rig, Handedness handedness);
+
 }  // namespace animconv

@@ -81,10 +81,11 @@ class Retargeter {
   }
 
  private:
-  // Raw source local rotation -> normalised, +Z or the target's facing.
-  Sandwich ToNormalized(HumanBone bone) const {
+  // Raw source local rotation -> normalised, +Z or the target's facing: the node's change from
+  // rest in world axes, P·A·R⁻¹·P⁻¹. The product of these from the root down to a node is the
+  // node's world rotation relative to its rest, W(t)·W(rest)⁻¹.
+  Sandwich ToNormalized(int node) const {
     if (!source_.rig.rest_pose_known) return {};
-    const int node = source_bones_[static_cast<size_t>(bone)];
     const Quat parent = source_rest_.ParentWorldRotation(node);
     const Quat rest = source_.rig.nodes[static_cast<size_t>(node)].rest_rotation;
     return {parent, Multiply(Conjugate(rest), Conjugate(parent))};
@@ -110,6 +111,20 @@ class Retargeter {
     return segment;
   }
 
+  // The source nodes between `node` and the nearest humanoid node above it, top down: joints a
+  // humanoid has no name for (CMU's LowerBack, Neck1, LHipJoint; a Biovision Chest4). Their
+  // rotation belongs to the humanoid bone below them, or the motion they carry is lost.
+  std::vector<int> UnmappedAbove(int node) const {
+    std::vector<int> nodes;
+    for (int p = source_.rig.nodes[static_cast<size_t>(node)].parent;
+         p >= 0 && !source_.rig.nodes[static_cast<size_t>(p)].human_bone;
+         p = source_.rig.nodes[static_cast<size_t>(p)].parent) {
+      nodes.push_back(p);
+    }
+    std::reverse(nodes.begin(), nodes.end());
+    return nodes;
+  }
+
   std::optional<Channel> RetargetBone(HumanBone bone, const std::vector<const Channel*>& rotation,
                                       std::set<const Channel*>& used) {
     // (channel, to-normalised) pairs from the top of the segment down to `bone`.
@@ -117,8 +132,15 @@ class Retargeter {
     const std::vector<HumanBone> segment = Segment(bone);
     for (auto it = segment.rbegin(); it != segment.rend(); ++it) {
       const int node = source_bones_[static_cast<size_t>(*it)];
-      if (node < 0 || !rotation[static_cast<size_t>(node)]) continue;
-      parts.emplace_back(rotation[static_cast<size_t>(node)], ToNormalized(*it));
+      if (node < 0) continue;
+      for (const int between : UnmappedAbove(node)) {
+        if (const Channel* channel = rotation[static_cast<size_t>(between)]) {
+          parts.emplace_back(channel, ToNormalized(between));
+          used.insert(channel);
+        }
+      }
+      if (!rotation[static_cast<size_t>(node)]) continue;
+      parts.emplace_back(rotation[static_cast<size_t>(node)], ToNormalized(node));
       used.insert(rotation[static_cast<size_t>(node)]);
       if (*it != bone) {
         folded_.insert(*it);

@@ -1,0 +1,245 @@
+#include <assimp/config.h>
+#include <assimp/postprocess.h>
+#include <assimp/scene.h>
+#include <assimp/version.h>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <assimp/Importer.hpp>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <memory>
+
+#include "formats/assimp.h"
+#include "formats/assimp_clips.h"
+#include "formats/assimp_io.h"
+#include "formats/assimp_rig.h"
+#include "formats/bvh_channels.h"
+#include "formats/source_name.h"
+#include "libconvert/axes.h"
+#include "libconvert/error.h"
+#include "libconvert/text.h"
+
+namespace animconv {
+namespace {
+
+enum class Family { kBvh, kFbx, kOther };
+
+bool StartsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+std::string_view SkipBomAndSpace(std::string_view bytes) {
+  bytes = StripUtf8Bom(bytes);
+  while (!bytes.empty() && (bytes.front() == ' ' || bytes.front() == '\t' ||
+                            bytes.front() == '\r' || bytes.front() == '\n')) {
+    bytes.remove_prefix(1);
+  }
+  return bytes;
+}
+
+// The suffix that makes Assimp pick the right importer when the file's own name has none.
+std::string SniffedExtension(std::string_view bytes) {
+  const std::string_view text = SkipBomAndSpace(bytes);
+  if (StartsWith(text, "HIERARCHY")) return ".bvh";
+  if (StartsWith(bytes, "Kaydara FBX Binary") || StartsWith(text, "; FBX")) return ".fbx";
+  if (text.substr(0, 1024).find("<COLLADA") != std::string_view::npos) return ".dae";
+  return "";
+}
+
+template <typename T>
+std::optional<T> Meta(const aiScene& scene, const char* key) {
+  T value{};
+  if (scene.mMetaData && scene.mMetaData->Get(key, value)) return value;
+  return std::nullopt;
+}
+
+Family FamilyOf(const aiScene& scene) {
+  const std::string format =
+      Meta<aiString>(scene, "SourceAsset_Format").value_or(aiString()).C_Str();
+  if (format.find("BVH") != std::string::npos) return Family::kBvh;
+  if (format.find("FBX") != std::string::npos) return Family::kFbx;
+  return Family::kOther;
+}
+
+// FBX GlobalSettings name the file's up, front and right ("coord") axes; glTF's are +Y, +Z, +X.
+// Assimp 5.2 reports them but does not apply them.
+std::optional<AxisMap> FbxAxes(const aiScene& scene, std::vector<std::string>* notes) {
+  const int up = Meta<int32_t>(scene, "UpAxis").value_or(1);
+  const int up_sign = Meta<int32_t>(scene, "UpAxisSign").value_or(1);
+  const int front = Meta<int32_t>(scene, "FrontAxis").value_or(2);
+  const int front_sign = Meta<int32_t>(scene, "FrontAxisSign").value_or(1);
+  const int coord = Meta<int32_t>(scene, "CoordAxis").value_or(0);
+  const int coord_sign = Meta<int32_t>(scene, "CoordAxisSign").value_or(1);
+  const auto axis_ok = [](int axis) { return axis >= 0 && axis <= 2; };
+  const auto sign_ok = [](int sign) { return sign == 1 || sign == -1; };
+  if (!axis_ok(up) || !axis_ok(front) || !axis_ok(coord) || up == front || up == coord ||
+      front == coord || !sign_ok(up_sign) || !sign_ok(front_sign) || !sign_ok(coord_sign)) {
+    notes->push_back("FBX axis settings are inconsistent: axes kept as they are");
+    return std::nullopt;
+  }
+  AxisMap map;
+  map.source = {coord, up, front};
+  map.sign = {coord_sign, up_sign, front_sign};
+  if (map.source == std::array<int, 3>{0, 1, 2} && map.sign == std::array<int, 3>{1, 1, 1}) {
+    return std::nullopt;
+  }
+  const char* names = "XYZ";
+  notes->push_back(
+      fmt::format("FBX axes (up {}{}, front {}{}, right {}{}) turned to +Y up, +Z "
+                  "front, +X right",
+                  up_sign > 0 ? '+' : '-', names[up], front_sign > 0 ? '+' : '-', names[front],
+                  coord_sign > 0 ? '+' : '-', names[coord]));
+  return map;
+}
+
+// Metres per file unit, and what to tell the user about it.
+double MetresPerUnit(const aiScene& scene, Family family, std::vector<std::string>* notes) {
+  if (family == Family::kBvh) {
+    notes->push_back(
+        "BVH has no unit: centimetres assumed, lengths x0.01 to metres (--scale to change)");
+    return 0.01;
+  }
+  if (family == Family::kFbx) {
+    // UnitScaleFactor is centimetres per unit; FBX's default unit is the centimetre.
+    std::optional<double> centimetres = Meta<double>(scene, "UnitScaleFactor");
+    if (!centimetres) {
+      if (const auto single = Meta<float>(scene, "UnitScaleFactor")) centimetres = *single;
+    }
+    const double factor =
+        centimetres && *centimetres > 0 && std::isfinite(*centimetres) ? *centimetres / 100 : 0.01;
+    if (factor != 1) {
+      notes->push_back(fmt::format("FBX unit {} cm: lengths x{} to metres", factor * 100, factor));
+    }
+    return factor;
+  }
+  return 1;
+}
+
+bool IsGenericClipName(const std::string& name, Family family) {
+  if (family == Family::kBvh || name.empty() || name == "mixamo.com" || name == "Default Take" ||
+      name == "Unreal Take") {
+    return true;
+  }
+  // "Take 001", Maya's and MotionBuilder's default.
+  return name.size() > 5 && StartsWith(name, "Take ") &&
+         std::all_of(name.begin() + 5, name.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+void NameClips(std::vector<Clip>& clips, Family family, const std::string& source,
+               std::vector<std::string>* notes) {
+  const std::string stem = ClipNameFromSource(source);
+  const auto generic = std::count_if(clips.begin(), clips.end(), [family](const Clip& clip) {
+    return IsGenericClipName(clip.name, family);
+  });
+  int number = 0;
+  for (Clip& clip : clips) {
+    if (!IsGenericClipName(clip.name, family)) continue;
+    const std::string name = generic == 1 ? stem : fmt::format("{}_{}", stem, ++number);
+    if (family != Family::kBvh) {
+      notes->push_back(fmt::format("clip '{}' renamed '{}' after the file", clip.name, name));
+    }
+    clip.name = name;
+  }
+}
+
+// Morph targets matter to the clip model only through animated weights; a node whose weights
+// nothing animates keeps no mesh, so writers without geometry (all but glTF pass-through) can
+// write it. FBX blend-shape animation is what Assimp 5.2 drops (threejs_morph_test.fbx): say so.
+void DropUnanimatedMorphTargets(Asset& asset, Family family, std::vector<std::string>* notes) {
+  std::vector<bool> animated(asset.rig.nodes.size(), false);
+  for (const Clip& clip : asset.clips) {
+    for (const Channel& channel : clip.channels) {
+      if (channel.path == Path::kWeights) animated[static_cast<size_t>(channel.node)] = true;
+    }
+  }
+  for (size_t n = 0; n < asset.rig.nodes.size(); ++n) {
+    Node& node = asset.rig.nodes[n];
+    if (node.morph_target_count == 0 || animated[n]) continue;
+    if (family == Family::kFbx) {
+      notes->push_back(fmt::format(
+          "'{}' has {} morph target(s), but Assimp 5.2 reads no blend-shape animation from FBX: "
+          "no weights are animated here",
+          node.name, node.morph_target_count));
+    }
+    node.mesh.reset();
+    node.morph_target_count = 0;
+    node.morph_target_names.clear();
+  }
+}
+
+}  // namespace
+
+bool SniffAssimp(std::string_view bytes) { return !SniffedExtension(bytes).empty(); }
+
+Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
+  std::string extension = std::filesystem::path(options.source).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (options.source.empty() || options.source.front() == '<' || extension.empty()) {
+    extension = SniffedExtension(bytes);
+  }
+  // A fixed name: the input's own may hold characters Assimp's path handling trips on.
+  const std::string main_name = "input" + extension;
+  Assimp::Importer importer;
+  // A BVH has no mesh, and Assimp would make one to show the skeleton.
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_TEXTURES, false);
+  auto* io = new ConfinedIOSystem(bytes, main_name, options.load_resource);
+  importer.SetIOHandler(io);  // the importer owns it from here
+  const aiScene* scene = importer.ReadFile(main_name, 0);
+  if (scene) {
+    // Assimp's validator wants a mesh unless the scene says it is incomplete, and a BVH has none
+    // (we asked for no skeleton mesh). Everything else it checks still applies.
+    if (scene->mNumMeshes == 0) const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
+    scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
+  }
+  if (!scene) {
+    if (io->refusal()) throw *io->refusal();
+    throw Error(ErrorKind::kBadInput, options.source, "",
+                fmt::format("Assimp {}.{}.{} cannot import it: {}", aiGetVersionMajor(),
+                            aiGetVersionMinor(), aiGetVersionPatch(), importer.GetErrorString()));
+  }
+  const Family family = FamilyOf(*scene);
+  Asset asset;
+  asset.notes.push_back(fmt::format(
+      "read with Assimp {}.{}.{} ({})", aiGetVersionMajor(), aiGetVersionMinor(),
+      aiGetVersionPatch(),
+      Meta<aiString>(*scene, "SourceAsset_Format").value_or(aiString("unknown importer")).C_Str()));
+  AssimpRig rig = BuildAssimpRig(*scene);
+  if (rig.folded_helpers > 0) {
+    asset.notes.push_back(fmt::format(
+        "{} FBX pivot/offset/pre-rotation helper node(s) ($AssimpFbx$) folded into their bones",
+        rig.folded_helpers));
+  }
+  AssimpClipOptions clip_options;
+  clip_options.source = options.source;
+  clip_options.keep_rotations_at_rest = family == Family::kBvh;
+  if (family == Family::kBvh) {
+    for (const BvhJointChannels& joint : ScanBvhHierarchy(bytes)) {
+      if (joint.has_position && joint.channel_count == 6) {
+        clip_options.positions_relative_to_rest.insert(joint.name);
+      } else if (joint.has_position) {
+        asset.notes.push_back(fmt::format(
+            "joint '{}' has position channels among {} channels: Assimp 5.2 reads positions only "
+            "of 6-channel joints, so they are lost",
+            joint.name, joint.channel_count));
+      }
+    }
+  }
+  asset.clips = ConvertAssimpAnimations(*scene, rig, clip_options, &asset.notes);
+  asset.rig = std::move(rig.rig);
+  asset.coordinates = {Handedness::kRight, Facing::kUnknown};
+  NameClips(asset.clips, family, options.source, &asset.notes);
+  DropUnanimatedMorphTargets(asset, family, &asset.notes);
+  if (family == Family::kFbx) {
+    if (const std::optional<AxisMap> axes = FbxAxes(*scene, &asset.notes))
+      ChangeBasis(asset, *axes);
+  }
+  const double metres = MetresPerUnit(*scene, family, &asset.notes);
+  if (metres != 1) ScaleLengths(asset, metres);
+  return asset;
+}
+
+}  // namespace animconv

@@ -1,0 +1,263 @@
+#!/usr/bin/env node
+// Checks animconv's BVH conversions against three.js r187's own BVHLoader, the reading of the
+// same file by the real consumer.
+//
+//   node check_bvh.mjs --bvh IN.bvh --unit 0.01 OUT.glb
+//     OUT.glb (animconv convert IN.bvh -o OUT.glb) is loaded with GLTFLoader and played with an
+//     AnimationMixer at every BVH frame time. BVHLoader.parse(IN) gives one key per frame on
+//     `<joint>.position` (OFFSET + channels) and `<joint>.quaternion` tracks. At every frame, for
+//     every joint: the glTF node of the same name has BVHLoader's quaternion (q = -q) and, divided
+//     by --unit (animconv's documented metres per BVH unit), its position, both within 1e-4.
+//     Same clip count (1) and duration.
+//
+//   node check_bvh.mjs --bvh IN.bvh --vrma OUT.vrma --model A.vrm [--model B.vrm ...]
+//     OUT.vrma (animconv convert IN.bvh -o OUT.vrma) is loaded with @pixiv/three-vrm-animation
+//     3.5.5 and played on each VRM model (three-vrm 3.5.5); loading, createVRMAnimationClip and
+//     binding must print nothing. Motion: BVHLoader's skeleton is posed at each frame, and every
+//     humanoid bone the VRMA animates must have, on the model's normalized rig, the world rotation
+//     the BVH joint has relative to its rest (W(t)·W(rest)⁻¹, within 1e-4; turned 180° about Y on
+//     a VRM 0.x model, as three-vrm-animation does). Bones are matched with the naming table
+//     below, written from the skeletons' conventions (not from animconv's C++). A bone is compared
+//     only when the model has it and every animated humanoid ancestor, since three-vrm-animation
+//     drops tracks of bones a model lacks.
+//
+// Prints one line per failure and "N passed, N failed"; exit 1 on failure, 2 on usage errors.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import {
+  Report, formatQuat, parseArgs, requireModules, signFreeDistance, usage, withConsoleAsFailures,
+} from './lib/common.mjs';
+import { VRM1_PARENT, conjugate, loadGltfFile, multiply } from './lib/vrm.mjs';
+
+requireModules(['three', '@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
+const THREE = await import('three');
+const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
+const { BVHLoader } = await import('three/addons/loaders/BVHLoader.js');
+
+const TOLERANCE = 1e-4;
+
+const argv = process.argv.slice(2);
+const models = [];
+for (let i = 0; i < argv.length;) {
+  if (argv[i] === '--model') {
+    if (i + 1 >= argv.length) usage('--model needs a value');
+    models.push(argv[i + 1]);
+    argv.splice(i, 2);
+  } else {
+    ++i;
+  }
+}
+const args = parseArgs(argv, { flags: [], options: ['bvh', 'unit', 'vrma', 'max-failure-lines'] });
+if (args.bvh === undefined || !existsSync(args.bvh)) usage('--bvh IN.bvh is required and must exist');
+const report = new Report(args['max-failure-lines'] === undefined ? 200 : Number(args['max-failure-lines']));
+
+const bvh = new BVHLoader().parse(readFileSync(args.bvh, 'utf8'));
+const frameTimes = Array.from(bvh.clip.tracks[0].times);
+const joints = bvh.skeleton.bones.filter((bone) => bone.name !== 'ENDSITE');
+
+if (args.vrma !== undefined) {
+  if (models.length === 0) usage('--vrma needs at least one --model');
+  await checkVrma();
+} else {
+  if (args.positional.length !== 1) usage('give one OUT.glb');
+  const unit = Number(args.unit);
+  if (!(unit > 0)) usage('--unit must be a positive number');
+  await checkGlb(args.positional[0], unit);
+}
+report.finish();
+
+function bvhTrackValue(name, t) {
+  const track = bvh.clip.tracks.find((candidate) => candidate.name === name);
+  return track ? Array.from(track.createInterpolant().evaluate(t)) : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+async function checkGlb(path, unit) {
+  report.setContext(basename(path));
+  const { gltf, messages } = await loadGltfFile(THREE, GLTFLoader, path, []);
+  report.check(messages.length === 0, () => `loading printed: ${messages.join(' | ')}`);
+  if (!report.check(gltf.animations.length === 1, `${gltf.animations.length} clips, expected 1`)) return;
+  const clip = gltf.animations[0];
+  const duration = frameTimes[frameTimes.length - 1];
+  report.check(Math.abs(clip.duration - duration) <= 1e-5,
+               `duration ${clip.duration}, BVHLoader ${duration}`);
+  const mixer = new THREE.AnimationMixer(gltf.scene);
+  const action = withConsoleAsFailures(report, 'binding the clip', () => {
+    const a = mixer.clipAction(clip);
+    a.setLoop(THREE.LoopOnce, 1);
+    a.clampWhenFinished = true;
+    a.play();
+    return a;
+  });
+  const nodes = new Map();
+  gltf.scene.traverse((object) => nodes.set(object.name, object));
+  let worstRotation = 0;
+  let worstPosition = 0;
+  // GLTFLoader sanitises node names as three's property paths need ("mixamorig:Hips" ->
+  // "mixamorigHips").
+  const nodeOf = (joint) => nodes.get(THREE.PropertyBinding.sanitizeNodeName(joint.name));
+  for (const joint of joints) {
+    report.check(nodeOf(joint) !== undefined, `no node named '${joint.name}'`);
+  }
+  for (const t of frameTimes) {
+    action.reset();
+    mixer.setTime(t);
+    for (const joint of joints) {
+      const node = nodeOf(joint);
+      if (!node) continue;
+      const wantQ = bvhTrackValue(`${joint.name}.quaternion`, t);
+      const gotQ = node.quaternion.toArray();
+      const dq = signFreeDistance(gotQ, wantQ);
+      worstRotation = Math.max(worstRotation, dq);
+      report.check(dq <= TOLERANCE, () => `${joint.name} at t=${t}: quaternion ${formatQuat(gotQ)}, ` +
+                                          `BVHLoader ${formatQuat(wantQ)}`);
+      const wantP = bvhTrackValue(`${joint.name}.position`, t);
+      const gotP = node.position.toArray().map((c) => c / unit);
+      const dp = Math.max(...gotP.map((c, i) => Math.abs(c - wantP[i])));
+      worstPosition = Math.max(worstPosition, dp);
+      report.check(dp <= TOLERANCE, () => `${joint.name} at t=${t}: position/${unit} (${gotP.join(', ')}), ` +
+                                          `BVHLoader (${wantP.join(', ')})`);
+    }
+  }
+  console.log(`${basename(path)}: ${joints.length} joints x ${frameTimes.length} frames; largest ` +
+              `difference: quaternion ${worstRotation.toExponential(2)}, position ${worstPosition.toExponential(2)} BVH units`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// BVH joint name -> VRM 1.0 humanoid bone, per skeleton convention. Mixamo/CMU: Spine1 = chest,
+// Spine2 = upperChest (three-vrm's Mixamo example map); Biovision: Collar = shoulder, Shoulder =
+// upper arm, Hip = upper leg; Poser/DAZ: abdomen = spine, Shldr = upper arm, Thigh = upper leg.
+function humanBoneOf(jointName) {
+  const name = jointName.replace(/^mixamorig[0-9]*[:_]?/, '');
+  const sides = { Left: 'left', Right: 'right', l: 'left', r: 'right' };
+  const common = {
+    Hips: 'hips', Spine: 'spine', Spine1: 'chest', Spine2: 'upperChest', Neck: 'neck', Head: 'head',
+    hip: 'hips', abdomen: 'spine', chest: 'chest', neck: 'neck', head: 'head',
+    Chest: 'spine', Chest2: 'chest', Chest3: 'upperChest',
+  };
+  if (common[name] !== undefined) {
+    // "Chest" is Biovision's spine, but a Unity-like name elsewhere; the BVHs here use it as spine.
+    return common[name];
+  }
+  const limb = {
+    // Mixamo / CMU
+    Shoulder: 'Shoulder', Arm: 'UpperArm', ForeArm: 'LowerArm', Hand: 'Hand',
+    UpLeg: 'UpperLeg', Leg: 'LowerLeg', Foot: 'Foot', ToeBase: 'Toes',
+    // Biovision
+    Collar: 'Shoulder', Elbow: 'LowerArm', Wrist: 'Hand', Hip: 'UpperLeg', Knee: 'LowerLeg',
+    Ankle: 'Foot', Toe: 'Toes',
+    // Poser
+    Shldr: 'UpperArm', Thigh: 'UpperLeg', Shin: 'LowerLeg',
+  };
+  // Fingers: Mixamo HandIndex1..3 / Poser Index1..3 are proximal..distal; thumbs 1..3 are VRM
+  // 1.0's metacarpal, proximal, distal.
+  const finger = /^(Left|Right|l|r)(?:Hand)?(Thumb|Index|Middle|Mid|Ring|Pinky)([123])$/.exec(name);
+  if (finger) {
+    const fingerName = { Thumb: 'Thumb', Index: 'Index', Middle: 'Middle', Mid: 'Middle', Ring: 'Ring', Pinky: 'Little' }[finger[2]];
+    const segment = finger[2] === 'Thumb' ? ['Metacarpal', 'Proximal', 'Distal'] : ['Proximal', 'Intermediate', 'Distal'];
+    return `${sides[finger[1]]}${fingerName}${segment[Number(finger[3]) - 1]}`;
+  }
+  const biovision = joints.some((joint) => /Collar$/.test(joint.name));
+  let match = /^(Left|Right)(.+)$/.exec(name) ?? /^(l|r)([A-Z].*)$/.exec(name);
+  if (!match) return null;
+  const side = sides[match[1]];
+  const part = match[2];
+  if (biovision && part === 'Shoulder') return `${side}UpperArm`;
+  if (limb[part] !== undefined) return `${side}${limb[part]}`;
+  return null;
+}
+
+async function checkVrma() {
+  const { VRMLoaderPlugin } = await import('@pixiv/three-vrm');
+  const { VRMAnimationLoaderPlugin, VRMLookAtQuaternionProxy, createVRMAnimationClip } =
+    await import('@pixiv/three-vrm-animation');
+  report.setContext(basename(args.vrma));
+  const { gltf, messages } = await loadGltfFile(THREE, GLTFLoader, args.vrma,
+                                                 [(parser) => new VRMAnimationLoaderPlugin(parser)]);
+  report.check(messages.length === 0, () => `loading printed: ${messages.join(' | ')}`);
+  const animations = gltf.userData.vrmAnimations ?? [];
+  if (!report.check(animations.length === 1, `${animations.length} VRMAnimations, expected 1`)) return;
+  const vrmAnimation = animations[0];
+  const animated = new Set(vrmAnimation.humanoidTracks.rotation.keys());
+
+  // Expected normalized world rotations: BVHLoader's skeleton posed by its own clip.
+  // Posed by hand from the track values: a mixer cannot bind "mixamorig:Hips.quaternion" (':'
+  // is reserved in three's property paths).
+  const root = bvh.skeleton.bones[0];
+  const pose = (t) => {
+    for (const joint of joints) {
+      joint.quaternion.fromArray(bvhTrackValue(`${joint.name}.quaternion`, t));
+      joint.position.fromArray(bvhTrackValue(`${joint.name}.position`, t));
+    }
+  };
+  const jointByBone = new Map();
+  for (const joint of joints) {
+    const bone = humanBoneOf(joint.name);
+    if (bone !== null && !jointByBone.has(bone)) jointByBone.set(bone, joint);
+  }
+  // The rest pose: BVHLoader's bones as built, before any frame is applied.
+  root.updateMatrixWorld(true);
+  const restWorld = new Map();
+  for (const [bone, joint] of jointByBone) restWorld.set(bone, joint.getWorldQuaternion(new THREE.Quaternion()).toArray());
+  const expected = frameTimes.map((t) => {
+    pose(t);
+    root.updateMatrixWorld(true);
+    const map = new Map();
+    for (const [bone, joint] of jointByBone) {
+      map.set(bone, multiply(joint.getWorldQuaternion(new THREE.Quaternion()).toArray(), conjugate(restWorld.get(bone))));
+    }
+    return map;
+  });
+  report.check(animated.size > 0 && [...animated].every((bone) => jointByBone.has(bone)),
+               () => `VRMA animates [${[...animated].join(', ')}]; the BVH maps [${[...jointByBone.keys()].join(', ')}]`);
+
+  for (const path of models) {
+    report.setContext(`${basename(args.vrma)} on ${basename(path)}`);
+    const loaded = await loadGltfFile(THREE, GLTFLoader, path, [(parser) => new VRMLoaderPlugin(parser)]);
+    for (const message of new Set(loaded.messages)) console.log(`note: loading ${basename(path)} printed ${message}`);
+    const vrm = loaded.gltf.userData.vrm;
+    if (!report.check(vrm?.humanoid != null, 'no VRM humanoid')) continue;
+    const version = vrm.meta.metaVersion === '0' ? 0 : 1;
+    if (vrm.lookAt) {
+      const proxy = new VRMLookAtQuaternionProxy(vrm.lookAt);
+      proxy.name = 'lookAtQuaternionProxy';
+      vrm.scene.add(proxy);
+    }
+    const mixer = new THREE.AnimationMixer(vrm.scene);
+    let action;
+    withConsoleAsFailures(report, 'createVRMAnimationClip and binding', () => {
+      const clip = createVRMAnimationClip(vrmAnimation, vrm);
+      action = mixer.clipAction(clip);
+      action.setLoop(THREE.LoopOnce, 1);
+      action.clampWhenFinished = true;
+      action.play();
+      mixer.setTime(0);
+    });
+    const humanoid = vrm.humanoid;
+    const has = (bone) => humanoid.getNormalizedBoneNode(bone) != null;
+    const comparable = [...animated].filter((bone) => {
+      for (let b = bone; b !== undefined; b = VRM1_PARENT[b]) {
+        if (animated.has(b) && !has(b)) return false;
+      }
+      return true;
+    });
+    const turn = version === 0 ? [0, 1, 0, 0] : [0, 0, 0, 1];
+    let worst = 0;
+    frameTimes.forEach((t, frame) => {
+      action.reset();
+      mixer.setTime(t);
+      vrm.scene.updateMatrixWorld(true);
+      for (const bone of comparable) {
+        const got = humanoid.getNormalizedBoneNode(bone).getWorldQuaternion(new THREE.Quaternion()).toArray();
+        const want = multiply(multiply(turn, expected[frame].get(bone)), conjugate(turn));
+        const distance = signFreeDistance(got, want);
+        worst = Math.max(worst, distance);
+        report.check(distance <= TOLERANCE, () => `${bone} at t=${t}: normalized world ${formatQuat(got)}, ` +
+                                                  `BVH world delta ${formatQuat(want)}`);
+      }
+    });
+    console.log(`${basename(path)}: VRM ${version === 0 ? '0.x' : '1.0'}; ${comparable.length} of ${animated.size} ` +
+                `animated bones compared over ${frameTimes.length} frames; largest difference ${worst.toExponential(2)}`);
+  }
+}

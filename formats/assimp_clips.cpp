@@ -78,7 +78,8 @@ class AnimationConverter {
     clip_ = Clip{};
     clip_.name = animation.mName.C_Str();
     ticks_per_second_ = animation.mTicksPerSecond;
-    if (!(ticks_per_second_ > 0) || !std::isfinite(ticks_per_second_)) {
+    if (!options_.seconds_per_tick &&
+        (!(ticks_per_second_ > 0) || !std::isfinite(ticks_per_second_))) {
       ticks_per_second_ = options_.default_ticks_per_second;
       notes_.push_back(fmt::format(
           "animation '{}' does not say how many ticks make a second: {} assumed (Assimp's "
@@ -96,7 +97,7 @@ class AnimationConverter {
           "weight animation is)",
           clip_.name, animation.mNumMeshChannels));
     }
-    const double duration = animation.mDuration / ticks_per_second_;
+    const double duration = Seconds(animation.mDuration);
     if (std::isfinite(duration) && duration > clip_.duration() + 1e-9) {
       clip_.duration_seconds = duration;
     }
@@ -120,7 +121,8 @@ class AnimationConverter {
   }
 
   double Seconds(double ticks) const {
-    const double seconds = ticks / ticks_per_second_;
+    const double seconds =
+        options_.seconds_per_tick ? ticks * *options_.seconds_per_tick : ticks / ticks_per_second_;
     if (!std::isfinite(seconds)) {
       throw Error(ErrorKind::kBadInput, options_.source, "",
                   fmt::format("animation '{}' has a key at a non-finite time", clip_.name));

@@ -3,6 +3,7 @@
 
 #include <assimp/scene.h>
 
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -16,6 +17,9 @@ struct AssimpClipOptions {
   std::string source;  // for errors
   // Ticks per second when an animation leaves mTicksPerSecond 0 ("unspecified").
   double default_ticks_per_second = 25.0;
+  // When set, the length of a tick whatever the animation says (BVH: the frame time as written;
+  // Assimp's keys are frame numbers).
+  std::optional<double> seconds_per_tick;
   // BVH: every rotation key is data the file declared (CHANNELS), even at rest, so a pose file
   // keeps its pose; Assimp's invented one-key scales and offsets still go.
   bool keep_rotations_at_rest = false;

@@ -186,6 +186,11 @@ Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
   // A BVH has no mesh, and Assimp would make one to show the skeleton.
   importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
   importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_TEXTURES, false);
+  // With pivots preserved (Assimp's default) a bone with pre-rotation comes as a helper chain,
+  // yet Assimp 5.2 still bakes the pre-rotation into the bone's own rotation keys, so playing
+  // the chain applies it twice (magnum-ufbx_skinning.fbx). Without, Assimp composes each bone's
+  // full local transform per key itself; helpers it still makes are folded by BuildAssimpRig.
+  importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false);
   auto* io = new ConfinedIOSystem(bytes, main_name, options.load_resource);
   importer.SetIOHandler(io);  // the importer owns it from here
   const aiScene* scene = importer.ReadFile(main_name, 0);
@@ -203,6 +208,11 @@ Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
   }
   const Family family = FamilyOf(*scene);
   Asset asset;
+  if (io->refusal()) {
+    // Assimp went on without the file (an OBJ's material library, a texture): nothing was read
+    // from outside, and the animation does not depend on it, but the user should know.
+    asset.notes.push_back(fmt::format("not read: {}", io->refusal()->message()));
+  }
   asset.notes.push_back(fmt::format(
       "read with Assimp {}.{}.{} ({})", aiGetVersionMajor(), aiGetVersionMinor(),
       aiGetVersionPatch(),
@@ -217,7 +227,9 @@ Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
   clip_options.source = options.source;
   clip_options.keep_rotations_at_rest = family == Family::kBvh;
   if (family == Family::kBvh) {
-    for (const BvhJointChannels& joint : ScanBvhHierarchy(bytes)) {
+    const BvhHeader header = ScanBvh(bytes);
+    clip_options.seconds_per_tick = header.frame_time_seconds;
+    for (const BvhJointChannels& joint : header.joints) {
       if (joint.has_position && joint.channel_count == 6) {
         clip_options.positions_relative_to_rest.insert(joint.name);
       } else if (joint.has_position) {

@@ -1,6 +1,7 @@
 #include "formats/bvh_channels.h"
 
 #include <charconv>
+#include <cmath>
 
 namespace animconv {
 namespace {
@@ -25,11 +26,12 @@ class Tokens {
 
 }  // namespace
 
-std::vector<BvhJointChannels> ScanBvhHierarchy(std::string_view text) {
-  std::vector<BvhJointChannels> joints;
+BvhHeader ScanBvh(std::string_view text) {
+  BvhHeader header;
+  std::vector<BvhJointChannels>& joints = header.joints;
   Tokens tokens(text);
-  for (std::string_view token = tokens.Next(); !token.empty() && token != "MOTION";
-       token = tokens.Next()) {
+  std::string_view token = tokens.Next();
+  for (; !token.empty() && token != "MOTION"; token = tokens.Next()) {
     if (token == "ROOT" || token == "JOINT") {
       joints.push_back({std::string(tokens.Next()), 0, false});
     } else if (token == "CHANNELS" && !joints.empty()) {
@@ -44,7 +46,19 @@ std::vector<BvhJointChannels> ScanBvhHierarchy(std::string_view text) {
       }
     }
   }
-  return joints;
+  // MOTION / Frames: N / Frame Time: T
+  for (int i = 0; i < 6 && !token.empty(); ++i) {
+    token = tokens.Next();
+    if (token != "Time:") continue;
+    const std::string_view value = tokens.Next();
+    double seconds = 0;
+    const auto parsed = std::from_chars(value.data(), value.data() + value.size(), seconds);
+    if (parsed.ec == std::errc() && seconds > 0 && std::isfinite(seconds)) {
+      header.frame_time_seconds = seconds;
+    }
+    break;
+  }
+  return header;
 }
 
 }  // namespace animconv

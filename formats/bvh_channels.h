@@ -4,6 +4,7 @@
 // joint's OFFSET. Knowing the declarations lets the reader correct the one and report the other.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,8 +17,15 @@ struct BvhJointChannels {
   bool has_position = false;
 };
 
-// ROOT and JOINT entries in file order; stops at MOTION. Tolerant: a malformed hierarchy gives
-// what could be read (Assimp then reports the real error).
-std::vector<BvhJointChannels> ScanBvhHierarchy(std::string_view text);
+struct BvhHeader {
+  std::vector<BvhJointChannels> joints;  // ROOT and JOINT entries in file order
+  // "Frame Time:" as written, in double precision: Assimp keeps 1 / frame time as a float,
+  // which moves a 120 fps frame by up to 1e-9 s per second of clip.
+  std::optional<double> frame_time_seconds;
+};
+
+// Reads the HIERARCHY and the MOTION header. Tolerant: a malformed file gives what could be read
+// (Assimp then reports the real error).
+BvhHeader ScanBvh(std::string_view text);
 
 }  // namespace animconv

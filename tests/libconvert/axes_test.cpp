@@ -129,5 +129,31 @@ TEST(AxesTest, ParseMirrorRejectsUnknown) {
   EXPECT_THROW(ParseMirror("y"), Error);
 }
 
+TEST(AxesTest, ScaleLengthsScalesTranslationsOnly) {
+  Asset asset;
+  Node node;
+  node.rest_translation = {1, 2, 3};
+  node.rest_scale = {2, 2, 2};
+  asset.rig.nodes = {node};
+  Clip clip;
+  Channel translation;
+  translation.node = 0;
+  translation.path = Path::kTranslation;
+  translation.width = 3;
+  translation.interpolation = Interpolation::kCubicSpline;
+  translation.times_seconds = {0};
+  translation.values = {1, 1, 1, 10, 20, 30, -1, -1, -1};  // in-tangent, value, out-tangent
+  Channel scale = translation;
+  scale.path = Path::kScale;
+  clip.channels = {translation, scale};
+  asset.clips = {clip};
+  ScaleLengths(asset, 0.01);
+  EXPECT_EQ(asset.rig.nodes[0].rest_translation, (Vec3{0.01, 0.02, 0.03}));
+  EXPECT_EQ(asset.rig.nodes[0].rest_scale, (Vec3{2, 2, 2}));
+  EXPECT_DOUBLE_EQ(asset.clips[0].channels[0].values[4], 0.2);
+  EXPECT_DOUBLE_EQ(asset.clips[0].channels[0].values[0], 0.01);  // tangents are lengths too
+  EXPECT_DOUBLE_EQ(asset.clips[0].channels[1].values[4], 20);
+}
+
 }  // namespace
 }  // namespace animconv

@@ -264,5 +264,58 @@ TEST(CoverHumanoidTest, ListsMappedAndMissingRequiredBones) {
             (std::vector<HumanBone>{HumanBone::kChest, HumanBone::kNeck}));
 }
 
+// BVH namings (libconvert/mocap_bone_names.h): the same words mean other bones, so the whole
+// skeleton decides. Joint lists as in ../shared/data/bvh.
+TEST(GuessHumanoidTest, BiovisionBvhCollarIsTheShoulder) {
+  Rig rig = MakeRig({"Hips",      "Chest",       "Chest2",        "Chest3",       "Chest4",
+                     "Neck",      "Head",        "LeftCollar",    "LeftShoulder", "LeftElbow",
+                     "LeftWrist", "RightCollar", "RightShoulder", "RightElbow",   "RightWrist",
+                     "LeftHip",   "LeftKnee",    "LeftAnkle",     "LeftToe",      "RightHip",
+                     "RightKnee", "RightAnkle",  "RightToe"});
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_EQ(guess->mocap_naming, MocapNaming::kBiovision);
+  EXPECT_EQ(guess->bones_matched, 22);
+  EXPECT_EQ(BoneOf(rig, "Chest"), HumanBone::kSpine);
+  EXPECT_EQ(BoneOf(rig, "Chest2"), HumanBone::kChest);
+  EXPECT_EQ(BoneOf(rig, "Chest4"), std::nullopt);
+  EXPECT_EQ(BoneOf(rig, "LeftCollar"), HumanBone::kLeftShoulder);
+  EXPECT_EQ(BoneOf(rig, "LeftShoulder"), HumanBone::kLeftUpperArm);
+  EXPECT_EQ(BoneOf(rig, "RightWrist"), HumanBone::kRightHand);
+  EXPECT_EQ(BoneOf(rig, "LeftHip"), HumanBone::kLeftUpperLeg);
+  EXPECT_EQ(BoneOf(rig, "RightAnkle"), HumanBone::kRightFoot);
+  EXPECT_NE(DescribeHumanoidGuess(*guess).find("biovision naming"), std::string::npos);
+}
+
+TEST(GuessHumanoidTest, PoserBvhNames) {
+  Rig rig = MakeRig({"hip",     "abdomen", "chest",    "neck",  "head",     "leftEye",
+                     "rCollar", "rShldr",  "rForeArm", "rHand", "rThumb1",  "rIndex2",
+                     "lCollar", "lShldr",  "lForeArm", "lHand", "rButtock", "rThigh",
+                     "rShin",   "rFoot",   "lThigh",   "lShin", "lFoot"});
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_EQ(guess->mocap_naming, MocapNaming::kPoser);
+  EXPECT_EQ(BoneOf(rig, "hip"), HumanBone::kHips);
+  EXPECT_EQ(BoneOf(rig, "abdomen"), HumanBone::kSpine);
+  EXPECT_EQ(BoneOf(rig, "lShldr"), HumanBone::kLeftUpperArm);
+  EXPECT_EQ(BoneOf(rig, "rThumb1"), HumanBone::kRightThumbProximal);  // Unity numbering
+  EXPECT_EQ(BoneOf(rig, "rIndex2"), HumanBone::kRightIndexIntermediate);
+  EXPECT_EQ(BoneOf(rig, "lShin"), HumanBone::kLeftLowerLeg);
+  EXPECT_EQ(BoneOf(rig, "rButtock"), std::nullopt);
+}
+
+TEST(GuessHumanoidTest, CmuBvhReadsAsMixamo) {
+  Rig rig = MakeRig({"Hips", "LHipJoint", "LeftUpLeg", "LeftLeg", "LeftFoot", "LeftToeBase",
+                     "LowerBack", "Spine", "Spine1", "Neck", "Neck1", "Head", "LeftShoulder",
+                     "LeftArm", "LeftForeArm", "LeftHand", "LThumb"});
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_FALSE(guess->mocap_naming.has_value());
+  EXPECT_EQ(guess->naming, BoneNaming::kMixamo);
+  EXPECT_EQ(BoneOf(rig, "LeftShoulder"), HumanBone::kLeftShoulder);  // not Biovision's upper arm
+  EXPECT_EQ(BoneOf(rig, "LeftArm"), HumanBone::kLeftUpperArm);
+  EXPECT_EQ(BoneOf(rig, "LHipJoint"), std::nullopt);
+}
+
 }  // namespace
 }  // namespace animconv

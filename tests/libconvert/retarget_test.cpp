@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <random>
+#include <tuple>
 
 #include "libconvert/humanoid_pose.h"
 #include "libconvert/quaternion.h"
@@ -170,6 +171,49 @@ TEST(RetargetTest, BoneMissingOnTargetPassesItsRotationToChildren) {
       // two slerps is sampled, so compare at key times only.
       if (seconds == 0.3) continue;
       ExpectSameRotation(WorldDelta(full, source.clips[0], seconds, bone),
+                         WorldDelta(target, clips[0], seconds, bone),
+                         std::string(GetHumanBoneInfo(bone).unity));
+    }
+  }
+}
+
+// A BVH's joints that no humanoid bone names (CMU's LowerBack and Neck1, a Biovision Chest4)
+// still turn everything below them: their rotation must reach the target.
+TEST(RetargetTest, UnmappedSourceJointsBetweenBonesKeepTheirRotation) {
+  std::mt19937 random(11);
+  Rig source = MakeHumanoidTPoseRig(AllBones(), Facing::kPlusZ);
+  const auto node_of = [&source](HumanBone bone) {
+    for (size_t n = 0; n < source.nodes.size(); ++n) {
+      if (source.nodes[n].human_bone == bone) return static_cast<int>(n);
+    }
+    return -1;
+  };
+  // "Chest4" between upperChest and its children, "LHipJoint" between hips and the left leg.
+  for (const auto& [name, above, below] :
+       {std::tuple<const char*, HumanBone, std::vector<HumanBone>>{
+            "Chest4",
+            HumanBone::kUpperChest,
+            {HumanBone::kNeck, HumanBone::kLeftShoulder, HumanBone::kRightShoulder}},
+        {"LHipJoint", HumanBone::kHips, {HumanBone::kLeftUpperLeg}}}) {
+    Node joint;
+    joint.name = name;
+    joint.parent = node_of(above);
+    joint.rest_rotation = RandomRotation(random);
+    source.nodes.push_back(joint);
+    for (const HumanBone child : below) {
+      source.nodes[static_cast<size_t>(node_of(child))].parent =
+          static_cast<int>(source.nodes.size() - 1);
+    }
+  }
+  const Rig target =
+      WithRandomRestRotations(MakeHumanoidTPoseRig(AllBones(), Facing::kPlusZ), random);
+  const Asset asset = SourceAsset(source, RandomClip(source, random), Facing::kPlusZ);
+  const std::vector<Clip> clips =
+      RetargetClips(asset, target, Facing::kPlusZ, RetargetOptions{}, nullptr);
+  for (const HumanBone bone : {HumanBone::kNeck, HumanBone::kHead, HumanBone::kLeftHand,
+                               HumanBone::kRightShoulder, HumanBone::kLeftFoot}) {
+    for (const double seconds : {0.0, 0.5, 1.0}) {
+      ExpectSameRotation(WorldDelta(source, asset.clips[0], seconds, bone),
                          WorldDelta(target, clips[0], seconds, bone),
                          std::string(GetHumanBoneInfo(bone).unity));
     }

@@ -180,6 +180,12 @@ Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
   if (options.source.empty() || options.source.front() == '<' || extension.empty()) {
     extension = SniffedExtension(bytes);
   }
+  if (extension.empty()) {
+    // Assimp would try every importer it has on the bytes: only take what we can name.
+    throw Error(ErrorKind::kBadInput, options.source, "",
+                "not a BVH, FBX or COLLADA file; other formats Assimp reads need their file "
+                "extension (.x, .b3d, ...)");
+  }
   // A fixed name: the input's own may hold characters Assimp's path handling trips on.
   const std::string main_name = "input" + extension;
   Assimp::Importer importer;

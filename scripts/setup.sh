@@ -9,7 +9,8 @@ shift || true
 # The design card's stack (docs/dependencies.md says why each is here).
 need=(build-essential cmake
   libassimp-dev libglm-dev libfmt-dev libspdlog-dev libboost-program-options-dev
-  nlohmann-json3-dev libmeshoptimizer-dev libgtest-dev libgmock-dev libbenchmark-dev)
+  nlohmann-json3-dev libmeshoptimizer-dev libgtest-dev libgmock-dev libbenchmark-dev
+  assimp-utils)  # `assimp export`, the peer of bench/bvh_vs_assimp_export.sh
 # Node runs the interop tests against the real three.js; any install that provides node and
 # npm will do (Debian's nodejs + npm, or a nodesource nodejs that bundles npm).
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || need+=(nodejs npm)

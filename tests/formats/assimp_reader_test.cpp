@@ -16,7 +16,9 @@
 #include "formats/assimp_rig.h"
 #include "libconvert/error.h"
 #include "libconvert/quaternion.h"
+#include "libconvert/rest_pose.h"
 #include "libconvert/sample.h"
+#include "test_support.h"
 
 namespace animconv {
 namespace {
@@ -186,6 +188,21 @@ TEST(AssimpReaderTest, ReferencedFilesGoThroughLoadResource) {
   ASSERT_FALSE(requested.empty());
   EXPECT_EQ(requested[0], "../../secret.mtl");
   EXPECT_TRUE(HasNote(asset, "not read: '../../secret.mtl' is outside the folder"));
+}
+
+TEST(AssimpReaderTest, ColladaMillisecondsAndUnits) {
+  const std::string path = testing::SourcePath("data/dae/turn.dae");
+  const Asset asset = Read(ReadBytes(path), path);
+  ASSERT_EQ(asset.clips.size(), 1u);
+  const int arm = NodeNamed(asset, "arm");
+  ASSERT_GE(arm, 0);
+  const Channel* rotation = FindChannel(asset.clips[0], arm, Path::kRotation);
+  ASSERT_NE(rotation, nullptr);
+  ASSERT_EQ(rotation->key_count(), 3u);
+  EXPECT_NEAR(rotation->times_seconds[1], 0.5, 1e-9);  // Assimp: 500 ticks at 1000 per second
+  ExpectNear(AxisAngle('Z', 45), LoadQuat(rotation->key_value(1)), "arm at 0.5 s");
+  // 150 cm above the origin through the root's 0.01 scale.
+  EXPECT_NEAR(RestPose(asset.rig).WorldPosition(arm)[1], 1.5, 1e-6);
 }
 
 TEST(AssimpReaderTest, Fbx61IsRefusedWithAssimpsReason) {

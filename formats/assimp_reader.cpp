@@ -110,7 +110,9 @@ double MetresPerUnit(const aiScene& scene, Family family, std::vector<std::strin
     const double factor =
         centimetres && *centimetres > 0 && std::isfinite(*centimetres) ? *centimetres / 100 : 0.01;
     if (factor != 1) {
-      notes->push_back(fmt::format("FBX unit {} cm: lengths x{} to metres", factor * 100, factor));
+      // Assimp keeps the factor as a float: 6 digits are what it holds.
+      notes->push_back(
+          fmt::format("FBX unit {:.6g} cm: lengths x{:.6g} to metres", factor * 100, factor));
     }
     return factor;
   }

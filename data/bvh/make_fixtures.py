@@ -32,7 +32,7 @@ def names(joint):
 def write(path, root, order, frames, frame_time, motion):
     """motion(name, frame) -> (x, y, z) degrees about X, Y, Z; root also gets a position."""
     lines = ["HIERARCHY"] + joint_lines(root, 0, order)
-    lines += ["MOTION", f"Frames: {frames}", f"Frame Time: {frame_time:.6f}"]
+    lines += ["MOTION", f"Frames: {frames}", f"Frame Time: {frame_time:.10f}"]
     for frame in range(frames):
         values = []
         for index, name in enumerate(names(root)):
@@ -125,3 +125,96 @@ def mixamo_motion(name, frame):
 
 write("cmu_walk.bvh", cmu(), "ZYX", 48, 1 / 120, cmu_motion)
 write("mixamo_wave.bvh", mixamo(), "ZXY", 30, 1 / 30, mixamo_motion)
+
+
+# ---------------------------------------------------------------------------------------------
+# The Mixamo skeleton and motion again as an ASCII FBX 7.4, the way Mixamo delivers clips: take
+# "mixamo.com", centimetres (UnitScaleFactor 1), Y up, 30 fps. Euler order: FBX RotationOrder 3
+# (eEulerYXZ: Y first, then X, then Z), the same rotation as the BVH's "Zrotation Xrotation
+# Yrotation" channels, so the FBX must play exactly like mixamo_wave.bvh.
+FBX_TICKS_PER_SECOND = 46186158000
+
+
+def write_fbx(path, root, frames, frame_time, motion, z_up=False, unit_cm=1.0):
+    """z_up: the scene in 3ds Max axes (up +Z, front -Y) and `unit_cm` centimetres per unit, the
+    numbers converted accordingly: a reader that honours the file's axes and unit gets the same
+    motion back. Positions (x, y, z) become (x, -z, y); an Euler YXZ rotation (ax, ay, az) about
+    Y-up axes becomes ZXY (ax, -az, ay) about Z-up axes."""
+    def position(v):
+        v = [c / unit_cm for c in v]
+        return [v[0], -v[2], v[1]] if z_up else v
+
+    def rotation(v):
+        return [v[0], -v[2], v[1]] if z_up else v
+    joints = []  # (name, offset, parent index)
+
+    def walk(joint, parent):
+        joints.append((joint[0], joint[1], parent))
+        index = len(joints) - 1
+        for child in joint[2]:
+            walk(child, index)
+
+    walk(root, -1)
+    ids = {"stack": 100, "layer": 101}
+    model_id = lambda i: 1000 + i
+    out = ["; FBX 7.4.0 project file", "; made by data/bvh/make_fixtures.py", "",
+           "FBXHeaderExtension:  {", "\tFBXHeaderVersion: 1003", "\tFBXVersion: 7400", "}",
+           "GlobalSettings:  {", "\tVersion: 1000", "\tProperties70:  {"]
+    axes = ([("UpAxis", 2), ("UpAxisSign", 1), ("FrontAxis", 1), ("FrontAxisSign", -1)] if z_up else
+            [("UpAxis", 1), ("UpAxisSign", 1), ("FrontAxis", 2), ("FrontAxisSign", 1)])
+    for name, value in axes + [("CoordAxis", 0), ("CoordAxisSign", 1)]:
+        out.append(f'\t\tP: "{name}", "int", "Integer", "",{value}')
+    out += [f'\t\tP: "UnitScaleFactor", "double", "Number", "",{unit_cm}',
+            '\t\tP: "TimeMode", "enum", "", "",6', "\t}", "}", "Objects:  {"]
+    for i, (name, offset, _) in enumerate(joints):
+        t = position(offset)
+        out += [f'\tModel: {model_id(i)}, "Model::{name}", "LimbNode" {{', "\t\tVersion: 232",
+                "\t\tProperties70:  {", f'\t\t\tP: "RotationOrder", "enum", "", "",{4 if z_up else 3}',
+                f'\t\t\tP: "Lcl Translation", "Lcl Translation", "", "A",{t[0]:.8f},{t[1]:.8f},{t[2]:.8f}',
+                "\t\t}", "\t}"]
+    stop = round((frames - 1) * frame_time * FBX_TICKS_PER_SECOND)
+    out += [f'\tAnimationStack: {ids["stack"]}, "AnimStack::mixamo.com", "" {{', "\t\tProperties70:  {",
+            f'\t\t\tP: "LocalStop", "KTime", "Time", "",{stop}', "\t\t}", "\t}",
+            f'\tAnimationLayer: {ids["layer"]}, "AnimLayer::BaseLayer", "" {{', "\t}"]
+    connections = [f'\tC: "OO",{ids["layer"]},{ids["stack"]}']
+    for i, (name, _, parent) in enumerate(joints):
+        connections.append(f'\tC: "OO",{model_id(i)},{model_id(parent) if parent >= 0 else 0}')
+    times = ",".join(str(round(f * frame_time * FBX_TICKS_PER_SECOND)) for f in range(frames))
+    next_id = 10000
+    for i, (name, offset, _) in enumerate(joints):
+        # The BVH's numbers as written (4 decimals), so both files hold the same motion.
+        rounded = lambda values: [round(v, 4) for v in values]
+        curves = {"Lcl Rotation": [rotation(rounded(motion(name, f))) for f in range(frames)]}
+        if i == 0:
+            curves["Lcl Translation"] = [
+                position([o + p for o, p in zip(offset, rounded(motion("@position", f)))])
+                for f in range(frames)]
+        for prop, values in curves.items():
+            node_id = next_id
+            next_id += 1
+            out += [f'\tAnimationCurveNode: {node_id}, "AnimCurveNode::{"R" if "Rot" in prop else "T"}", "" {{',
+                    "\t\tProperties70:  {"]
+            for a, axis in enumerate("XYZ"):
+                out.append(f'\t\t\tP: "d|{axis}", "Number", "", "A",{values[0][a]:.8f}')
+            out += ["\t\t}", "\t}"]
+            connections += [f'\tC: "OO",{node_id},{ids["layer"]}',
+                            f'\tC: "OP",{node_id},{model_id(i)}, "{prop}"']
+            for a, axis in enumerate("XYZ"):
+                curve_id = next_id
+                next_id += 1
+                keys = ",".join(f"{v[a]:.8f}" for v in values)
+                out += [f'\tAnimationCurve: {curve_id}, "AnimCurve::", "" {{', "\t\tDefault: 0",
+                        "\t\tKeyVer: 4008", f"\t\tKeyTime: *{frames} {{", f"\t\t\ta: {times}", "\t\t}",
+                        f"\t\tKeyValueFloat: *{frames} {{", f"\t\t\ta: {keys}", "\t\t}",
+                        "\t\tKeyAttrFlags: *1 {", "\t\t\ta: 24836", "\t\t}",
+                        "\t\tKeyAttrDataFloat: *4 {", "\t\t\ta: 0,0,255790911,0", "\t\t}",
+                        "\t\tKeyAttrRefCount: *1 {", f"\t\t\ta: {frames}", "\t\t}", "\t}"]
+                connections.append(f'\tC: "OP",{curve_id},{node_id}, "d|{axis}"')
+    out += ["}", "Connections:  {"] + connections + ["}"]
+    with open(path, "w", newline="\n") as f:
+        f.write("\n".join(out) + "\n")
+
+
+write_fbx("../fbx/mixamo_wave.fbx", mixamo(), 30, 1 / 30, mixamo_motion)
+write_fbx("../fbx/mixamo_wave_z_up_inches.fbx", mixamo(), 30, 1 / 30, mixamo_motion, z_up=True,
+          unit_cm=2.54)

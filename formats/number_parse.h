@@ -21,6 +21,22 @@ inline bool ParseDecimal(const char** cursor, const char* end, char decimal_mark
     negative = *p == '-';
     ++p;
   }
+  // The Unity exporter's shape, one digit, the mark and three decimals ("0.030", "-0,014"), is
+  // nearly every value of a large file; matching it without the digit loops makes the whole
+  // import markedly faster. The result is what the general code below computes: the digits as
+  // one integer divided by 10^3. p[5] must end the number (no fourth decimal, no exponent).
+  if (end - p >= 6 && static_cast<unsigned>(p[0] - '0') < 10 && p[1] == decimal_mark &&
+      static_cast<unsigned>(p[2] - '0') < 10 && static_cast<unsigned>(p[3] - '0') < 10 &&
+      static_cast<unsigned>(p[4] - '0') < 10 && static_cast<unsigned>(p[5] - '0') >= 10 &&
+      (p[5] | 0x20) != 'e') {
+    const unsigned digits =
+        static_cast<unsigned>(p[0] - '0') * 1000 + static_cast<unsigned>(p[2] - '0') * 100 +
+        static_cast<unsigned>(p[3] - '0') * 10 + static_cast<unsigned>(p[4] - '0');
+    const double value = static_cast<double>(digits) / 1e3;
+    *out = negative ? -value : value;
+    *cursor = p + 5;
+    return true;
+  }
   uint64_t mantissa = 0;
   const char* integer_begin = p;
   while (p < end && static_cast<unsigned>(*p - '0') < 10) {

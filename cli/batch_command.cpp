@@ -15,6 +15,7 @@
 #include "formats/batch.h"
 #include "libconvert/error.h"
 #include "libconvert/io.h"
+#include "libconvert/text.h"
 
 namespace animconv::cli {
 namespace {
@@ -46,13 +47,15 @@ class Progress {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const double rate = static_cast<double>(done_) / std::max(elapsed, 1e-9);
     if (!terminal_) {
-      std::cerr << fmt::format("[{}/{}] {} {}{}\n", done_, total_, BatchStatusName(result.status),
-                               result.item.input,
-                               result.message.empty() ? "" : ": " + result.message);
+      std::cerr << fmt::format(
+          "[{}/{}] {} {}{}\n", done_, total_, BatchStatusName(result.status),
+          EscapeForTerminal(result.item.input),
+          result.message.empty() ? "" : ": " + EscapeForTerminal(result.message));
       return;
     }
     if (result.status == BatchStatus::kFailed) {
-      std::cerr << fmt::format("\r\033[Kfailed {}: {}\n", result.item.input, result.message);
+      std::cerr << fmt::format("\r\033[Kfailed {}: {}\n", EscapeForTerminal(result.item.input),
+                               EscapeForTerminal(result.message));
     }
     std::cerr << fmt::format("\r\033[K{}/{} files, {} failed, {:.1f} files/s, ETA {}", done_,
                              total_, failed_, rate,
@@ -153,7 +156,8 @@ int RunBatch(const std::vector<std::string>& args) {
     ++counts[static_cast<int>(result.status)];
     if (result.status == BatchStatus::kFailed) {
       exit_code = std::max(exit_code, result.exit_code);
-      std::cerr << fmt::format("failed: {}: {}\n", result.item.input, result.message);
+      std::cerr << fmt::format("failed: {}: {}\n", EscapeForTerminal(result.item.input),
+                               EscapeForTerminal(result.message));
     }
   }
   std::cerr << fmt::format("{} converted, {} skipped, {} failed, {} not started in {:.2f} s\n",

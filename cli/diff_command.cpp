@@ -11,6 +11,7 @@
 #include "cli/input_options.h"
 #include "libconvert/clip_diff.h"
 #include "libconvert/error.h"
+#include "libconvert/text.h"
 
 namespace animconv::cli {
 namespace {
@@ -86,23 +87,26 @@ std::string ChannelName(const ChannelDiff& channel) {
 
 std::string Worst(const UnitDiff& unit) {
   if (unit.worst_node.empty()) return "";
-  return fmt::format("; worst {} at {:.6g} s", unit.worst_node, unit.time_of_max_seconds);
+  return fmt::format("; worst {} at {:.6g} s", EscapeForTerminal(unit.worst_node),
+                     unit.time_of_max_seconds);
 }
 
 // At most `top` names, so two unrelated files do not print a screenful.
 void PrintNames(const char* label, const std::vector<std::string>& names, size_t top) {
   if (names.empty()) return;
   const size_t shown = std::min(names.size(), std::max<size_t>(top, 1));
-  std::cout << fmt::format(
-      "{} ({}): {}{}\n", label, names.size(),
-      fmt::join(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(shown), ", "),
-      shown < names.size() ? ", ..." : "");
+  std::vector<std::string> escaped;
+  for (size_t i = 0; i < shown; ++i) escaped.push_back(EscapeForTerminal(names[i]));
+  std::cout << fmt::format("{} ({}): {}{}\n", label, names.size(), fmt::join(escaped, ", "),
+                           shown < names.size() ? ", ..." : "");
 }
 
 void PrintText(const std::string& path_a, const std::string& path_b, const ClipDiff& diff,
                const DiffOptions& options, size_t top) {
-  std::cout << fmt::format("A: {} clip '{}'\nB: {} clip '{}'\n", path_a, diff.clip_a, path_b,
-                           diff.clip_b);
+  // Clip, node and channel names come from the input files: escaped for the terminal.
+  std::cout << fmt::format("A: {} clip '{}'\nB: {} clip '{}'\n", EscapeForTerminal(path_a),
+                           EscapeForTerminal(diff.clip_a), EscapeForTerminal(path_b),
+                           EscapeForTerminal(diff.clip_b));
   if (diff.duration_difference_seconds != 0) {
     std::cout << fmt::format("duration: B - A = {:+.6g} s\n", diff.duration_difference_seconds);
   }
@@ -134,7 +138,7 @@ void PrintText(const std::string& path_a, const std::string& path_b, const ClipD
   for (const ChannelDiff* channel : worst) {
     if (shown[channel->unit]++ >= top) continue;
     std::cout << fmt::format("  {:<40} max {:.6g} {} at {:.6g} s, p99 {:.6g}{}\n",
-                             ChannelName(*channel), channel->max, channel->unit,
+                             EscapeForTerminal(ChannelName(*channel)), channel->max, channel->unit,
                              channel->time_of_max_seconds, channel->p99,
                              channel->only_in_a   ? " (only in A)"
                              : channel->only_in_b ? " (only in B)"

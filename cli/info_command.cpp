@@ -7,6 +7,7 @@
 #include "cli/input_options.h"
 #include "libconvert/bone_names.h"
 #include "libconvert/summary.h"
+#include "libconvert/text.h"
 
 namespace animconv::cli {
 namespace {
@@ -164,6 +165,21 @@ void PrintText(const std::string& path, const LoadedAsset& loaded, const AssetSu
   }
 }
 
+// Names and notes come from the input file: a crafted name must not reach the terminal as
+// control characters. The JSON output keeps them as they are (JSON escapes them).
+AssetSummary ForTerminal(AssetSummary summary) {
+  const auto escape = [](std::vector<std::string>& texts) {
+    for (std::string& text : texts) text = EscapeForTerminal(text);
+  };
+  escape(summary.notes);
+  for (ClipSummary& clip : summary.clips) {
+    clip.name = EscapeForTerminal(clip.name);
+    escape(clip.targets);
+    escape(clip.missing_humanoid);
+  }
+  return summary;
+}
+
 }  // namespace
 
 int RunInfo(const std::vector<std::string>& args) {
@@ -189,7 +205,7 @@ int RunInfo(const std::vector<std::string>& args) {
   if (json) {
     std::cout << ToJson(path, loaded, summary).dump(2) << "\n";
   } else {
-    PrintText(path, loaded, summary);
+    PrintText(EscapeForTerminal(path), loaded, ForTerminal(summary));
   }
   return 0;
 }

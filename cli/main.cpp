@@ -1,13 +1,19 @@
 // animconv: convert and retarget character animation clips. This file only dispatches commands
 // and turns errors into messages and exit codes (docs/cli.md).
+#include <spdlog/pattern_formatter.h>
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
+#include <ctime>
 #include <iostream>
+#include <memory>
 #include <new>
+#include <string>
+#include <string_view>
 
 #include "cli/commands.h"
 #include "libconvert/error.h"
+#include "libconvert/text.h"
 
 namespace {
 
@@ -36,12 +42,31 @@ exit codes: 0 ok, 1 usage error, 2 bad input, 3 I/O error, 4 internal error
 
 constexpr int kExitInternal = 4;
 
+// The message text, escaped for the terminal (`%*` in the log pattern). Warnings and notes quote
+// node, clip and track names from input files; escaping every message here covers all of them,
+// present and future, so a crafted name cannot recolour, move the cursor or fake a log line.
+// Error messages are escaped already, and escaping is idempotent.
+class EscapedMessage : public spdlog::custom_flag_formatter {
+ public:
+  void format(const spdlog::details::log_msg& message, const std::tm&,
+              spdlog::memory_buf_t& out) override {
+    const std::string escaped = animconv::EscapeForTerminal(
+        std::string_view(message.payload.data(), message.payload.size()));
+    out.append(escaped.data(), escaped.data() + escaped.size());
+  }
+  std::unique_ptr<custom_flag_formatter> clone() const override {
+    return std::make_unique<EscapedMessage>();
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
   // Multi-threaded sink: `batch` converts files on several threads, each may log.
   auto logger = spdlog::stderr_color_mt("animconv");
-  logger->set_pattern("animconv: %^%l%$: %v");
+  auto formatter = std::make_unique<spdlog::pattern_formatter>();
+  formatter->add_flag<EscapedMessage>('*').set_pattern("animconv: %^%l%$: %*");
+  logger->set_formatter(std::move(formatter));
   spdlog::set_default_logger(logger);
   spdlog::set_level(spdlog::level::info);
 

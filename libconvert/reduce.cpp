@@ -227,7 +227,8 @@ double LongestTranslation(const Clip& clip, const Node& node, int index) {
 // Per-node tolerances for the hierarchical bound. A point D from joint c moves, to first order, by
 // the sum over c and its ancestors a of (rotation error + scale error) × (distance from a to the
 // point) + translation error × a's parent world scale. Distances are bounded by bone lengths
-// (the longest of the rest and every key) plus D, world scale by the largest scale component.
+// (the longest of the rest and every key, times the parent's world scale) plus D times the
+// joint's world scale, world scale by the largest scale component.
 // The position budget E = translation_metres is split so that every root-to-leaf chain sums to at
 // most E: a joint gets E / (animated joints on the longest chain through it), shared equally by
 // its animated paths.
@@ -269,7 +270,11 @@ std::vector<Tolerances> HierarchicalTolerances(const Asset& asset, const Clip& c
     order.insert(order.end(), children[n].begin(), children[n].end());
   }
   // Bottom-up: the farthest virtual point below a joint and the most animated joints below it.
-  std::vector<double> reach(count, distance);
+  // A virtual point sits D along its joint's own axes, so D times the joint's world scale away in
+  // object space: ACL's convention, what `diff --hierarchical` measures and where a skinned vertex
+  // of a scaled joint goes.
+  std::vector<double> reach(count);
+  for (size_t n = 0; n < count; ++n) reach[n] = distance * world_scale[n];
   std::vector<int> animated_below(count, 0);  // including the node itself
   for (auto it = order.rbegin(); it != order.rend(); ++it) {
     const size_t n = *it;

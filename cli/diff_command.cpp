@@ -223,7 +223,9 @@ int RunDiff(const std::vector<std::string>& args) {
   const auto [ca, cb] = SelectClipPair(a, b, diff_options);
   const ClipDiff diff = DiffClips(a, *ca, b, *cb, diff_options);
   if (json) {
-    std::cout << ToJson(inputs[0], inputs[1], diff, diff_options).dump(2) << "\n";
+    std::cout << ToJson(inputs[0], inputs[1], diff, diff_options)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   } else {
     PrintText(inputs[0], inputs[1], diff, diff_options, top);
   }

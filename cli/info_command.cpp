@@ -203,7 +203,10 @@ int RunInfo(const std::vector<std::string>& args) {
   const LoadedAsset loaded = LoadAsset(path, options);
   const AssetSummary summary = Summarize(loaded.asset);
   if (json) {
-    std::cout << ToJson(path, loaded, summary).dump(2) << "\n";
+    // Paths and notes may quote bytes that are not UTF-8: replaced (U+FFFD), never a crash.
+    std::cout << ToJson(path, loaded, summary)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << "\n";
   } else {
     PrintText(EscapeForTerminal(path), loaded, ForTerminal(summary));
   }

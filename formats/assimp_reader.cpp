@@ -171,6 +171,27 @@ void DropUnanimatedMorphTargets(Asset& asset, Family family, std::vector<std::st
   }
 }
 
+// Names from BVH and FBX carry no declared encoding (Latin-1 and Shift-JIS tools exist); the
+// model's names are UTF-8, which JSON writers need.
+void RepairNames(Asset& asset, std::vector<std::string>* notes) {
+  int repaired = 0;
+  const auto repair = [&repaired](std::string& name) {
+    if (FindInvalidUtf8(name) == std::string::npos) return;
+    name = ReplaceInvalidUtf8(name);
+    ++repaired;
+  };
+  for (Node& node : asset.rig.nodes) {
+    repair(node.name);
+    if (node.mesh) repair(node.mesh->name);
+    for (std::string& target : node.morph_target_names) repair(target);
+  }
+  for (Clip& clip : asset.clips) repair(clip.name);
+  if (repaired > 0) {
+    notes->push_back(fmt::format(
+        "{} name(s) are not valid UTF-8: each invalid byte replaced by U+FFFD", repaired));
+  }
+}
+
 }  // namespace
 
 bool SniffAssimp(std::string_view bytes) { return !SniffedExtension(bytes).empty(); }
@@ -252,6 +273,7 @@ Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
   asset.rig = std::move(rig.rig);
   asset.coordinates = {Handedness::kRight, Facing::kUnknown};
   NameClips(asset.clips, family, options.source, &asset.notes);
+  RepairNames(asset, &asset.notes);
   DropUnanimatedMorphTargets(asset, family, &asset.notes);
   if (family == Family::kFbx) {
     if (const std::optional<AxisMap> axes = FbxAxes(*scene, &asset.notes))

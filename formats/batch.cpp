@@ -198,7 +198,8 @@ std::string BatchReportJson(const std::vector<BatchResult>& results, double wall
   }
   const nlohmann::json report = {
       {"files", files}, {"totals", totals}, {"wall_seconds", wall_seconds}};
-  return report.dump(2) + "\n";
+  // File names are bytes, not necessarily UTF-8: replace what is not (U+FFFD).
+  return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace animconv

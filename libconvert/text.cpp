@@ -85,6 +85,23 @@ size_t FindInvalidUtf8(std::string_view text) {
   return std::string_view::npos;
 }
 
+std::string ReplaceInvalidUtf8(std::string_view text) {
+  std::string replaced;
+  replaced.reserve(text.size());
+  char32_t code_point = 0;
+  for (size_t i = 0; i < text.size();) {
+    const size_t length = Utf8SequenceAt(text, i, &code_point);
+    if (length == 0) {
+      replaced += "\xEF\xBF\xBD";
+      ++i;
+    } else {
+      replaced.append(text, i, length);
+      i += length;
+    }
+  }
+  return replaced;
+}
+
 std::string EscapeForTerminal(std::string_view text) {
   std::string escaped;
   escaped.reserve(text.size());

@@ -14,6 +14,10 @@ std::string_view StripUtf8Bom(std::string_view text);
 // Offset of the first byte that does not begin a well-formed UTF-8 sequence (no overlong forms,
 // surrogates or code points beyond U+10FFFF), or npos when `text` is all valid UTF-8.
 size_t FindInvalidUtf8(std::string_view text);
+// `text` with every byte that does not begin a well-formed UTF-8 sequence replaced by U+FFFD,
+// as text decoders do: for names from formats that declare no encoding (BVH, FBX), which every
+// JSON-based writer must emit as valid UTF-8.
+std::string ReplaceInvalidUtf8(std::string_view text);
 // `text` safe to print on a terminal: control characters (C0, DEL, C1), bidirectional formatting
 // characters and bytes that are not UTF-8 become \xHH, one per byte, so input quoted in a message
 // cannot move the cursor, recolour or clear the screen, or reorder what is shown. Printable text,

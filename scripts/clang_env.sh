@@ -39,3 +39,5 @@ asan_options=detect_leaks=1:strict_string_checks=1:detect_stack_use_after_return
 asan_options+=:check_initialization_order=1:strict_init_order=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-$asan_options}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+# Leaks inside Debian's libassimp on rejected files are upstream bugs (scripts/lsan.supp).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lsan.supp}

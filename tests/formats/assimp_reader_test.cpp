@@ -162,6 +162,16 @@ TEST(AssimpReaderTest, BvhRootPositionIsOffsetPlusChannelsInMetres) {
   for (const Channel& channel : asset.clips[0].channels) EXPECT_NE(channel.path, Path::kScale);
 }
 
+// BVH and FBX declare no encoding; a Latin-1 joint name reached the JSON writers as invalid
+// UTF-8 and made them throw (fuzz_assimp, fuzz/regressions/assimp/invalid_utf8_joint_name.bvh).
+TEST(AssimpReaderTest, NamesThatAreNotUtf8AreRepaired) {
+  std::string bvh = kBvh;
+  bvh.replace(bvh.find("Spine"), 5, "Sp\xA8ne");
+  const Asset asset = Read(bvh, "latin1.bvh");
+  EXPECT_GE(NodeNamed(asset, "Sp\xEF\xBF\xBDne"), 0);
+  EXPECT_TRUE(HasNote(asset, "2 name(s) are not valid UTF-8"));  // the joint and its end site
+}
+
 TEST(AssimpReaderTest, BadBvhIsAnErrorWithAssimpsReason) {
   try {
     Read("HIERARCHY\nROOT Hips\n{\n OFFSET 0 0\n", "broken.bvh");

@@ -96,5 +96,13 @@ TEST(TextTest, ErrorsEscapeTheBytesTheyQuote) {
   EXPECT_STREQ(error.what(), "a\\x1b.csv:1:2: found '\\x0dOK'");
 }
 
+TEST(TextTest, ReplaceInvalidUtf8KeepsValidTextAndReplacesEachBadByte) {
+  EXPECT_EQ(ReplaceInvalidUtf8("Hips"), "Hips");
+  EXPECT_EQ(ReplaceInvalidUtf8("\xE9\xAA\xA8\xE7\x9B\xA4"), "\xE9\xAA\xA8\xE7\x9B\xA4");  // 骨盤
+  EXPECT_EQ(ReplaceInvalidUtf8("Bip\xA8"), "Bip\xEF\xBF\xBD");            // a Latin-1 byte
+  EXPECT_EQ(ReplaceInvalidUtf8("\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD");  // overlong '/'
+  EXPECT_EQ(FindInvalidUtf8(ReplaceInvalidUtf8("\xFF\xFE a \xED\xA0\x80")), std::string::npos);
+}
+
 }  // namespace
 }  // namespace animconv

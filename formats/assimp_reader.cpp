@@ -192,6 +192,44 @@ void RepairNames(Asset& asset, std::vector<std::string>* notes) {
   }
 }
 
+// Assimp's BVH errors start "input.bvh:12 - ": the line becomes the error's location, and the
+// name we gave Assimp does not show.
+std::pair<std::string, std::string> SplitAssimpError(const std::string& text,
+                                                     const std::string& main_name) {
+  const std::string prefix = main_name + ":";
+  if (text.rfind(prefix, 0) == 0) {
+    const size_t dash = text.find(" - ", prefix.size());
+    const std::string line = text.substr(prefix.size(), dash - prefix.size());
+    if (dash != std::string::npos && !line.empty() &&
+        std::all_of(line.begin(), line.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+      return {line, text.substr(dash + 3)};
+    }
+  }
+  return {"", text};
+}
+
+// What Assimp would act on before it does: a frame count the file cannot hold makes Assimp
+// allocate for it (2e9 frames: gigabytes, then std::bad_alloc), and a frame time of 0 gives no
+// time at all. Every frame needs at least two bytes per channel value ("0 ").
+BvhHeader CheckBvhHeader(std::string_view bytes, const std::string& source) {
+  BvhHeader header = ScanBvh(bytes);
+  if (header.has_frame_time && !header.frame_time_seconds) {
+    throw Error(ErrorKind::kBadInput, source, "",
+                "BVH 'Frame Time:' must be a positive number of seconds");
+  }
+  uint64_t channels = 0;
+  for (const BvhJointChannels& joint : header.joints) channels += joint.channel_count;
+  if (header.frame_count && channels > 0 &&
+      *header.frame_count > (header.motion_bytes + 1) / (2 * channels)) {
+    throw Error(ErrorKind::kBadInput, source, "",
+                fmt::format("BVH declares {} frames of {} channel values, but the {} bytes after "
+                            "the MOTION header hold at most {}",
+                            *header.frame_count, channels, header.motion_bytes,
+                            (header.motion_bytes + 1) / (2 * channels)));
+  }
+  return header;
+}
+
 }  // namespace
 
 bool SniffAssimp(std::string_view bytes) { return !SniffedExtension(bytes).empty(); }
@@ -209,6 +247,8 @@ Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
                 "not a BVH, FBX or COLLADA file; other formats Assimp reads need their file "
                 "extension (.x, .b3d, ...)");
   }
+  std::optional<BvhHeader> bvh;
+  if (extension == ".bvh") bvh = CheckBvhHeader(bytes, options.source);
   // A fixed name: the input's own may hold characters Assimp's path handling trips on.
   const std::string main_name = "input" + extension;
   Assimp::Importer importer;
@@ -231,9 +271,10 @@ Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
   }
   if (!scene) {
     if (io->refusal()) throw *io->refusal();
-    throw Error(ErrorKind::kBadInput, options.source, "",
+    const auto [location, reason] = SplitAssimpError(importer.GetErrorString(), main_name);
+    throw Error(ErrorKind::kBadInput, options.source, location,
                 fmt::format("Assimp {}.{}.{} cannot import it: {}", aiGetVersionMajor(),
-                            aiGetVersionMinor(), aiGetVersionPatch(), importer.GetErrorString()));
+                            aiGetVersionMinor(), aiGetVersionPatch(), reason));
   }
   const Family family = FamilyOf(*scene);
   Asset asset;
@@ -256,7 +297,7 @@ Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
   clip_options.source = options.source;
   clip_options.keep_rotations_at_rest = family == Family::kBvh;
   if (family == Family::kBvh) {
-    const BvhHeader header = ScanBvh(bytes);
+    const BvhHeader header = bvh ? *bvh : ScanBvh(bytes);
     clip_options.seconds_per_tick = header.frame_time_seconds;
     for (const BvhJointChannels& joint : header.joints) {
       if (joint.has_position && joint.channel_count == 6) {

@@ -22,6 +22,9 @@ class Tokens {
 
   std::string_view text_;
   size_t position_ = 0;
+
+ public:
+  size_t position() const { return position_; }
 };
 
 }  // namespace
@@ -49,13 +52,22 @@ BvhHeader ScanBvh(std::string_view text) {
   // MOTION / Frames: N / Frame Time: T
   for (int i = 0; i < 6 && !token.empty(); ++i) {
     token = tokens.Next();
+    if (token == "Frames:") {
+      const std::string_view value = tokens.Next();
+      uint64_t frames = 0;
+      const auto parsed = std::from_chars(value.data(), value.data() + value.size(), frames);
+      if (parsed.ec == std::errc()) header.frame_count = frames;
+      continue;
+    }
     if (token != "Time:") continue;
+    header.has_frame_time = true;
     const std::string_view value = tokens.Next();
     double seconds = 0;
     const auto parsed = std::from_chars(value.data(), value.data() + value.size(), seconds);
     if (parsed.ec == std::errc() && seconds > 0 && std::isfinite(seconds)) {
       header.frame_time_seconds = seconds;
     }
+    header.motion_bytes = text.size() - tokens.position();
     break;
   }
   return header;

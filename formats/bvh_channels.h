@@ -4,6 +4,7 @@
 // joint's OFFSET. Knowing the declarations lets the reader correct the one and report the other.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,9 @@ struct BvhHeader {
   // "Frame Time:" as written, in double precision: Assimp keeps 1 / frame time as a float,
   // which moves a 120 fps frame by up to 1e-9 s per second of clip.
   std::optional<double> frame_time_seconds;
+  bool has_frame_time = false;          // the "Frame Time:" label was there, whatever followed it
+  std::optional<uint64_t> frame_count;  // "Frames:"
+  size_t motion_bytes = 0;              // bytes after the MOTION header: where the values are
 };
 
 // Reads the HIERARCHY and the MOTION header. Tolerant: a malformed file gives what could be read

@@ -39,7 +39,9 @@ validator() {  # "E errors / W warnings"
 }
 
 agreement() {  # largest quaternion / position difference to BVHLoader
-  (cd tests/interop && node check_bvh.mjs --bvh "$(realpath "$1")" --unit "$2" "$3" 2>/dev/null) |
+  local input
+  input=$(realpath "$1")
+  (cd tests/interop && node check_bvh.mjs --bvh "$input" --unit "$2" "$3" 2>/dev/null) |
     sed -n 's/.*quaternion \([^,]*\), position \([^ ]*\) BVH units/\1 \/ \2/p' | head -1
 }
 

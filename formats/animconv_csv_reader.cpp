@@ -45,6 +45,20 @@ std::string_view NextLine(std::string_view text, size_t* position) {
   return line;
 }
 
+// The header record: a quoted name may hold line breaks (RFC 4180; WriteAnimconvCsv quotes
+// them), so a newline ends the record only outside quotes.
+std::string_view NextRecord(std::string_view text, size_t* position) {
+  bool quoted = false;
+  size_t end = *position;
+  for (; end < text.size() && (quoted || text[end] != '\n'); ++end) {
+    if (text[end] == '"') quoted = !quoted;
+  }
+  std::string_view record = text.substr(*position, end - *position);
+  *position = end + 1;
+  if (!record.empty() && record.back() == '\r') record.remove_suffix(1);
+  return record;
+}
+
 // Orders components into the value layout: x,y,z(,w) for vectors, header order for weights.
 void OrderComponents(PendingChannel& pending, const std::string& source) {
   if (pending.path == Path::kWeights) return;
@@ -120,7 +134,8 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
   std::vector<std::string> fields;
   std::vector<size_t> columns;
   size_t error_column = 0;
-  if (!SplitCsvLine(NextLine(bytes, &position), &fields, &columns, &error_column)) {
+  const std::string_view header = NextRecord(bytes, &position);
+  if (!SplitCsvLine(header, &fields, &columns, &error_column)) {
     ThrowBadInput(source, fmt::format("1:{}", error_column), "unterminated quoted field");
   }
   if (fields.empty() || !EqualsIgnoreCase(TrimAscii(fields[0]), "time")) {
@@ -187,7 +202,7 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
   // Rows.
   const size_t expected_fields = fields.size();
   double previous_time = -1;
-  size_t line_number = 1;
+  size_t line_number = 1 + static_cast<size_t>(std::count(header.begin(), header.end(), '\n'));
   std::vector<double> cells;
   std::vector<bool> present;
   while (position < bytes.size()) {

@@ -55,6 +55,20 @@ TEST(AnimconvCsvTest, HeaderNamesEveryComponent) {
             "0,0,0,0,1,0.5,1\n");
 }
 
+// A name with a line break is quoted (RFC 4180) and must read back; rows after the two-line
+// header keep their real line numbers in errors.
+TEST(AnimconvCsvTest, QuotedNamesWithLineBreaksReadBack) {
+  Asset asset = MakeAsset({"two\nlines"});
+  asset.clips[0].channels.push_back(
+      MakeChannel(0, Path::kTranslation, {0, 1}, {0, 0, 0, 1, 2, 3}, 3));
+  const std::string text = WriteAnimconvCsv(asset, {});
+  EXPECT_EQ(text.substr(0, 25), "time,\"two\nlines.translati");
+  const Asset back = Read(text);
+  ExpectSameChannels(asset, back);
+  // The header spans lines 1-4 (three quoted names with a break each), the rows 5 and 6.
+  EXPECT_EQ(ErrorOf(text + "2,x,0,0\n"), "clip.csv:7:3: expected a number, found 'x'");
+}
+
 TEST(AnimconvCsvTest, RoundTripIsExactForSharedGrids) {
   Asset asset = ReadUnityCsv(testing::ReadText(testing::SourcePath("data/unity/anim.csv")), {});
   ConvertHandedness(asset, Handedness::kRight, Mirror::kZ);

@@ -172,33 +172,32 @@ class AnimationConverter {
     }
   }
 
+  // One Assimp key array as a channel; `value` turns a key into the model's numbers.
+  template <typename Key, typename ToValues>
+  Channel KeysToChannel(int node, Path path, int width, const Key* keys, unsigned count,
+                        ToValues value) const {
+    Channel channel{node, path, Interpolation::kLinear, {}, {}, width};
+    for (unsigned k = 0; k < count; ++k) {
+      channel.times_seconds.push_back(Seconds(keys[k].mTime));
+      const auto numbers = value(keys[k].mValue);
+      channel.values.insert(channel.values.end(), numbers.begin(), numbers.end());
+    }
+    return channel;
+  }
+
   // The common case: the channel's keys as they are, each path on its own times.
   void CopyKeys(int node, const aiNodeAnim& anim) {
     const Node& target = rig_.rig.nodes[static_cast<size_t>(node)];
     const Vec3 origin = options_.positions_relative_to_rest.count(target.name) > 0
                             ? target.rest_translation
                             : Vec3{0, 0, 0};
-    Channel translation{node, Path::kTranslation, Interpolation::kLinear, {}, {}, 3};
-    for (unsigned k = 0; k < anim.mNumPositionKeys; ++k) {
-      translation.times_seconds.push_back(Seconds(anim.mPositionKeys[k].mTime));
-      const Vec3 v = ToVec3(anim.mPositionKeys[k].mValue);
-      for (size_t i = 0; i < 3; ++i) translation.values.push_back(v[i] + origin[i]);
-    }
-    Emit(std::move(translation));
-    Channel rotation{node, Path::kRotation, Interpolation::kLinear, {}, {}, 4};
-    for (unsigned k = 0; k < anim.mNumRotationKeys; ++k) {
-      rotation.times_seconds.push_back(Seconds(anim.mRotationKeys[k].mTime));
-      const Quat q = ToQuat(anim.mRotationKeys[k].mValue);
-      rotation.values.insert(rotation.values.end(), q.begin(), q.end());
-    }
-    Emit(std::move(rotation));
-    Channel scale{node, Path::kScale, Interpolation::kLinear, {}, {}, 3};
-    for (unsigned k = 0; k < anim.mNumScalingKeys; ++k) {
-      scale.times_seconds.push_back(Seconds(anim.mScalingKeys[k].mTime));
-      const Vec3 v = ToVec3(anim.mScalingKeys[k].mValue);
-      scale.values.insert(scale.values.end(), v.begin(), v.end());
-    }
-    Emit(std::move(scale));
+    Emit(KeysToChannel(node, Path::kTranslation, 3, anim.mPositionKeys, anim.mNumPositionKeys,
+                       [&origin](const aiVector3D& v) {
+                         return Vec3{v.x + origin[0], v.y + origin[1], v.z + origin[2]};
+                       }));
+    Emit(
+        KeysToChannel(node, Path::kRotation, 4, anim.mRotationKeys, anim.mNumRotationKeys, ToQuat));
+    Emit(KeysToChannel(node, Path::kScale, 3, anim.mScalingKeys, anim.mNumScalingKeys, ToVec3));
   }
 
   // A folded helper chain: the bone's local transform is the product of the chain's transforms,

@@ -26,7 +26,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
-  Report, formatQuat, parseArgs, requireModules, signFreeDistance, usage, withConsoleAsFailures,
+  Report, takeRepeatedOption, formatQuat, parseArgs, requireModules, signFreeDistance, usage, withConsoleAsFailures,
 } from './lib/common.mjs';
 import { VRM1_PARENT, conjugate, loadGltfFile, multiply } from './lib/vrm.mjs';
 
@@ -38,16 +38,7 @@ const { BVHLoader } = await import('three/addons/loaders/BVHLoader.js');
 const TOLERANCE = 1e-4;
 
 const argv = process.argv.slice(2);
-const models = [];
-for (let i = 0; i < argv.length;) {
-  if (argv[i] === '--model') {
-    if (i + 1 >= argv.length) usage('--model needs a value');
-    models.push(argv[i + 1]);
-    argv.splice(i, 2);
-  } else {
-    ++i;
-  }
-}
+const models = takeRepeatedOption(argv, 'model');
 const args = parseArgs(argv, { flags: [], options: ['bvh', 'unit', 'vrma', 'max-failure-lines'] });
 if (args.bvh === undefined || !existsSync(args.bvh)) usage('--bvh IN.bvh is required and must exist');
 const report = new Report(args['max-failure-lines'] === undefined ? 200 : Number(args['max-failure-lines']));

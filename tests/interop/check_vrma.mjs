@@ -24,7 +24,7 @@
 import { existsSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
-  Report, expectedBones, formatQuat, parseArgs, poseAt, requireModules, sampleTimes,
+  Report, takeRepeatedOption, expectedBones, formatQuat, parseArgs, poseAt, requireModules, sampleTimes,
   signFreeDistance, usage, withConsoleAsFailures,
 } from './lib/common.mjs';
 import { IDENTITY, NOT_IN_VRMA, VRM1_BONES, readRecording, loadGltfFile } from './lib/vrm.mjs';
@@ -38,18 +38,8 @@ const { VRMAnimationLoaderPlugin, VRMLookAtQuaternionProxy, createVRMAnimationCl
 
 const TOLERANCE = 1e-5;
 
-// --model may repeat: take those pairs out before the common parser.
 const argv = process.argv.slice(2);
-const models = [];
-for (let i = 0; i < argv.length;) {
-  if (argv[i] === '--model') {
-    if (i + 1 >= argv.length) usage('--model needs a value');
-    models.push(argv[i + 1]);
-    argv.splice(i, 2);
-  } else {
-    ++i;
-  }
-}
+const models = takeRepeatedOption(argv, 'model');
 const args = parseArgs(argv, { flags: [], options: ['vrma', 'csv', 'bones', 'interval', 'max-failure-lines'] });
 for (const required of ['vrma', 'csv', 'interval']) {
   if (args[required] === undefined) usage(`--${required} is required`);

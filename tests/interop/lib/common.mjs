@@ -43,6 +43,22 @@ export function requireModules(packages) {
 // ---------------------------------------------------------------------------------------------
 // Command line
 
+// Takes every `--name value` pair out of `argv` (for an option that may repeat, like --model)
+// and returns the values, so parseArgs sees the rest.
+export function takeRepeatedOption(argv, name) {
+  const values = [];
+  for (let i = 0; i < argv.length;) {
+    if (argv[i] === `--${name}`) {
+      if (i + 1 >= argv.length) usage(`--${name} needs a value`);
+      values.push(argv[i + 1]);
+      argv.splice(i, 2);
+    } else {
+      ++i;
+    }
+  }
+  return values;
+}
+
 // Parses `--key value` pairs, boolean `--flag`s and positional arguments.
 export function parseArgs(argv, { flags = [], options = [] }) {
   const result = { positional: [] };

@@ -15,34 +15,23 @@ namespace {
 Vec3 ToVec3(const aiVector3D& v) { return {v.x, v.y, v.z}; }
 Quat ToQuat(const aiQuaternion& q) { return {q.x, q.y, q.z, q.w}; }  // Assimp stores w first
 
-template <typename Key>
-size_t KeyAfter(const Key* keys, unsigned count, double ticks) {
-  return static_cast<size_t>(
+Vec3 Lerp(const Vec3& a, const Vec3& b, double alpha) {
+  return {a[0] + (b[0] - a[0]) * alpha, a[1] + (b[1] - a[1]) * alpha, a[2] + (b[2] - a[2]) * alpha};
+}
+
+// Between keys by `mix` (lerp, slerp), held before the first and after the last, as Assimp's
+// own evaluator does. `count` > 0.
+template <typename Key, typename Convert, typename Mix>
+auto SampleKeys(const Key* keys, unsigned count, double ticks, Convert convert, Mix mix) {
+  const size_t after = static_cast<size_t>(
       std::upper_bound(keys, keys + count, ticks,
                        [](double value, const Key& key) { return value < key.mTime; }) -
       keys);
-}
-
-// Linear between keys, held before the first and after the last, as Assimp's own evaluator does.
-Vec3 SampleVector(const aiVectorKey* keys, unsigned count, double ticks) {
-  const size_t after = KeyAfter(keys, count, ticks);
-  if (after == 0) return ToVec3(keys[0].mValue);
-  if (after == count) return ToVec3(keys[count - 1].mValue);
-  const aiVectorKey& a = keys[after - 1];
-  const aiVectorKey& b = keys[after];
-  const double alpha = (ticks - a.mTime) / (b.mTime - a.mTime);
-  const Vec3 va = ToVec3(a.mValue), vb = ToVec3(b.mValue);
-  return {va[0] + (vb[0] - va[0]) * alpha, va[1] + (vb[1] - va[1]) * alpha,
-          va[2] + (vb[2] - va[2]) * alpha};
-}
-
-Quat SampleRotation(const aiQuatKey* keys, unsigned count, double ticks) {
-  const size_t after = KeyAfter(keys, count, ticks);
-  if (after == 0) return ToQuat(keys[0].mValue);
-  if (after == count) return ToQuat(keys[count - 1].mValue);
-  const aiQuatKey& a = keys[after - 1];
-  const aiQuatKey& b = keys[after];
-  return SlerpShortest(ToQuat(a.mValue), ToQuat(b.mValue), (ticks - a.mTime) / (b.mTime - a.mTime));
+  if (after == 0) return convert(keys[0].mValue);
+  if (after == count) return convert(keys[count - 1].mValue);
+  const Key& a = keys[after - 1];
+  const Key& b = keys[after];
+  return mix(convert(a.mValue), convert(b.mValue), (ticks - a.mTime) / (b.mTime - a.mTime));
 }
 
 bool NearlyEqual(const double* a, const double* b, int width) {
@@ -250,11 +239,11 @@ class AnimationConverter {
     Quat r;
     DecomposeMatrix(rest, &t, &r, &s);
     if (anim->mNumPositionKeys > 0)
-      t = SampleVector(anim->mPositionKeys, anim->mNumPositionKeys, tick);
+      t = SampleKeys(anim->mPositionKeys, anim->mNumPositionKeys, tick, ToVec3, Lerp);
     if (anim->mNumRotationKeys > 0)
-      r = SampleRotation(anim->mRotationKeys, anim->mNumRotationKeys, tick);
+      r = SampleKeys(anim->mRotationKeys, anim->mNumRotationKeys, tick, ToQuat, SlerpShortest);
     if (anim->mNumScalingKeys > 0)
-      s = SampleVector(anim->mScalingKeys, anim->mNumScalingKeys, tick);
+      s = SampleKeys(anim->mScalingKeys, anim->mNumScalingKeys, tick, ToVec3, Lerp);
     return TrsMatrix(t, r, s);
   }
 

@@ -40,4 +40,6 @@ asan_options+=:check_initialization_order=1:strict_init_order=1
 export ASAN_OPTIONS=${ASAN_OPTIONS:-$asan_options}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 # Leaks inside Debian's libassimp on rejected files are upstream bugs (scripts/lsan.supp).
-export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lsan.supp}
+# print_suppressions=0: the CLI tests expect exactly the error line on stderr.
+lsan_supp=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/lsan.supp
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$lsan_supp:print_suppressions=0}

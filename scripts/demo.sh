@@ -28,6 +28,10 @@ echo "== glTF morph clip -> three.js JSON, and baked per-frame geometry for p5.j
 $animconv info data/gltf/morph_cube.gltf
 $animconv convert data/gltf/morph_cube.gltf -o out/morph_cube.json
 $animconv bake data/gltf/morph_cube.gltf -o out/morph_cube.frames.json
+echo "== Motion capture: BVH (CMU names) and FBX (Mixamo) -> VRM Animation and GLB, via Assimp"
+$animconv info data/bvh/cmu_walk.bvh | head -8
+$animconv convert data/bvh/cmu_walk.bvh -o out/cmu_walk.vrma
+$animconv convert data/fbx/mixamo_wave.fbx -o out/mixamo_wave.glb
 echo "== Unity CSV -> animconv CSV (right-handed, one column per component)"
 $animconv convert data/unity/walk.csv -o out/walk.csv
 $animconv info out/walk.csv | head -4

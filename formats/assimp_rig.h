@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "libconvert/model.h"
+#include "libconvert/transform.h"
 
 namespace animconv {
 
@@ -30,9 +31,6 @@ struct AssimpRig {
 bool IsAssimpFbxHelper(const aiNode& node);
 
 glm::dmat4 ToGlm(const aiMatrix4x4& matrix);
-glm::dmat4 TrsMatrix(const Vec3& translation, const Quat& rotation, const Vec3& scale);
-// A chain's matrix as TRS; shear (which FBX pivots could in theory make) is dropped.
-void DecomposeMatrix(const glm::dmat4& matrix, Vec3* translation, Quat* rotation, Vec3* scale);
 
 AssimpRig BuildAssimpRig(const aiScene& scene);
 

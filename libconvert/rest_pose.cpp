@@ -1,23 +1,16 @@
 #include "libconvert/rest_pose.h"
 
-#include <glm/gtc/matrix_transform.hpp>
-#include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
 #include <utility>
 
 #include "libconvert/quaternion.h"
+#include "libconvert/transform.h"
 
 namespace animconv {
 namespace {
 
 glm::dmat4 LocalMatrix(const Node& node) {
-  const Vec3& t = node.rest_translation;
-  const Quat& r = node.rest_rotation;
-  const Vec3& s = node.rest_scale;
-  const glm::dmat4 translation = glm::translate(glm::dmat4(1.0), glm::dvec3(t[0], t[1], t[2]));
-  const glm::dmat4 rotation = glm::mat4_cast(glm::dquat(r[3], r[0], r[1], r[2]));
-  const glm::dmat4 scale = glm::scale(glm::dmat4(1.0), glm::dvec3(s[0], s[1], s[2]));
-  return translation * rotation * scale;
+  return TrsMatrix(node.rest_translation, node.rest_rotation, node.rest_scale);
 }
 
 glm::dmat4 Load(const std::array<double, 16>& m) { return glm::make_mat4(m.data()); }

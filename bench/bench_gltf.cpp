@@ -20,13 +20,13 @@
 #include <string>
 #include <utility>
 
+#include "animconv/bake.h"
+#include "animconv/convert.h"
+#include "animconv/format.h"
+#include "animconv/io.h"
+#include "animconv/model.h"
 #include "bench/bench_loop.h"
 #include "bench/synthetic_morph_gltf.h"
-#include "formats/format.h"
-#include "formats/p5_frames.h"
-#include "formats/pipeline.h"
-#include "libconvert/io.h"
-#include "libconvert/model.h"
 
 namespace {
 

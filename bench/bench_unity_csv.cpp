@@ -20,14 +20,14 @@
 #include <string>
 #include <utility>
 
+#include "animconv/convert.h"
+#include "animconv/format.h"
+#include "animconv/io.h"
+#include "animconv/model.h"
 #include "bench/bench_gltf.h"
 #include "bench/bench_loop.h"
 #include "bench/synthetic_unity_csv.h"
-#include "formats/format.h"
-#include "formats/pipeline.h"
-#include "formats/unity_csv.h"
-#include "libconvert/io.h"
-#include "libconvert/model.h"
+#include "formats/csv/unity_csv.h"
 
 namespace {
 

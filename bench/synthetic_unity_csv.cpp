@@ -40,7 +40,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "libconvert/humanoid.h"
+#include "animconv/humanoid.h"
 
 namespace animconv::bench {
 namespace {
@@ -79,7 +79,7 @@ Q Canonical(const Q& q) {
   return q;
 }
 
-// HumanBodyBones values (libconvert/humanoid.h). Left/right pairs: right = left + 1 for the
+// HumanBodyBones values (animconv/humanoid.h). Left/right pairs: right = left + 1 for the
 // limbs, right = left + 15 for the fingers.
 enum : int {
   kHips = 0,

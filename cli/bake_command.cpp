@@ -2,10 +2,10 @@
 
 #include <cmath>
 
+#include "animconv/bake.h"
+#include "animconv/error.h"
 #include "cli/commands.h"
 #include "cli/input_options.h"
-#include "formats/p5_frames.h"
-#include "libconvert/error.h"
 
 namespace animconv::cli {
 

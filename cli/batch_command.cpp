@@ -1,4 +1,4 @@
-// `animconv batch`: many inputs, one conversion each, in parallel (formats/batch.h). This file
+// `animconv batch`: many inputs, one conversion each, in parallel (animconv/batch.h). This file
 // parses options, shows progress and writes the report; the work is the library's.
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -9,12 +9,12 @@
 #include <csignal>
 #include <iostream>
 
+#include "animconv/batch.h"
+#include "animconv/error.h"
+#include "animconv/io.h"
 #include "cli/commands.h"
 #include "cli/convert_options.h"
 #include "cli/input_options.h"
-#include "formats/batch.h"
-#include "libconvert/error.h"
-#include "libconvert/io.h"
 #include "libconvert/text.h"
 
 namespace animconv::cli {

@@ -3,9 +3,9 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "animconv/bone_names.h"
+#include "animconv/error.h"
 #include "cli/commands.h"
-#include "libconvert/bone_names.h"
-#include "libconvert/error.h"
 
 namespace animconv::cli {
 namespace {

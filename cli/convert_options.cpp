@@ -5,9 +5,10 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "libconvert/bone_names.h"
-#include "libconvert/error.h"
-#include "libconvert/io.h"
+#include "animconv/bone_map.h"
+#include "animconv/bone_names.h"
+#include "animconv/error.h"
+#include "animconv/io.h"
 
 namespace animconv::cli {
 namespace {

@@ -4,9 +4,9 @@
 
 #include <string>
 
+#include "animconv/reduce.h"
+#include "animconv/timing.h"
 #include "cli/input_options.h"
-#include "libconvert/reduce.h"
-#include "libconvert/timing.h"
 
 namespace animconv::cli {
 

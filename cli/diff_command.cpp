@@ -1,5 +1,5 @@
 // `animconv diff A B`: how far apart two clips are, in degrees, metres, scale ratio and weight
-// units (libconvert/clip_diff.h). The numbers are the result, so comparing always exits 0.
+// units (animconv/clip_diff.h). The numbers are the result, so comparing always exits 0.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -7,10 +7,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "animconv/clip_diff.h"
+#include "animconv/error.h"
 #include "cli/commands.h"
 #include "cli/input_options.h"
-#include "libconvert/clip_diff.h"
-#include "libconvert/error.h"
 #include "libconvert/text.h"
 
 namespace animconv::cli {

@@ -2,9 +2,9 @@
 
 #include <iostream>
 
+#include "animconv/error.h"
+#include "animconv/format.h"
 #include "cli/commands.h"
-#include "formats/format.h"
-#include "libconvert/error.h"
 
 namespace animconv::cli {
 

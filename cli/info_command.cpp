@@ -3,10 +3,10 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "animconv/bone_names.h"
+#include "animconv/summary.h"
 #include "cli/commands.h"
 #include "cli/input_options.h"
-#include "libconvert/bone_names.h"
-#include "libconvert/summary.h"
 #include "libconvert/text.h"
 
 namespace animconv::cli {

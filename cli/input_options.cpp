@@ -5,9 +5,9 @@
 #include <cmath>
 #include <iostream>
 
-#include "formats/unity_csv.h"
-#include "libconvert/error.h"
-#include "libconvert/io.h"
+#include "animconv/error.h"
+#include "animconv/io.h"
+#include "formats/csv/unity_csv.h"
 
 namespace animconv::cli {
 

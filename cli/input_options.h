@@ -3,7 +3,7 @@
 
 #include <boost/program_options.hpp>
 
-#include "formats/pipeline.h"
+#include "animconv/convert.h"
 
 namespace animconv::cli {
 

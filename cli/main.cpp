@@ -11,8 +11,8 @@
 #include <string>
 #include <string_view>
 
+#include "animconv/error.h"
 #include "cli/commands.h"
-#include "libconvert/error.h"
 #include "libconvert/text.h"
 
 namespace {

@@ -1,12 +1,13 @@
 #include <fmt/format.h>
 
-#include "formats/animconv_csv.h"
-#include "formats/assimp.h"
-#include "formats/format.h"
-#include "formats/gltf.h"
-#include "formats/three_json.h"
-#include "formats/unity_csv.h"
-#include "libconvert/error.h"
+#include "animconv/error.h"
+#include "animconv/format.h"
+#include "formats/assimp/assimp.h"
+#include "formats/csv/animconv_csv.h"
+#include "formats/csv/unity_csv.h"
+#include "formats/gltf/gltf.h"
+#include "formats/three/three_hierarchy.h"
+#include "formats/three/three_json.h"
 #include "libconvert/text.h"
 
 namespace animconv {

@@ -11,11 +11,11 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "formats/format.h"
-#include "formats/p5_frames.h"
-#include "formats/pipeline.h"
-#include "libconvert/error.h"
-#include "libconvert/summary.h"
+#include "animconv/bake.h"
+#include "animconv/convert.h"
+#include "animconv/error.h"
+#include "animconv/format.h"
+#include "animconv/summary.h"
 
 namespace animconv {
 namespace {

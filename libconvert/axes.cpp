@@ -1,10 +1,10 @@
-#include "libconvert/axes.h"
+#include "animconv/axes.h"
 
 #include <algorithm>
 #include <cstdlib>
 #include <string>
 
-#include "libconvert/error.h"
+#include "animconv/error.h"
 
 namespace animconv {
 

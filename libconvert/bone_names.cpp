@@ -1,11 +1,11 @@
-#include "libconvert/bone_names.h"
+#include "animconv/bone_names.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <utility>
 
-#include "libconvert/mocap_bone_names.h"
+#include "animconv/mocap_bone_names.h"
 #include "libconvert/text.h"
 
 namespace animconv {

@@ -1,4 +1,4 @@
-#include "libconvert/clip_diff.h"
+#include "animconv/clip_diff.h"
 
 #include <fmt/format.h>
 
@@ -7,9 +7,9 @@
 #include <charconv>
 #include <cmath>
 
-#include "libconvert/error.h"
-#include "libconvert/quaternion.h"
-#include "libconvert/sample.h"
+#include "animconv/error.h"
+#include "animconv/quaternion.h"
+#include "animconv/sample.h"
 
 namespace animconv {
 namespace {

@@ -1,4 +1,4 @@
-#include "libconvert/error.h"
+#include "animconv/error.h"
 
 #include "libconvert/text.h"
 

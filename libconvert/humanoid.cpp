@@ -1,4 +1,4 @@
-#include "libconvert/humanoid.h"
+#include "animconv/humanoid.h"
 
 #include <array>
 

@@ -1,4 +1,4 @@
-#include "libconvert/humanoid_pose.h"
+#include "animconv/humanoid_pose.h"
 
 #include <array>
 #include <optional>

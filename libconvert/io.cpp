@@ -1,4 +1,4 @@
-#include "libconvert/io.h"
+#include "animconv/io.h"
 
 #include <fcntl.h>
 #include <fmt/format.h>
@@ -10,7 +10,7 @@
 #include <filesystem>
 #include <random>
 
-#include "libconvert/error.h"
+#include "animconv/error.h"
 
 namespace animconv {
 namespace {

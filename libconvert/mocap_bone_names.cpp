@@ -1,4 +1,4 @@
-#include "libconvert/mocap_bone_names.h"
+#include "animconv/mocap_bone_names.h"
 
 namespace animconv {
 namespace {

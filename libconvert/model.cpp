@@ -1,10 +1,10 @@
-#include "libconvert/model.h"
+#include "animconv/model.h"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-#include "libconvert/error.h"
+#include "animconv/error.h"
 
 namespace animconv {
 

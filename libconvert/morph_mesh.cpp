@@ -1,4 +1,4 @@
-#include "libconvert/morph_mesh.h"
+#include "animconv/morph_mesh.h"
 
 #include <cmath>
 #include <stdexcept>

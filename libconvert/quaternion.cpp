@@ -1,4 +1,4 @@
-#include "libconvert/quaternion.h"
+#include "animconv/quaternion.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,11 +1,11 @@
-#include "libconvert/reduce.h"
+#include "animconv/reduce.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "libconvert/quaternion.h"
+#include "animconv/quaternion.h"
 
 namespace animconv {
 namespace {

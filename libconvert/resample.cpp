@@ -1,8 +1,8 @@
-#include "libconvert/resample.h"
+#include "animconv/resample.h"
 
 #include <cmath>
 
-#include "libconvert/sample.h"
+#include "animconv/sample.h"
 
 namespace animconv {
 namespace {

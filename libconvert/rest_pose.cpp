@@ -1,10 +1,10 @@
-#include "libconvert/rest_pose.h"
+#include "animconv/rest_pose.h"
 
 #include <glm/gtc/type_ptr.hpp>
 #include <utility>
 
-#include "libconvert/quaternion.h"
-#include "libconvert/transform.h"
+#include "animconv/quaternion.h"
+#include "animconv/transform.h"
 
 namespace animconv {
 namespace {

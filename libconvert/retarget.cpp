@@ -1,4 +1,4 @@
-#include "libconvert/retarget.h"
+#include "animconv/retarget.h"
 
 #include <fmt/format.h>
 
@@ -7,10 +7,10 @@
 #include <set>
 #include <stdexcept>
 
-#include "libconvert/humanoid_pose.h"
-#include "libconvert/quaternion.h"
-#include "libconvert/rest_pose.h"
-#include "libconvert/sample.h"
+#include "animconv/humanoid_pose.h"
+#include "animconv/quaternion.h"
+#include "animconv/rest_pose.h"
+#include "animconv/sample.h"
 
 namespace animconv {
 namespace {

@@ -1,8 +1,8 @@
-#include "libconvert/sample.h"
+#include "animconv/sample.h"
 
 #include <algorithm>
 
-#include "libconvert/quaternion.h"
+#include "animconv/quaternion.h"
 
 namespace animconv {
 namespace {

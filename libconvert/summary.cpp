@@ -1,8 +1,8 @@
-#include "libconvert/summary.h"
+#include "animconv/summary.h"
 
 #include <cmath>
 
-#include "libconvert/quaternion.h"
+#include "animconv/quaternion.h"
 
 namespace animconv {
 namespace {

@@ -1,13 +1,13 @@
-#include "libconvert/timing.h"
+#include "animconv/timing.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "libconvert/error.h"
-#include "libconvert/quaternion.h"
-#include "libconvert/sample.h"
+#include "animconv/error.h"
+#include "animconv/quaternion.h"
+#include "animconv/sample.h"
 
 namespace animconv {
 namespace {

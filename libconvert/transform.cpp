@@ -1,9 +1,9 @@
-#include "libconvert/transform.h"
+#include "animconv/transform.h"
 
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
-#include "libconvert/quaternion.h"
+#include "animconv/quaternion.h"
 
 namespace animconv {
 

@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "libconvert/quaternion.h"
-#include "libconvert/sample.h"
+#include "animconv/quaternion.h"
+#include "animconv/sample.h"
 
 namespace animconv::testing {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "libconvert/model.h"
+#include "animconv/model.h"
 
 namespace animconv::testing {
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "libconvert/model.h"
+#include "animconv/model.h"
 
 namespace animconv::testing {
 

@@ -1,4 +1,4 @@
-// BVH and FBX through the CLI (formats/assimp.h): the mocap jobs of docs/formats/assimp.md.
+// BVH and FBX through the CLI (formats/assimp/assimp.h): the mocap jobs of docs/formats/assimp.md.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>

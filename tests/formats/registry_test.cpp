@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "formats/format.h"
-#include "libconvert/error.h"
+#include "animconv/error.h"
+#include "animconv/format.h"
 
 namespace animconv {
 namespace {
@@ -23,7 +23,7 @@ TEST(RegistryTest, InputFormatFollowsContentFirst) {
   EXPECT_EQ(DetectInputFormat("a.txt", "0.1,0.2\n", "").id, "unity-csv");
   EXPECT_EQ(DetectInputFormat("a.csv", "0.1", "csv").id, "csv");
   EXPECT_THROW(DetectInputFormat("a.bin", "\x01\x02", ""), Error);
-  EXPECT_THROW(DetectInputFormat("a.csv", "", "nope"), Error);  // no such format
+  EXPECT_THROW(DetectInputFormat("a.csv", "", "nope"), Error);            // no such format
   EXPECT_EQ(DetectInputFormat("a.csv", "glTF\x02\0\0\0", "").id, "glb");  // magic beats name
 }
 

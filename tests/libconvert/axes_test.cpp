@@ -1,11 +1,11 @@
-#include "libconvert/axes.h"
+#include "animconv/axes.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "libconvert/error.h"
-#include "libconvert/quaternion.h"
+#include "animconv/error.h"
+#include "animconv/quaternion.h"
 #include "test_support.h"
 
 namespace animconv {

@@ -1,7 +1,7 @@
-// TagHumanoidByExactNames, GuessHumanoid and CoverHumanoid (libconvert/bone_names.h).
+// TagHumanoidByExactNames, GuessHumanoid and CoverHumanoid (animconv/bone_names.h).
 #include <gtest/gtest.h>
 
-#include "libconvert/bone_names.h"
+#include "animconv/bone_names.h"
 
 namespace animconv {
 namespace {
@@ -264,7 +264,7 @@ TEST(CoverHumanoidTest, ListsMappedAndMissingRequiredBones) {
             (std::vector<HumanBone>{HumanBone::kChest, HumanBone::kNeck}));
 }
 
-// BVH namings (libconvert/mocap_bone_names.h): the same words mean other bones, so the whole
+// BVH namings (animconv/mocap_bone_names.h): the same words mean other bones, so the whole
 // skeleton decides. Joint lists as in ../shared/data/bvh.
 TEST(GuessHumanoidTest, BiovisionBvhCollarIsTheShoulder) {
   Rig rig = MakeRig({"Hips",      "Chest",       "Chest2",        "Chest3",       "Chest4",

@@ -1,4 +1,4 @@
-#include "libconvert/bone_names.h"
+#include "animconv/bone_names.h"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
-#include "libconvert/io.h"
+#include "animconv/io.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
 
-#include "libconvert/error.h"
+#include "animconv/error.h"
 #include "test_support.h"
 
 namespace animconv {

@@ -1,10 +1,10 @@
-#include "libconvert/model.h"
+#include "animconv/model.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "libconvert/error.h"
+#include "animconv/error.h"
 #include "test_support.h"
 
 namespace animconv {

@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
-#include "formats/format.h"
-#include "formats/pipeline.h"
-#include "libconvert/clip_diff.h"
-#include "libconvert/error.h"
-#include "libconvert/reduce.h"
-#include "libconvert/summary.h"
-#include "libconvert/timing.h"
+#include "animconv/clip_diff.h"
+#include "animconv/convert.h"
+#include "animconv/error.h"
+#include "animconv/format.h"
+#include "animconv/reduce.h"
+#include "animconv/summary.h"
+#include "animconv/timing.h"
 
 namespace animconv {
 namespace {

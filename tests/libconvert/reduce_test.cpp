@@ -1,4 +1,4 @@
-#include "libconvert/reduce.h"
+#include "animconv/reduce.h"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <iostream>
 #include <random>
 
-#include "formats/pipeline.h"
-#include "libconvert/quaternion.h"
-#include "libconvert/sample.h"
+#include "animconv/convert.h"
+#include "animconv/quaternion.h"
+#include "animconv/sample.h"
 #include "test_support.h"
 
 namespace animconv {

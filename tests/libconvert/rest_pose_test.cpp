@@ -1,11 +1,11 @@
-// FacingFromRestPose (libconvert/rest_pose.h): which way a humanoid rig faces from where its
+// FacingFromRestPose (animconv/rest_pose.h): which way a humanoid rig faces from where its
 // left and right limbs are.
-#include "libconvert/rest_pose.h"
+#include "animconv/rest_pose.h"
 
 #include <gtest/gtest.h>
 
-#include "libconvert/axes.h"
-#include "libconvert/humanoid_pose.h"
+#include "animconv/axes.h"
+#include "animconv/humanoid_pose.h"
 
 namespace animconv {
 namespace {

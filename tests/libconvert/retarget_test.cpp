@@ -1,6 +1,6 @@
-// Property tests of the normalised-space retargeting (libconvert/retarget.h): what must survive a
+// Property tests of the normalised-space retargeting (animconv/retarget.h): what must survive a
 // change of rig is every humanoid bone's world-space turn away from its rest orientation.
-#include "libconvert/retarget.h"
+#include "animconv/retarget.h"
 
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 #include <random>
 #include <tuple>
 
-#include "libconvert/humanoid_pose.h"
-#include "libconvert/quaternion.h"
-#include "libconvert/rest_pose.h"
+#include "animconv/humanoid_pose.h"
+#include "animconv/quaternion.h"
+#include "animconv/rest_pose.h"
 #include "pose_test_support.h"
 
 namespace animconv {

@@ -1,10 +1,10 @@
-#include "libconvert/sample.h"
+#include "animconv/sample.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "libconvert/quaternion.h"
+#include "animconv/quaternion.h"
 #include "test_support.h"
 
 namespace animconv {

@@ -1,4 +1,4 @@
-#include "libconvert/summary.h"
+#include "animconv/summary.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <string>
 
-#include "libconvert/error.h"
+#include "animconv/error.h"
 
 namespace animconv {
 namespace {

@@ -1,4 +1,4 @@
-#include "libconvert/timing.h"
+#include "animconv/timing.h"
 
 #include <gtest/gtest.h>
 
@@ -6,9 +6,9 @@
 #include <functional>
 #include <random>
 
-#include "libconvert/error.h"
-#include "libconvert/quaternion.h"
-#include "libconvert/sample.h"
+#include "animconv/error.h"
+#include "animconv/quaternion.h"
+#include "animconv/sample.h"
 #include "test_support.h"
 
 namespace animconv {

@@ -1,0 +1,17 @@
+// FBX, BVH, COLLADA and the other animated formats Assimp 5.2 imports (docs/formats/assimp.md).
+// Assimp's scene is not taken at its word: ticks become seconds here, FBX $AssimpFbx$ helper
+// chains fold back into the bones they belong to, FBX units and axes and BVH centimetres become
+// metres and +Y up, and what Assimp drops is said in Asset::notes.
+#pragma once
+
+#include <string_view>
+
+#include "animconv/format.h"
+
+namespace animconv {
+
+// BVH ("HIERARCHY"), binary and ASCII FBX, COLLADA.
+bool SniffAssimp(std::string_view bytes);
+Asset ReadAssimp(std::string_view bytes, const ReadOptions& options);
+
+}  // namespace animconv

@@ -1,0 +1,84 @@
+// JSON syntax errors, located by a second, validating pass (the error path only).
+#include "formats/common/json_errors.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+#include "animconv/error.h"
+
+namespace animconv {
+
+using nlohmann::json;
+
+namespace {
+
+// Records the first error nlohmann reports, with its byte position, and stops.
+class FirstErrorSax : public nlohmann::json_sax<json> {
+ public:
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const json::exception& error) override {
+    position_ = position;
+    last_token_ = last_token;
+    message_ = error.what();
+    number_overflow_ = error.id == 406;
+    return false;
+  }
+
+  size_t position_ = 0;  // 1-based index of the last byte read
+  std::string last_token_;
+  std::string message_;
+  bool number_overflow_ = false;
+};
+
+// "line:column" (1-based, columns in bytes) of the byte at 0-based `offset`.
+std::string LineColumn(std::string_view text, size_t offset) {
+  offset = std::min(offset, text.size());
+  const std::string_view before = text.substr(0, offset);
+  const size_t line_start = before.rfind('\n');
+  const size_t column = line_start == std::string_view::npos ? offset + 1 : offset - line_start;
+  return fmt::format("{}:{}", std::count(before.begin(), before.end(), '\n') + 1, column);
+}
+
+// nlohmann's text without its "[json.exception…] parse error at line L, column C: " prefix.
+std::string_view WhatWasExpected(std::string_view message) {
+  const size_t tag_end = message.find("] ");
+  if (tag_end != std::string_view::npos) message.remove_prefix(tag_end + 2);
+  if (message.substr(0, 11) == "parse error") {
+    const size_t colon = message.find(": ");
+    if (colon != std::string_view::npos) message.remove_prefix(colon + 2);
+  }
+  return message;
+}
+
+}  // namespace
+
+void ThrowJsonSyntaxError(const std::string& source, std::string_view bytes) {
+  FirstErrorSax sax;
+  json::sax_parse(bytes, &sax);
+  if (sax.number_overflow_) {
+    // The position is the number's last byte; point at its first.
+    const size_t start = sax.position_ - std::min(sax.position_, sax.last_token_.size());
+    ThrowBadInput(source, LineColumn(bytes, start),
+                  fmt::format("the number {} is out of double range", sax.last_token_));
+  }
+  ThrowBadInput(source, LineColumn(bytes, sax.position_ == 0 ? 0 : sax.position_ - 1),
+                fmt::format("invalid JSON: {}", WhatWasExpected(sax.message_)));
+}
+
+}  // namespace animconv

@@ -1,0 +1,94 @@
+#include "formats/common/writer_support.h"
+
+#include <fmt/format.h>
+
+#include "animconv/error.h"
+#include "libconvert/memory.h"
+#include "libconvert/text.h"
+
+namespace animconv {
+
+const Clip& SingleClip(const Asset& asset, std::string_view format_id) {
+  if (asset.clips.size() == 1) return asset.clips.front();
+  if (asset.clips.empty())
+    ThrowUsage(fmt::format("{}: the input has no animation clip", format_id));
+  ThrowUsage(fmt::format("{} holds one clip and the input has {}; pick one with --clip NAME|INDEX",
+                         format_id, asset.clips.size()));
+}
+
+void RequireInterpolation(const Asset& asset, const Clip& clip, std::string_view format_id,
+                          bool allow_step) {
+  for (const Channel& channel : clip.channels) {
+    const bool ok = channel.interpolation == Interpolation::kLinear ||
+                    (allow_step && channel.interpolation == Interpolation::kStep);
+    if (!ok) {
+      ThrowUsage(fmt::format("{} cannot express {} interpolation ({} of '{}' in clip '{}')",
+                             format_id, InterpolationName(channel.interpolation),
+                             PathName(channel.path), asset.rig.nodes[channel.node].name,
+                             clip.name));
+    }
+  }
+}
+
+void ReserveOutput(std::string& out, size_t bytes) {
+  out.reserve(bytes);
+  AdviseHugePages(out.data(), out.capacity());
+}
+
+void AppendJsonString(std::string& out, std::string_view text) {
+  out += '"';
+  for (const char c : text) {
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+        } else {
+          out += c;
+        }
+    }
+  }
+  out += '"';
+}
+
+void AppendFloat(std::string& out, double value) {
+  char buffer[40];
+  out.append(buffer, FormatShortest(static_cast<float>(value), buffer));
+}
+
+void AppendFloatList(std::string& out, const double* values, size_t count) {
+  // Numbers are most of every output: format them into a small stack buffer and append it in
+  // blocks, rather than growing the string per number or zero-filling space for the worst case.
+  char block[4096];
+  size_t used = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (used > sizeof block - 48) {
+      out.append(block, used);
+      used = 0;
+    }
+    if (i > 0) block[used++] = ',';
+    used += FormatShortest(static_cast<float>(values[i]), block + used);
+  }
+  out.append(block, used);
+}
+
+void AppendDouble(std::string& out, double value) {
+  char buffer[40];
+  out.append(buffer, FormatShortest(value, buffer));
+}
+
+}  // namespace animconv

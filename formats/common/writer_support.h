@@ -1,0 +1,31 @@
+// Helpers shared by writers.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "animconv/model.h"
+
+namespace animconv {
+
+// The asset's only clip; an Error(kUsage) naming the format when there are none or several.
+const Clip& SingleClip(const Asset& asset, std::string_view format_id);
+
+// Throws Error(kUsage) when a channel uses an interpolation the format cannot express.
+void RequireInterpolation(const Asset& asset, const Clip& clip, std::string_view format_id,
+                          bool allow_step);
+
+// out.reserve(bytes), asking for huge pages when that is large. Writing tens of MB into fresh
+// 4 KiB pages faults once per page; on the reference VM those faults were more than half of
+// WriteThreeJson's time for a 72 MB clip (docs/performance.md).
+void ReserveOutput(std::string& out, size_t bytes);
+
+// Appends `text` as a JSON string literal (quotes included, control characters escaped).
+void AppendJsonString(std::string& out, std::string_view text);
+// Appends the shortest text that reads back as the same float32 / double.
+void AppendFloat(std::string& out, double value);
+// Appends `count` values as float32 shortest text separated by commas (no brackets).
+void AppendFloatList(std::string& out, const double* values, size_t count);
+void AppendDouble(std::string& out, double value);
+
+}  // namespace animconv

@@ -1,0 +1,24 @@
+// Unity per-bone quaternion CSV: one row per sampled frame, per bone localRotation x,y,z,w in
+// HumanBodyBones enum order (or a `--bones` list), as written by the exporter script of
+// shared/seeds/003. Details and quirks: docs/formats/unity-csv.md.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "animconv/format.h"
+
+namespace animconv {
+
+bool SniffUnityCsv(std::string_view bytes);
+Asset ReadUnityCsv(std::string_view bytes, const ReadOptions& options);
+std::string WriteUnityCsv(const Asset& asset, const WriteOptions& options);
+
+// A `bone.txt`: one name per line; blank lines and `#` comments are skipped, duplicates rejected.
+std::vector<std::string> ParseBoneList(std::string_view text, const std::string& source);
+
+// The 55 HumanBodyBones names in VRM 0.x spelling ("hips", ..., "upperChest"), the default columns.
+std::vector<std::string> DefaultUnityBoneNames();
+
+}  // namespace animconv

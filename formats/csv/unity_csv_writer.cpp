@@ -1,0 +1,126 @@
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "animconv/error.h"
+#include "animconv/sample.h"
+#include "formats/common/writer_support.h"
+#include "formats/csv/unity_csv.h"
+#include "libconvert/text.h"
+
+namespace animconv {
+namespace {
+
+// The node a column group stands for: by humanoid identity when the name is a humanoid bone,
+// else by exact node name.
+int FindColumnNode(const Rig& rig, const std::string& bone_name) {
+  const std::optional<HumanBone> bone = FindHumanBoneByUnityName(bone_name);
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    const Node& node = rig.nodes[n];
+    if (bone ? node.human_bone == bone : node.name == bone_name) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+// The most values (rows x bones x 4) one output may hold: about 1 GiB of text, so the file stays
+// under the readers' default --max-input-mb. A clip key at 1e8 s sampled every 0.2 s would
+// otherwise ask for terabytes, and one at 1e300 s overflow the row count.
+constexpr double kMaxValues = 1u << 27;
+
+std::vector<double> RowTimes(const Clip& clip, const std::vector<const Channel*>& used,
+                             const WriteOptions& options) {
+  std::vector<double> times;
+  if (options.row_interval_seconds) {
+    const double interval = *options.row_interval_seconds;
+    const double row_count = std::floor(clip.duration() / interval + 1e-9) + 1;
+    const double values = row_count * static_cast<double>(std::max<size_t>(used.size(), 1)) * 4;
+    if (!(values <= kMaxValues)) {
+      ThrowUsage(fmt::format(
+          "unity-csv: sampling {} s every {} s gives {} rows of {} bones, more than the {} values "
+          "(about 1 GiB of text) a unity-csv output may hold; pass a larger --interval or a lower "
+          "--fps, or fewer --bones",
+          clip.duration(), interval, row_count, used.size(), kMaxValues));
+    }
+    const auto rows = static_cast<size_t>(row_count);
+    for (size_t r = 0; r < rows; ++r) times.push_back(static_cast<double>(r) * interval);
+    return times;
+  }
+  // Without a requested grid the keys themselves must be one: rows are implicit times.
+  const Channel* first = nullptr;
+  for (const Channel* channel : used) {
+    if (!channel) continue;
+    if (!first) {
+      first = channel;
+    } else if (channel->times_seconds != first->times_seconds) {
+      ThrowUsage(
+          "unity-csv rows need one shared time grid, but the channels' key times differ; pass "
+          "--interval or --fps to sample them");
+    }
+  }
+  if (!first) ThrowUsage("unity-csv: no bone of the column list is animated in this clip");
+  const std::vector<double>& keys = first->times_seconds;
+  const double interval = keys.size() > 1 ? keys[1] - keys[0] : 0;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (std::fabs(keys[k] - interval * static_cast<double>(k)) > 1e-6) {
+      ThrowUsage(
+          "unity-csv rows are evenly spaced from t=0, but the keys are not; pass --interval or "
+          "--fps to sample them");
+    }
+  }
+  return keys;
+}
+
+}  // namespace
+
+std::string WriteUnityCsv(const Asset& asset, const WriteOptions& options) {
+  const Clip& clip = SingleClip(asset, "unity-csv");
+  RequireInterpolation(asset, clip, "unity-csv", true);
+  const std::vector<std::string> bones =
+      options.bone_names.empty() ? DefaultUnityBoneNames() : options.bone_names;
+
+  std::vector<const Channel*> column_channel(bones.size(), nullptr);
+  std::vector<bool> written(clip.channels.size(), false);
+  for (size_t b = 0; b < bones.size(); ++b) {
+    const int node = FindColumnNode(asset.rig, bones[b]);
+    for (size_t c = 0; c < clip.channels.size(); ++c) {
+      const Channel& channel = clip.channels[c];
+      if (channel.node == node && channel.path == Path::kRotation) {
+        column_channel[b] = &channel;
+        written[c] = true;
+      }
+    }
+  }
+  size_t dropped = 0;
+  for (size_t c = 0; c < clip.channels.size(); ++c) dropped += written[c] ? 0 : 1;
+  if (dropped > 0) {
+    spdlog::warn("unity-csv holds bone rotations only: {} channel(s) not written", dropped);
+  }
+
+  const std::vector<double> times = RowTimes(clip, column_channel, options);
+  std::string out;
+  out.reserve(times.size() * bones.size() * 4 * 8);
+  char buffer[40];
+  auto append_number = [&](double value) {
+    const size_t length = options.precision ? FormatFixed(value, *options.precision, buffer)
+                                            : FormatShortest(static_cast<float>(value), buffer);
+    out.append(buffer, length);
+    out += ',';  // the exporter ends every value, the last one included, with a comma
+  };
+  double rotation[4];
+  for (const double seconds : times) {
+    for (const Channel* channel : column_channel) {
+      if (channel) {
+        EvaluateChannel(*channel, seconds, rotation);
+      } else {
+        std::fill(rotation, rotation + 4, 0.0);  // the exporter's mark for a missing bone
+      }
+      for (const double component : rotation) append_number(component);
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace animconv

@@ -1,0 +1,24 @@
+// glTF 2.0 (`gltf`: .gltf JSON with embedded or external buffers, .glb, and .vrm / .vrma, which are
+// GLB). Details: docs/formats/gltf.md; the rules: shared/reference/formats.md §6.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "animconv/format.h"
+
+namespace animconv {
+
+bool SniffGltf(std::string_view bytes);  // JSON text
+bool SniffGlb(std::string_view bytes);
+Asset ReadGltf(std::string_view bytes, const ReadOptions& options);
+// `.gltf` with the buffer embedded as a base64 data: URI / `.glb`. Rotations must be unit and
+// hemisphere-aligned (RenderAsset in animconv/convert.h does that).
+std::string WriteGltf(const Asset& asset, const WriteOptions& options);
+std::string WriteGlb(const Asset& asset, const WriteOptions& options);
+// VRM Animation (`VRMC_vrm_animation` 1.0, formats.md §3): a GLB whose humanoid nodes stand in the
+// rest T-pose facing +Z, with rotation channels on humanoid bones and translation on hips only.
+bool SniffVrma(std::string_view bytes);
+std::string WriteVrma(const Asset& asset, const WriteOptions& options);
+
+}  // namespace animconv

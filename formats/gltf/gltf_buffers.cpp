@@ -1,0 +1,290 @@
+#include "formats/gltf/gltf_buffers.h"
+
+#include <fmt/format.h>
+#include <meshoptimizer.h>
+
+#include <cstring>
+
+#include "animconv/error.h"
+#include "formats/common/json_errors.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+
+constexpr uint32_t kGlbMagic = 0x46546C67;      // "glTF"
+constexpr uint32_t kGlbJsonChunk = 0x4E4F534A;  // "JSON"
+constexpr uint32_t kGlbBinChunk = 0x004E4942;   // "BIN\0"
+
+uint32_t ReadU32(std::string_view bytes, size_t offset) {
+  uint32_t value;
+  std::memcpy(&value, bytes.data() + offset, 4);
+  return value;  // GLB is little-endian, like every machine we build for
+}
+
+std::string LineColumn(std::string_view text, size_t byte) {
+  size_t line = 1, column = 1;
+  for (size_t i = 0; i < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return fmt::format("{}:{}", line, column);
+}
+
+json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offset_in_file) {
+  try {
+    return json::parse(text.begin(), text.end());
+  } catch (const json::parse_error& error) {
+    // nlohmann reports "byte" as the 1-based position where parsing failed.
+    const size_t byte = error.byte > 0 ? error.byte - 1 : 0;
+    const std::string where = offset_in_file == 0
+                                  ? LineColumn(text, byte)
+                                  : fmt::format("JSON chunk {}", LineColumn(text, byte));
+    std::string reason = error.what();
+    const size_t cut = reason.find("; last read");
+    const size_t start = reason.find("syntax error");
+    if (start != std::string::npos)
+      reason = reason.substr(start, cut == std::string::npos ? std::string::npos : cut - start);
+    ThrowBadInput(errors.source(), where, "invalid JSON: " + reason);
+  } catch (const json::exception&) {
+    // Not a syntax error but a value nlohmann cannot hold, a number beyond double range: the
+    // three.js readers' scan finds which and where.
+    try {
+      ThrowJsonSyntaxError(errors.source(), text);
+    } catch (const Error& error) {
+      ThrowBadInput(errors.source(),
+                    offset_in_file == 0 ? error.location() : "JSON chunk " + error.location(),
+                    error.message());
+    }
+  }
+}
+
+int Base64Value(unsigned char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+// Decodes the glTF bufferView's bytes from its EXT_meshopt_compression source.
+std::string DecodeMeshopt(const json& extension, const std::vector<std::string>& buffers,
+                          const std::string& pointer, size_t view_length,
+                          const GltfErrors& errors) {
+  const size_t buffer = errors.Index(extension, "buffer", pointer, buffers.size(), "buffers");
+  const size_t offset = errors.OptionalCount(extension, "byteOffset", pointer, 0);
+  const size_t length = errors.OptionalCount(extension, "byteLength", pointer, 0);
+  const size_t stride = errors.OptionalCount(extension, "byteStride", pointer, 0);
+  const size_t count = errors.OptionalCount(extension, "count", pointer, 0);
+  const std::string mode = errors.OptionalString(extension, "mode", pointer);
+  const std::string filter = errors.OptionalString(extension, "filter", pointer);
+  if (offset > buffers[buffer].size() || length > buffers[buffer].size() - offset) {
+    errors.Fail(pointer, "the compressed range lies outside its buffer");
+  }
+  if (stride == 0 || count == 0 || stride > 256 || count > view_length / stride ||
+      count * stride != view_length) {
+    errors.Fail(pointer, fmt::format("count {} x byteStride {} must equal the bufferView's "
+                                     "byteLength {}",
+                                     count, stride, view_length));
+  }
+  std::string out(view_length, '\0');
+  const auto* source = reinterpret_cast<const unsigned char*>(buffers[buffer].data() + offset);
+  int result = -1;
+  if (mode == "ATTRIBUTES") {
+    if (stride % 4 != 0) errors.Fail(pointer, "ATTRIBUTES needs a byteStride multiple of 4");
+    result = meshopt_decodeVertexBuffer(out.data(), count, stride, source, length);
+    if (result == 0 && filter == "OCTAHEDRAL") {
+      meshopt_decodeFilterOct(out.data(), count, stride);
+    } else if (result == 0 && filter == "QUATERNION") {
+      meshopt_decodeFilterQuat(out.data(), count, stride);
+    } else if (result == 0 && filter == "EXPONENTIAL") {
+      meshopt_decodeFilterExp(out.data(), count, stride);
+    } else if (!filter.empty() && filter != "NONE") {
+      errors.Fail(pointer + "/filter", fmt::format("unknown filter '{}'", filter));
+    }
+  } else if (mode == "TRIANGLES" || mode == "INDICES") {
+    if (stride != 2 && stride != 4) errors.Fail(pointer, "index data needs a byteStride of 2 or 4");
+    result = mode == "TRIANGLES"
+                 ? meshopt_decodeIndexBuffer(out.data(), count, stride, source, length)
+                 : meshopt_decodeIndexSequence(out.data(), count, stride, source, length);
+  } else {
+    errors.Fail(pointer + "/mode", fmt::format("unknown mode '{}'", mode));
+  }
+  if (result != 0) errors.Fail(pointer, "the meshopt-compressed data is corrupt");
+  return out;
+}
+
+}  // namespace
+
+bool IsGlb(std::string_view bytes) { return bytes.size() >= 4 && ReadU32(bytes, 0) == kGlbMagic; }
+
+std::string LoadExternalFile(const ReadOptions& options, const std::string& uri,
+                             const std::string& uri_pointer) {
+  try {
+    return options.load_resource(uri);
+  } catch (const Error& error) {
+    if (!error.location().empty()) throw;
+    throw Error(error.kind(), error.source(), uri_pointer, error.message());
+  }
+}
+
+bool DecodeDataUri(const std::string& uri, std::string* bytes) {
+  if (uri.compare(0, 5, "data:") != 0) return false;
+  const size_t comma = uri.find(',');
+  if (comma == std::string::npos || comma < 12 || uri.compare(comma - 7, 7, ";base64") != 0) {
+    return false;
+  }
+  bytes->clear();
+  bytes->reserve((uri.size() - comma) / 4 * 3);
+  uint32_t accumulator = 0;
+  int bits = 0;
+  size_t i = comma + 1;
+  for (; i < uri.size() && uri[i] != '='; ++i) {
+    const int value = Base64Value(static_cast<unsigned char>(uri[i]));
+    if (value < 0) return false;
+    accumulator = (accumulator << 6) | static_cast<uint32_t>(value);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      bytes->push_back(static_cast<char>((accumulator >> bits) & 0xFF));
+    }
+  }
+  for (; i < uri.size(); ++i) {
+    if (uri[i] != '=') return false;
+  }
+  return true;
+}
+
+GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& errors) {
+  GltfContainer container;
+  if (!IsGlb(bytes)) {
+    container.json = ParseJsonText(bytes, errors, 0);
+  } else {
+    container.binary = true;
+    auto fail = [&](const std::string& where, const std::string& message) {
+      ThrowBadInput(errors.source(), where, message);
+    };
+    if (bytes.size() < 20)
+      fail("GLB header", "truncated: a GLB needs a 12-byte header and a chunk");
+    if (ReadU32(bytes, 4) != 2) {
+      fail("GLB header", fmt::format("version {}, expected 2", ReadU32(bytes, 4)));
+    }
+    const uint32_t total = ReadU32(bytes, 8);
+    if (total > bytes.size()) {
+      fail("GLB header",
+           fmt::format("declares {} bytes but the file has {}: truncated", total, bytes.size()));
+    }
+    const uint32_t json_length = ReadU32(bytes, 12);
+    if (ReadU32(bytes, 16) != kGlbJsonChunk) fail("GLB chunk 0", "the first chunk must be JSON");
+    if (json_length > total - 20) {
+      fail("GLB chunk 0", fmt::format("JSON chunk of {} bytes does not fit the file", json_length));
+    }
+    container.json = ParseJsonText(bytes.substr(20, json_length), errors, 20);
+    const size_t bin_header = 20 + ((static_cast<size_t>(json_length) + 3) & ~size_t{3});
+    if (bin_header + 8 <= total) {
+      const uint32_t bin_length = ReadU32(bytes, bin_header);
+      if (ReadU32(bytes, bin_header + 4) == kGlbBinChunk) {
+        if (bin_length > total - bin_header - 8) {
+          fail("GLB chunk 1",
+               fmt::format("BIN chunk of {} bytes does not fit the file", bin_length));
+        }
+        container.glb_bin = bytes.substr(bin_header + 8, bin_length);
+        container.has_glb_bin = true;
+      }
+    }
+  }
+  if (!container.json.is_object()) {
+    errors.Fail("", "expected a glTF JSON object");
+  }
+  return container;
+}
+
+std::vector<std::string> LoadBufferViews(const GltfContainer& container, const ReadOptions& options,
+                                         uint64_t decode_budget, const GltfErrors& errors) {
+  const json& document = container.json;
+  std::vector<std::string> buffers;
+  if (const json* list = errors.OptionalArray(document, "buffers", "")) {
+    for (size_t b = 0; b < list->size(); ++b) {
+      const json& buffer = (*list)[b];
+      const std::string pointer = fmt::format("/buffers/{}", b);
+      if (!buffer.is_object()) errors.Fail(pointer, "expected an object");
+      const size_t declared = errors.OptionalCount(buffer, "byteLength", pointer, 0);
+      const std::string uri = errors.OptionalString(buffer, "uri", pointer);
+      std::string bytes;
+      if (uri.empty()) {
+        const bool meshopt_fallback = buffer.contains("extensions") &&
+                                      buffer["extensions"].contains("EXT_meshopt_compression");
+        if (b == 0 && container.has_glb_bin) {
+          bytes = std::string(container.glb_bin);
+        } else if (!meshopt_fallback) {
+          errors.Fail(pointer, "has no uri and is not the GLB's BIN chunk");
+        }
+        // A meshopt fallback buffer has no data: every view on it must be compressed.
+        if (meshopt_fallback && bytes.empty()) {
+          buffers.emplace_back();
+          continue;
+        }
+      } else if (uri.compare(0, 5, "data:") == 0) {
+        if (!DecodeDataUri(uri, &bytes)) {
+          errors.Fail(pointer + "/uri", "expected a base64 data: URI");
+        }
+      } else if (options.load_resource) {
+        bytes = LoadExternalFile(options, uri, pointer + "/uri");
+      } else {
+        errors.Fail(pointer + "/uri", fmt::format("external buffer '{}' cannot be read when the "
+                                                  "input comes from memory",
+                                                  uri));
+      }
+      if (bytes.size() < declared) {
+        errors.Fail(pointer, fmt::format("byteLength is {} but the data has only {} bytes",
+                                         declared, bytes.size()));
+      }
+      buffers.push_back(std::move(bytes));
+    }
+  }
+
+  std::vector<std::string> views;
+  uint64_t decoded_total = 0;
+  if (const json* list = errors.OptionalArray(document, "bufferViews", "")) {
+    for (size_t v = 0; v < list->size(); ++v) {
+      const json& view = (*list)[v];
+      const std::string pointer = fmt::format("/bufferViews/{}", v);
+      if (!view.is_object()) errors.Fail(pointer, "expected an object");
+      const size_t buffer = errors.Index(view, "buffer", pointer, buffers.size(), "buffers");
+      const size_t offset = errors.OptionalCount(view, "byteOffset", pointer, 0);
+      const size_t length = errors.OptionalCount(view, "byteLength", pointer, 0);
+      const json* meshopt = nullptr;
+      if (view.contains("extensions") && view["extensions"].is_object() &&
+          view["extensions"].contains("EXT_meshopt_compression")) {
+        meshopt = &view["extensions"]["EXT_meshopt_compression"];
+      }
+      if (meshopt) {
+        // Decompression multiplies data: bound the total before allocating anything.
+        decoded_total += length;
+        if (decoded_total > decode_budget) {
+          errors.Fail(pointer, fmt::format("{} bytes of decompressed data is more than this file "
+                                           "can plausibly hold",
+                                           length));
+        }
+        views.push_back(DecodeMeshopt(
+            *meshopt, buffers, pointer + "/extensions/EXT_meshopt_compression", length, errors));
+        continue;
+      }
+      const std::string& data = buffers[buffer];
+      if (offset > data.size() || length > data.size() - offset) {
+        errors.Fail(pointer, fmt::format("bytes {}..{} lie outside buffer {} ({} bytes)", offset,
+                                         offset + length, buffer, data.size()));
+      }
+      views.push_back(data.substr(offset, length));
+    }
+  }
+  return views;
+}
+
+}  // namespace animconv

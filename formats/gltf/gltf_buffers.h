@@ -1,0 +1,38 @@
+// The glTF container (JSON text or GLB), its buffers and bufferViews (glTF 2.0 §3.6, §4.4).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "animconv/format.h"
+#include "formats/gltf/gltf_document.h"
+
+namespace animconv {
+
+struct GltfContainer {
+  nlohmann::json json;
+  bool binary = false;       // came from a GLB
+  std::string_view glb_bin;  // the GLB BIN chunk (a view into the input bytes), if any
+  bool has_glb_bin = false;
+};
+
+bool IsGlb(std::string_view bytes);
+// Parses GLB or JSON text. Syntax errors are reported at line:column of the JSON.
+GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& errors);
+
+// Loads every buffer (data: URIs, external files through options.load_resource, the GLB BIN
+// chunk) and returns the bytes of every bufferView, decoding EXT_meshopt_compression within
+// `decode_budget` bytes in total.
+std::vector<std::string> LoadBufferViews(const GltfContainer& container, const ReadOptions& options,
+                                         uint64_t decode_budget, const GltfErrors& errors);
+
+// options.load_resource(uri) for the external file `uri_pointer` (/buffers/N/uri) names; a refusal
+// or read error that names no place in the file is located there.
+std::string LoadExternalFile(const ReadOptions& options, const std::string& uri,
+                             const std::string& uri_pointer);
+
+// Decodes a data: URI with base64 payload; false when it is not one.
+bool DecodeDataUri(const std::string& uri, std::string* bytes);
+
+}  // namespace animconv

@@ -1,0 +1,95 @@
+#include "formats/gltf/gltf_document.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+
+#include "animconv/error.h"
+
+namespace animconv {
+
+using nlohmann::json;
+
+namespace {
+
+// A value for an error message: primitives as they are, containers by kind (a hostile document
+// could make a dump enormous).
+std::string Describe(const json& value) {
+  if (value.is_object()) return "an object";
+  if (value.is_array()) return "an array";
+  std::string text = value.dump();
+  return text.size() > 40 ? text.substr(0, 40) + "..." : text;
+}
+
+}  // namespace
+
+void GltfErrors::Fail(const std::string& pointer, const std::string& message) const {
+  ThrowBadInput(source_, pointer.empty() ? "/" : pointer, message);
+}
+
+const json& GltfErrors::Object(const json& parent, const char* key,
+                               const std::string& pointer) const {
+  const auto found = parent.find(key);
+  if (found == parent.end()) Fail(pointer, fmt::format("missing required '{}'", key));
+  if (!found->is_object()) Fail(pointer + "/" + key, "expected an object");
+  return *found;
+}
+
+const json* GltfErrors::OptionalArray(const json& parent, const char* key,
+                                      const std::string& pointer) const {
+  const auto found = parent.find(key);
+  if (found == parent.end()) return nullptr;
+  if (!found->is_array()) Fail(pointer + "/" + key, "expected an array");
+  return &*found;
+}
+
+size_t GltfErrors::Index(const json& parent, const char* key, const std::string& pointer,
+                         size_t limit, const char* what) const {
+  const auto found = parent.find(key);
+  if (found == parent.end()) Fail(pointer, fmt::format("missing required '{}'", key));
+  if (!found->is_number_integer() || found->get<int64_t>() < 0 ||
+      static_cast<uint64_t>(found->get<int64_t>()) >= limit) {
+    Fail(pointer + "/" + key, fmt::format("expected the index of one of the {} {}, found {}", limit,
+                                          what, Describe(*found)));
+  }
+  return static_cast<size_t>(found->get<int64_t>());
+}
+
+size_t GltfErrors::OptionalCount(const json& parent, const char* key, const std::string& pointer,
+                                 size_t fallback) const {
+  const auto found = parent.find(key);
+  if (found == parent.end()) return fallback;
+  if (!found->is_number_integer() || found->get<int64_t>() < 0) {
+    Fail(pointer + "/" + key,
+         fmt::format("expected a non-negative integer, found {}", Describe(*found)));
+  }
+  return static_cast<size_t>(found->get<int64_t>());
+}
+
+std::string GltfErrors::OptionalString(const json& parent, const char* key,
+                                       const std::string& pointer) const {
+  const auto found = parent.find(key);
+  if (found == parent.end()) return {};
+  if (!found->is_string()) Fail(pointer + "/" + key, "expected a string");
+  return found->get<std::string>();
+}
+
+std::vector<double> GltfErrors::OptionalNumbers(const json& parent, const char* key,
+                                                const std::string& pointer, size_t expected) const {
+  const auto found = parent.find(key);
+  if (found == parent.end()) return {};
+  if (!found->is_array() || found->size() != expected) {
+    Fail(pointer + "/" + key, fmt::format("expected an array of {} numbers", expected));
+  }
+  std::vector<double> numbers;
+  for (size_t i = 0; i < expected; ++i) {
+    const json& value = (*found)[i];
+    if (!value.is_number() || !std::isfinite(value.get<double>())) {
+      Fail(fmt::format("{}/{}/{}", pointer, key, i), "expected a finite number");
+    }
+    numbers.push_back(value.get<double>());
+  }
+  return numbers;
+}
+
+}  // namespace animconv

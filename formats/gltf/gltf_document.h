@@ -1,0 +1,65 @@
+// The parsed glTF a reader keeps for pass-through writing (see SourceDocument in model.h), and the
+// shared helpers of the glTF reader and writer. glTF 2.0 facts: shared/reference/formats.md §6.
+#pragma once
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "animconv/model.h"
+
+namespace animconv {
+
+struct GltfDocument : SourceDocument {
+  nlohmann::json json;  // the whole document as read
+  // The bytes of every bufferView, decompressed where EXT_meshopt_compression was used, so a
+  // writer can repack them without knowing how they were stored.
+  std::vector<std::string> buffer_views;
+  // Images stored as separate files, read through ReadOptions::load_resource, so the writer can
+  // embed them: the output must not depend on files next to the input. Index = image index;
+  // empty for images that are embedded already.
+  std::vector<std::string> external_images;
+};
+
+// Component types (glTF 2.0 §3.6.2.2).
+enum GltfComponentType : int {
+  kGltfByte = 5120,
+  kGltfUnsignedByte = 5121,
+  kGltfShort = 5122,
+  kGltfUnsignedShort = 5123,
+  kGltfUnsignedInt = 5125,
+  kGltfFloat = 5126,
+};
+
+// The glTF writer (gltf_writer.cpp) with a last step on the finished JSON document, for formats
+// that are glTF plus an extension (VRM Animation).
+std::string WriteGltfDocument(const Asset& asset, bool glb,
+                              const std::function<void(nlohmann::json&)>& finish);
+
+// Reports a problem at a JSON pointer of the document being read.
+class GltfErrors {
+ public:
+  explicit GltfErrors(std::string source) : source_(std::move(source)) {}
+  [[noreturn]] void Fail(const std::string& pointer, const std::string& message) const;
+  const std::string& source() const { return source_; }
+
+  // Typed access: each names the pointer and what was expected when the value is wrong.
+  const nlohmann::json& Object(const nlohmann::json& parent, const char* key,
+                               const std::string& pointer) const;  // required object member
+  const nlohmann::json* OptionalArray(const nlohmann::json& parent, const char* key,
+                                      const std::string& pointer) const;
+  size_t Index(const nlohmann::json& parent, const char* key, const std::string& pointer,
+               size_t limit, const char* what) const;  // required, in [0, limit)
+  size_t OptionalCount(const nlohmann::json& parent, const char* key, const std::string& pointer,
+                       size_t fallback) const;  // non-negative integer
+  std::string OptionalString(const nlohmann::json& parent, const char* key,
+                             const std::string& pointer) const;
+  std::vector<double> OptionalNumbers(const nlohmann::json& parent, const char* key,
+                                      const std::string& pointer, size_t expected) const;
+
+ private:
+  std::string source_;
+};
+
+}  // namespace animconv

@@ -1,0 +1,41 @@
+// Building the binary part of a glTF we write, and carrying a source document's non-animation
+// content into it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "formats/gltf/gltf_document.h"
+
+namespace animconv {
+
+// Owns the output's single buffer, its bufferViews and accessors.
+class GltfBuilder {
+ public:
+  // Appends `bytes` 4-byte aligned (formats.md §6.8) as a new bufferView; returns its index.
+  // `definition` carries members to keep (byteStride, target, name, extras).
+  size_t AddBufferView(std::string_view bytes,
+                       nlohmann::json definition = nlohmann::json::object());
+  // A tightly packed FLOAT accessor in a bufferView of its own (animation data must not be
+  // strided, ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE).
+  size_t AddAccessor(std::string_view float_bytes, size_t count, const char* type,
+                     std::optional<nlohmann::json> min, std::optional<nlohmann::json> max);
+  void AdoptAccessors(nlohmann::json accessors) { accessors_ = std::move(accessors); }
+  // Puts bufferViews and accessors into `document` (omitting empty arrays).
+  void Finish(nlohmann::json& document);
+  std::string TakeBinary() { return std::move(binary_); }
+
+ private:
+  std::string binary_;
+  nlohmann::json views_ = nlohmann::json::array();
+  nlohmann::json accessors_ = nlohmann::json::array();
+};
+
+// The source document without its animations: accessors and bufferViews that only animations used
+// are dropped (when every extension in use is one whose references we know how to renumber),
+// the remaining bufferViews are repacked into `builder` (decompressed where they were meshopt-
+// compressed), and external images are embedded.
+nlohmann::json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder);
+
+}  // namespace animconv

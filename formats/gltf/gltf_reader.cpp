@@ -1,0 +1,415 @@
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtc/type_ptr.hpp>
+#include <glm/gtx/matrix_decompose.hpp>
+#include <set>
+
+#include "animconv/error.h"
+#include "animconv/quaternion.h"
+#include "formats/common/json_skim.h"
+#include "formats/gltf/gltf.h"
+#include "formats/gltf/gltf_accessors.h"
+#include "formats/gltf/gltf_buffers.h"
+#include "formats/gltf/gltf_document.h"
+#include "formats/gltf/vrm_humanoid.h"
+#include "libconvert/text.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+
+// Extensions whose presence in extensionsRequired does not stop us: either we decode them, or
+// they govern data the animation conversion never interprets (materials, textures, lights,
+// compressed geometry, which pass-through keeps byte for byte).
+bool CanHonourRequiredExtension(const std::string& name) {
+  static const std::set<std::string> kHonoured = {
+      "EXT_meshopt_compression",
+      "KHR_mesh_quantization",
+      "KHR_texture_transform",
+      "KHR_texture_basisu",
+      "EXT_texture_webp",
+      "EXT_texture_avif",
+      "KHR_materials_unlit",
+      "KHR_lights_punctual",
+      "KHR_draco_mesh_compression",
+      "EXT_mesh_gpu_instancing",
+      "KHR_materials_emissive_strength",
+  };
+  return kHonoured.count(name) > 0 || name.compare(0, 14, "KHR_materials_") == 0;
+}
+
+void CheckAssetAndExtensions(const json& document, const GltfErrors& errors) {
+  const json& asset = errors.Object(document, "asset", "");
+  const std::string version = errors.OptionalString(asset, "version", "/asset");
+  if (version.compare(0, 2, "2.") != 0) {
+    errors.Fail("/asset/version",
+                fmt::format("glTF version '{}' is not supported; expected 2.x", version));
+  }
+  std::vector<std::string> refused;
+  if (const json* required = errors.OptionalArray(document, "extensionsRequired", "")) {
+    for (const json& name : *required) {
+      if (!name.is_string()) errors.Fail("/extensionsRequired", "expected strings");
+      if (!CanHonourRequiredExtension(name.get<std::string>())) {
+        refused.push_back(name.get<std::string>());
+      }
+    }
+  }
+  if (!refused.empty()) {
+    errors.Fail("/extensionsRequired",
+                fmt::format("requires {} which animconv cannot honour", fmt::join(refused, ", ")));
+  }
+}
+
+Quat RotationFromGlm(const glm::dquat& q) { return {q.x, q.y, q.z, q.w}; }
+
+// Node TRS from `translation`/`rotation`/`scale` or a decomposed `matrix` (column-major).
+void ReadRestPose(const json& definition, const std::string& pointer, const GltfErrors& errors,
+                  Node& node) {
+  const std::vector<double> matrix = errors.OptionalNumbers(definition, "matrix", pointer, 16);
+  if (!matrix.empty()) {
+    const glm::dmat4 m = glm::make_mat4(matrix.data());
+    glm::dvec3 scale, translation, skew;
+    glm::dvec4 perspective;
+    glm::dquat rotation;
+    if (!glm::decompose(m, scale, rotation, translation, skew, perspective)) {
+      errors.Fail(pointer + "/matrix", "the matrix cannot be decomposed into TRS");
+    }
+    node.rest_translation = {translation.x, translation.y, translation.z};
+    node.rest_rotation = Normalized(RotationFromGlm(rotation));
+    node.rest_scale = {scale.x, scale.y, scale.z};
+    return;
+  }
+  const std::vector<double> t = errors.OptionalNumbers(definition, "translation", pointer, 3);
+  const std::vector<double> r = errors.OptionalNumbers(definition, "rotation", pointer, 4);
+  const std::vector<double> s = errors.OptionalNumbers(definition, "scale", pointer, 3);
+  if (!t.empty()) node.rest_translation = {t[0], t[1], t[2]};
+  if (!r.empty()) {
+    const Quat q = {r[0], r[1], r[2], r[3]};
+    if (Length(q) == 0) errors.Fail(pointer + "/rotation", "a zero quaternion is not a rotation");
+    node.rest_rotation = Normalized(q);
+  }
+  if (!s.empty()) node.rest_scale = {s[0], s[1], s[2]};
+}
+
+// Morph target count and names of a mesh (every primitive must agree, glTF 2.0 §3.7.2.2).
+void ReadMorphTargets(const json& meshes, size_t mesh_index, const GltfErrors& errors, Node& node) {
+  const std::string pointer = fmt::format("/meshes/{}", mesh_index);
+  const json& mesh = meshes[mesh_index];
+  if (!mesh.is_object()) errors.Fail(pointer, "expected an object");
+  const json* primitives = errors.OptionalArray(mesh, "primitives", pointer);
+  if (!primitives || primitives->empty()) errors.Fail(pointer, "a mesh needs primitives");
+  std::optional<size_t> count;
+  for (size_t p = 0; p < primitives->size(); ++p) {
+    const std::string primitive_pointer = fmt::format("{}/primitives/{}", pointer, p);
+    const json& primitive = (*primitives)[p];
+    if (!primitive.is_object()) errors.Fail(primitive_pointer, "expected an object");
+    const json* targets = errors.OptionalArray(primitive, "targets", primitive_pointer);
+    const size_t own = targets ? targets->size() : 0;
+    if (count && *count != own) {
+      errors.Fail(primitive_pointer + "/targets",
+                  fmt::format("{} morph targets, but primitive 0 has {}; all primitives of a mesh "
+                              "must have the same number",
+                              own, *count));
+    }
+    count = own;
+  }
+  node.morph_target_count = static_cast<int>(*count);
+  node.mesh = MeshInfo{errors.OptionalString(mesh, "name", pointer), static_cast<int>(mesh_index),
+                       static_cast<int>(primitives->size())};
+  // mesh.extras.targetNames is the de-facto convention (formats.md §6.7); used only when it
+  // names every target, like GLTFLoader.
+  if (mesh.contains("extras") && mesh["extras"].is_object() &&
+      mesh["extras"].contains("targetNames")) {
+    const json& names = mesh["extras"]["targetNames"];
+    if (names.is_array() && names.size() == *count &&
+        std::all_of(names.begin(), names.end(), [](const json& n) { return n.is_string(); })) {
+      for (const json& name : names) node.morph_target_names.push_back(name.get<std::string>());
+    }
+  }
+}
+
+Rig ReadRig(const json& document, const GltfErrors& errors) {
+  Rig rig;
+  rig.rest_pose_known = true;
+  const json* nodes = errors.OptionalArray(document, "nodes", "");
+  if (!nodes) return rig;
+  const json* meshes = errors.OptionalArray(document, "meshes", "");
+  rig.nodes.resize(nodes->size());
+  for (size_t n = 0; n < nodes->size(); ++n) {
+    const std::string pointer = fmt::format("/nodes/{}", n);
+    const json& definition = (*nodes)[n];
+    if (!definition.is_object()) errors.Fail(pointer, "expected an object");
+    Node& node = rig.nodes[n];
+    node.name = errors.OptionalString(definition, "name", pointer);
+    // GLTFLoader leaves unnamed nodes unnamed (binding them by uuid); we need a stable name.
+    if (node.name.empty()) {
+      node.name = fmt::format("node_{}", n);
+      node.generated_name = true;
+    }
+    ReadRestPose(definition, pointer, errors, node);
+    if (definition.contains("mesh")) {
+      const size_t mesh =
+          errors.Index(definition, "mesh", pointer, meshes ? meshes->size() : 0, "meshes");
+      ReadMorphTargets(*meshes, mesh, errors, node);
+    }
+  }
+  for (size_t n = 0; n < nodes->size(); ++n) {
+    const std::string pointer = fmt::format("/nodes/{}", n);
+    const json* children = errors.OptionalArray((*nodes)[n], "children", pointer);
+    if (!children) continue;
+    for (size_t c = 0; c < children->size(); ++c) {
+      const json& child = (*children)[c];
+      const std::string child_pointer = fmt::format("{}/children/{}", pointer, c);
+      if (!child.is_number_integer() || child.get<int64_t>() < 0 ||
+          child.get<int64_t>() >= static_cast<int64_t>(nodes->size()) ||
+          child.get<int64_t>() == static_cast<int64_t>(n)) {
+        errors.Fail(child_pointer, "expected the index of another node");
+      }
+      Node& child_node = rig.nodes[static_cast<size_t>(child.get<int64_t>())];
+      if (child_node.parent >= 0) {
+        errors.Fail(child_pointer, fmt::format("node {} already has parent {}; glTF nodes have "
+                                               "at most one parent",
+                                               child.get<int64_t>(), child_node.parent));
+      }
+      child_node.parent = static_cast<int>(n);
+    }
+  }
+  // glTF requires a forest; a cycle would hang every walk up the hierarchy.
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    int current = rig.nodes[n].parent;
+    for (size_t steps = 0; current >= 0; ++steps) {
+      if (steps > rig.nodes.size()) {
+        errors.Fail(fmt::format("/nodes/{}", n), "the node is part of a cycle of children");
+      }
+      current = rig.nodes[static_cast<size_t>(current)].parent;
+    }
+  }
+  return rig;
+}
+
+std::optional<Path> ParsePath(const std::string& text) {
+  if (text == "translation") return Path::kTranslation;
+  if (text == "rotation") return Path::kRotation;
+  if (text == "scale") return Path::kScale;
+  if (text == "weights") return Path::kWeights;
+  return std::nullopt;
+}
+
+// Checks a sampler output's accessor type against the spec table (formats.md §6.3).
+void CheckOutputFormat(const AccessorData& output, Path path, const std::string& pointer,
+                       const GltfErrors& errors) {
+  const bool is_float = output.component_type == kGltfFloat;
+  const bool normalized_ok = output.normalized && output.component_type != kGltfUnsignedInt;
+  bool ok = false;
+  switch (path) {
+    case Path::kTranslation:
+    case Path::kScale:
+      ok = output.components == 3 && is_float;
+      break;
+    case Path::kRotation:
+      ok = output.components == 4 && (is_float || normalized_ok);
+      break;
+    case Path::kWeights:
+      ok = output.components == 1 && (is_float || normalized_ok);
+      break;
+  }
+  if (!ok) {
+    errors.Fail(pointer, fmt::format("a {} output must be {} (glTF 2.0 animation sampler table)",
+                                     PathName(path),
+                                     path == Path::kRotation  ? "VEC4 float or normalized integer"
+                                     : path == Path::kWeights ? "SCALAR float or normalized integer"
+                                                              : "VEC3 float"));
+  }
+}
+
+Clip ReadAnimation(const json& animation, size_t index, Asset& asset, GltfAccessors& accessors,
+                   const GltfErrors& errors, size_t* skipped_channels) {
+  const std::string pointer = fmt::format("/animations/{}", index);
+  if (!animation.is_object()) errors.Fail(pointer, "expected an object");
+  Clip clip;
+  clip.name = errors.OptionalString(animation, "name", pointer);
+  if (clip.name.empty()) clip.name = fmt::format("animation_{}", index);  // GLTFLoader's choice
+  const json* samplers = errors.OptionalArray(animation, "samplers", pointer);
+  const json* channels = errors.OptionalArray(animation, "channels", pointer);
+  if (!channels) return clip;
+  std::set<std::pair<size_t, Path>> targeted;
+  for (size_t c = 0; c < channels->size(); ++c) {
+    const std::string channel_pointer = fmt::format("{}/channels/{}", pointer, c);
+    const json& definition = (*channels)[c];
+    if (!definition.is_object()) errors.Fail(channel_pointer, "expected an object");
+    const json& target = errors.Object(definition, "target", channel_pointer);
+    const std::string target_pointer = channel_pointer + "/target";
+    const std::optional<Path> path =
+        ParsePath(errors.OptionalString(target, "path", target_pointer));
+    // Channels without a node (KHR_animation_pointer and friends) are to be ignored (§6.1).
+    if (!target.contains("node") || !path) {
+      ++*skipped_channels;
+      continue;
+    }
+    const size_t node =
+        errors.Index(target, "node", target_pointer, asset.rig.nodes.size(), "nodes");
+    if (!targeted.emplace(node, *path).second) {
+      errors.Fail(target_pointer, fmt::format("node {} {} is already animated by another channel "
+                                              "of this animation",
+                                              node, PathName(*path)));
+    }
+    const size_t sampler_index = errors.Index(definition, "sampler", channel_pointer,
+                                              samplers ? samplers->size() : 0, "samplers");
+    const std::string sampler_pointer = fmt::format("{}/samplers/{}", pointer, sampler_index);
+    const json& sampler = (*samplers)[sampler_index];
+    if (!sampler.is_object()) errors.Fail(sampler_pointer, "expected an object");
+    Channel channel;
+    channel.node = static_cast<int>(node);
+    channel.path = *path;
+    const std::string interpolation =
+        errors.OptionalString(sampler, "interpolation", sampler_pointer);
+    if (interpolation == "STEP") {
+      channel.interpolation = Interpolation::kStep;
+    } else if (interpolation == "CUBICSPLINE") {
+      channel.interpolation = Interpolation::kCubicSpline;
+    } else if (!interpolation.empty() && interpolation != "LINEAR") {
+      // Only a validator warning; loaders fall back to linear, and so do we, saying so.
+      asset.notes.push_back(fmt::format("{}: unknown interpolation '{}' read as LINEAR",
+                                        sampler_pointer, interpolation));
+    }
+
+    const size_t input_index =
+        errors.Index(sampler, "input", sampler_pointer, accessors.size(), "accessors");
+    const size_t output_index =
+        errors.Index(sampler, "output", sampler_pointer, accessors.size(), "accessors");
+    const AccessorData& input = accessors.Get(input_index);
+    const std::string input_pointer = accessors.Pointer(input_index);
+    if (input.count == 0) {
+      asset.notes.push_back(fmt::format("{}: the channel has no keys; skipped", channel_pointer));
+      continue;
+    }
+    if (input.components != 1 || input.component_type != kGltfFloat) {
+      errors.Fail(input_pointer, "an animation input must be SCALAR float seconds");
+    }
+    double previous = -1;
+    for (size_t k = 0; k < input.count; ++k) {
+      const double seconds = input.values[k];
+      if (!std::isfinite(seconds) || seconds < 0 || seconds <= previous) {
+        errors.Fail(input_pointer,
+                    fmt::format("key {} time {} is not finite, >= 0 and greater than the one "
+                                "before (glTF 2.0 §3.11)",
+                                k, ShortestText(seconds)));
+      }
+      previous = seconds;
+    }
+    const AccessorData& output = accessors.Get(output_index);
+    const std::string output_pointer = accessors.Pointer(output_index);
+    CheckOutputFormat(output, *path, output_pointer, errors);
+    const Node& target_node = asset.rig.nodes[node];
+    channel.width = PathWidth(*path, target_node);
+    if (*path == Path::kWeights && channel.width == 0) {
+      errors.Fail(target_pointer, fmt::format("weights animated on node {}, whose mesh has no "
+                                              "morph targets",
+                                              node));
+    }
+    const size_t expected = input.count * channel.elements_per_key() *
+                            static_cast<size_t>(channel.width) /
+                            static_cast<size_t>(output.components);
+    if (output.count != expected) {
+      errors.Fail(
+          output_pointer,
+          fmt::format("{} elements, but {} keys of {} {} need {}", output.count, input.count,
+                      interpolation.empty() ? "LINEAR" : interpolation, PathName(*path), expected));
+    }
+    if (channel.interpolation == Interpolation::kCubicSpline && input.count < 2) {
+      errors.Fail(input_pointer, "a CUBICSPLINE sampler needs at least 2 keys");
+    }
+    channel.times_seconds = input.values;
+    channel.values = output.values;
+    if (*path == Path::kRotation) {
+      for (size_t k = 0; k < channel.key_count(); ++k) {
+        if (Length(LoadQuat(channel.key_value(k))) == 0) {
+          errors.Fail(output_pointer, fmt::format("key {} is a zero quaternion", k));
+        }
+      }
+    }
+    clip.channels.push_back(std::move(channel));
+  }
+  return clip;
+}
+
+std::vector<std::string> LoadExternalImages(const json& document, const ReadOptions& options,
+                                            const GltfErrors& errors) {
+  std::vector<std::string> images;
+  const json* list = errors.OptionalArray(document, "images", "");
+  if (!list) return images;
+  for (size_t i = 0; i < list->size(); ++i) {
+    const std::string pointer = fmt::format("/images/{}", i);
+    if (!(*list)[i].is_object()) errors.Fail(pointer, "expected an object");
+    const std::string uri = errors.OptionalString((*list)[i], "uri", pointer);
+    if (uri.empty() || uri.compare(0, 5, "data:") == 0) {
+      images.emplace_back();
+    } else if (options.load_resource) {
+      images.push_back(LoadExternalFile(options, uri, pointer + "/uri"));
+    } else {
+      errors.Fail(pointer + "/uri", fmt::format("external image '{}' cannot be read when the "
+                                                "input comes from memory",
+                                                uri));
+    }
+  }
+  return images;
+}
+
+}  // namespace
+
+bool SniffGlb(std::string_view bytes) { return IsGlb(bytes); }
+
+bool SniffGltf(std::string_view bytes) {
+  // JSON whose top-level object has "asset" (required in glTF, absent from three.js JSON).
+  bool found = false;
+  SkimJsonKeys(bytes, [&found](std::string_view key, const JsonKeyPlace& place) {
+    found = place.depth == 1 && place.kinds[0] == '{' && key == "asset";
+    return found;
+  });
+  return found;
+}
+
+Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
+  const GltfErrors errors(options.source);
+  GltfContainer container = ParseGltfContainer(bytes, errors);
+  const json& document = container.json;
+  CheckAssetAndExtensions(document, errors);
+  auto source = std::make_shared<GltfDocument>();
+  // Decoded data (meshopt views, then keyframes as doubles) may exceed the file, but not wildly.
+  const uint64_t budget = uint64_t{16} * bytes.size() + (uint64_t{64} << 20);
+  source->buffer_views = LoadBufferViews(container, options, budget, errors);
+
+  Asset asset;
+  asset.coordinates = {Handedness::kRight, Facing::kPlusZ};  // glTF: the front faces +Z
+  asset.rig = ReadRig(document, errors);
+  ReadVrmHumanoid(document, asset, errors);
+  GltfAccessors accessors(document, source->buffer_views, errors, budget);
+  size_t skipped_channels = 0;
+  if (const json* animations = errors.OptionalArray(document, "animations", "")) {
+    for (size_t a = 0; a < animations->size(); ++a) {
+      asset.clips.push_back(
+          ReadAnimation((*animations)[a], a, asset, accessors, errors, &skipped_channels));
+    }
+  }
+  if (skipped_channels > 0) {
+    asset.notes.push_back(fmt::format(
+        "{} channel(s) without a target node or with a non-TRS/weights path were ignored "
+        "(e.g. KHR_animation_pointer)",
+        skipped_channels));
+  }
+  for (const Clip& clip : asset.clips) {
+    if (clip.channels.empty()) {
+      asset.notes.push_back(fmt::format("animation '{}' has no channels", clip.name));
+    }
+  }
+  source->external_images = LoadExternalImages(document, options, errors);
+  source->json = std::move(container.json);
+  asset.source_document = std::move(source);
+  return asset;
+}
+
+}  // namespace animconv

@@ -1,0 +1,267 @@
+// glTF writer. With a glTF source document it passes through everything that is not animation
+// (meshes, materials, images, skins, extensions such as VRM) and replaces only the animations;
+// otherwise it generates nodes from the rig. What it writes must pass the Khronos validator with
+// no errors or warnings: the rules are in shared/reference/formats.md §6.
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include "animconv/error.h"
+#include "formats/gltf/gltf.h"
+#include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_pass_through.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+
+constexpr uint32_t kGlbMagic = 0x46546C67;
+constexpr uint32_t kGlbJsonChunk = 0x4E4F534A;
+constexpr uint32_t kGlbBinChunk = 0x004E4942;
+
+const char* OutputType(Path path) {
+  return path == Path::kTranslation || path == Path::kScale ? "VEC3"
+         : path == Path::kRotation                          ? "VEC4"
+                                                            : "SCALAR";
+}
+
+const char* SamplerInterpolation(Interpolation interpolation) {
+  switch (interpolation) {
+    case Interpolation::kStep:
+      return "STEP";
+    case Interpolation::kLinear:
+      return "LINEAR";
+    case Interpolation::kCubicSpline:
+      return "CUBICSPLINE";
+  }
+  return "LINEAR";
+}
+
+std::string Float32Bytes(const std::vector<float>& values) {
+  return std::string(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(float));
+}
+
+// Adds animation samplers to `builder`, sharing one input accessor between channels whose
+// float32 key times are identical.
+class AnimationWriter {
+ public:
+  explicit AnimationWriter(GltfBuilder& builder) : builder_(builder) {}
+
+  json Write(const Asset& asset, const Clip& clip) {
+    json channels = json::array();
+    json samplers = json::array();
+    for (const Channel& channel : clip.channels) {
+      const size_t input = InputAccessor(asset, clip, channel);
+      std::vector<float> values(channel.values.begin(), channel.values.end());
+      const size_t output =
+          builder_.AddAccessor(Float32Bytes(values), values.size() / OutputWidth(channel),
+                               OutputType(channel.path), std::nullopt, std::nullopt);
+      samplers.push_back({{"input", input},
+                          {"output", output},
+                          {"interpolation", SamplerInterpolation(channel.interpolation)}});
+      channels.push_back({{"sampler", samplers.size() - 1},
+                          {"target", {{"node", channel.node}, {"path", PathName(channel.path)}}}});
+    }
+    json animation = {{"channels", channels}, {"samplers", samplers}};
+    if (!clip.name.empty()) animation["name"] = clip.name;
+    return animation;
+  }
+
+ private:
+  static size_t OutputWidth(const Channel& channel) {
+    return channel.path == Path::kWeights ? 1 : static_cast<size_t>(channel.width);
+  }
+
+  size_t InputAccessor(const Asset& asset, const Clip& clip, const Channel& channel) {
+    std::vector<float> times(channel.times_seconds.begin(), channel.times_seconds.end());
+    // The validator checks the stored float32 values: keys that collide after rounding are an
+    // error there (ACCESSOR_ANIMATION_INPUT_NON_INCREASING, formats.md §6.2).
+    for (size_t k = 1; k < times.size(); ++k) {
+      if (!(times[k] > times[k - 1])) {
+        ThrowUsage(fmt::format(
+            "gltf: keys {} and {} of {} of '{}' in clip '{}' are closer than float32 time can "
+            "tell apart; resample the clip",
+            k - 1, k, PathName(channel.path), asset.rig.nodes[channel.node].name, clip.name));
+      }
+    }
+    auto found = inputs_.find(times);
+    if (found != inputs_.end()) return found->second;
+    const size_t index =
+        builder_.AddAccessor(Float32Bytes(times), times.size(), "SCALAR",
+                             json::array({times.front()}), json::array({times.back()}));
+    inputs_.emplace(std::move(times), index);
+    return index;
+  }
+
+  GltfBuilder& builder_;
+  std::map<std::vector<float>, size_t> inputs_;
+};
+
+// Nodes for a rig that did not come from a glTF file.
+json GenerateNodes(const Rig& rig, json& document) {
+  json nodes = json::array();
+  std::vector<json> children(rig.nodes.size(), json::array());
+  json roots = json::array();
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (rig.nodes[n].parent < 0) {
+      roots.push_back(n);
+    } else {
+      children[static_cast<size_t>(rig.nodes[n].parent)].push_back(n);
+    }
+    if (rig.nodes[n].mesh || rig.nodes[n].morph_target_count > 0) {
+      ThrowUsage(fmt::format("gltf: node '{}' shows a mesh, which only a glTF input can provide",
+                             rig.nodes[n].name));
+    }
+  }
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    const Node& node = rig.nodes[n];
+    json out = json::object();
+    if (!node.generated_name) out["name"] = node.name;
+    if (!children[n].empty()) out["children"] = children[n];
+    if (node.rest_translation != Vec3{0, 0, 0}) out["translation"] = node.rest_translation;
+    if (node.rest_rotation != Quat{0, 0, 0, 1}) out["rotation"] = node.rest_rotation;
+    if (node.rest_scale != Vec3{1, 1, 1}) out["scale"] = node.rest_scale;
+    nodes.push_back(out);
+  }
+  document["scene"] = 0;
+  document["scenes"] = json::array({{{"nodes", roots}}});
+  return nodes;
+}
+
+// An animated node may not carry a `matrix` (ANIMATION_CHANNEL_TARGET_NODE_MATRIX): give it the
+// decomposed TRS the reader computed.
+void ReplaceAnimatedMatrices(const Asset& asset, json& nodes) {
+  std::set<int> animated;
+  for (const Clip& clip : asset.clips) {
+    for (const Channel& channel : clip.channels) animated.insert(channel.node);
+  }
+  for (const int n : animated) {
+    json& node = nodes[static_cast<size_t>(n)];
+    if (!node.contains("matrix")) continue;
+    node.erase("matrix");
+    const Node& rest = asset.rig.nodes[static_cast<size_t>(n)];
+    node["translation"] = rest.rest_translation;
+    node["rotation"] = rest.rest_rotation;
+    node["scale"] = rest.rest_scale;
+  }
+}
+
+std::string Base64(std::string_view bytes) {
+  static const char kAlphabet[] =
+      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) |
+                       (static_cast<uint8_t>(bytes[i + 1]) << 8) |
+                       static_cast<uint8_t>(bytes[i + 2]);
+    out += kAlphabet[n >> 18];
+    out += kAlphabet[(n >> 12) & 63];
+    out += kAlphabet[(n >> 6) & 63];
+    out += kAlphabet[n & 63];
+  }
+  if (i < bytes.size()) {
+    uint32_t n = static_cast<uint8_t>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) n |= static_cast<uint8_t>(bytes[i + 1]) << 8;
+    out += kAlphabet[n >> 18];
+    out += kAlphabet[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+void AppendU32(std::string& out, uint32_t value) {
+  out.append(reinterpret_cast<const char*>(&value), 4);
+}
+
+std::string Serialize(json document, std::string binary, bool glb) {
+  if (!binary.empty()) {
+    json buffer = {{"byteLength", binary.size()}};
+    if (!glb) buffer["uri"] = "data:application/octet-stream;base64," + Base64(binary);
+    document["buffers"] = json::array({buffer});
+  } else {
+    document.erase("buffers");
+  }
+  std::string text = document.dump();
+  if (!glb) return text + "\n";
+  // GLB 2.0: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros, every
+  // chunk 4-byte aligned (formats.md §6.8).
+  text.append((4 - text.size() % 4) % 4, ' ');
+  binary.append((4 - binary.size() % 4) % 4, '\0');
+  const size_t total = 12 + 8 + text.size() + (binary.empty() ? 0 : 8 + binary.size());
+  if (total > UINT32_MAX) ThrowUsage("glb: the output would exceed the 4 GiB a GLB can hold");
+  std::string out;
+  out.reserve(total);
+  AppendU32(out, kGlbMagic);
+  AppendU32(out, 2);
+  AppendU32(out, static_cast<uint32_t>(total));
+  AppendU32(out, static_cast<uint32_t>(text.size()));
+  AppendU32(out, kGlbJsonChunk);
+  out += text;
+  if (!binary.empty()) {
+    AppendU32(out, static_cast<uint32_t>(binary.size()));
+    AppendU32(out, kGlbBinChunk);
+    out += binary;
+  }
+  return out;
+}
+
+// Pass-through nodes take the rig's names, so a rename (--bone-map, --bone-names) shows.
+void RenameNodes(const Rig& rig, json& nodes) {
+  for (size_t n = 0; n < rig.nodes.size() && n < nodes.size(); ++n) {
+    if (!rig.nodes[n].generated_name) nodes[n]["name"] = rig.nodes[n].name;
+  }
+}
+
+}  // namespace
+
+std::string WriteGltfDocument(const Asset& asset, bool glb,
+                              const std::function<void(nlohmann::json&)>& finish) {
+  const auto* source = dynamic_cast<const GltfDocument*>(asset.source_document.get());
+  if (source && source->json.contains("nodes") &&
+      source->json["nodes"].size() != asset.rig.nodes.size()) {
+    source = nullptr;  // the rig was changed: the source's nodes no longer match
+  }
+  GltfBuilder builder;
+  json document;
+  if (source) {
+    document = PassThroughWithoutAnimations(*source, builder);
+    if (document.contains("nodes")) {
+      ReplaceAnimatedMatrices(asset, document["nodes"]);
+      RenameNodes(asset.rig, document["nodes"]);
+    }
+  } else {
+    document = {{"asset", {{"version", "2.0"}, {"generator", "animconv"}}}};
+    document["nodes"] = GenerateNodes(asset.rig, document);
+  }
+  AnimationWriter animations(builder);
+  json written = json::array();
+  for (const Clip& clip : asset.clips) {
+    if (clip.channels.empty()) {
+      // A glTF animation needs at least one channel (EMPTY_ENTITY).
+      spdlog::warn("gltf: clip '{}' has no channels and is not written", clip.name);
+      continue;
+    }
+    written.push_back(animations.Write(asset, clip));
+  }
+  if (!written.empty()) document["animations"] = written;
+  builder.Finish(document);
+  if (finish) finish(document);
+  return Serialize(std::move(document), builder.TakeBinary(), glb);
+}
+
+std::string WriteGltf(const Asset& asset, const WriteOptions&) {
+  return WriteGltfDocument(asset, false, nullptr);
+}
+
+std::string WriteGlb(const Asset& asset, const WriteOptions&) {
+  return WriteGltfDocument(asset, true, nullptr);
+}
+
+}  // namespace animconv

@@ -1,0 +1,150 @@
+#include "formats/gltf/vrm_humanoid.h"
+
+#include <fmt/format.h>
+
+#include <array>
+#include <vector>
+
+#include "animconv/bone_names.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+
+bool ExtensionUsed(const json& document, const char* name) {
+  const auto used = document.find("extensionsUsed");
+  if (used == document.end() || !used->is_array()) return false;
+  for (const json& entry : *used) {
+    if (entry.is_string() && entry.get<std::string>() == name) return true;
+  }
+  return false;
+}
+
+// RFC 6901: a key inside a JSON pointer has '~' as "~0" and '/' as "~1".
+std::string JsonPointerEscape(const std::string& key) {
+  std::string escaped;
+  for (const char c : key) {
+    if (c == '~') {
+      escaped += "~0";
+    } else if (c == '/') {
+      escaped += "~1";
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
+class HumanBoneAssigner {
+ public:
+  HumanBoneAssigner(Asset& asset, const GltfErrors& errors) : asset_(asset), errors_(errors) {}
+
+  void Assign(std::optional<HumanBone> bone, const std::string& name, const json& entry,
+              const std::string& pointer) {
+    if (!entry.is_object()) errors_.Fail(pointer, "expected an object with a node index");
+    const size_t node = errors_.Index(entry, "node", pointer, asset_.rig.nodes.size(), "nodes");
+    if (!bone) {
+      ignored_.push_back(name);
+      return;
+    }
+    Node& target = asset_.rig.nodes[node];
+    if (assigned_[static_cast<size_t>(*bone)] || target.human_bone) {
+      // three-vrm keeps the first mapping it processes and warns about the rest (§2.2).
+      ignored_.push_back(fmt::format("{} (duplicate at {})", name, pointer));
+      return;
+    }
+    target.human_bone = bone;
+    assigned_[static_cast<size_t>(*bone)] = true;
+    ++count_;
+  }
+
+  void Finish(const std::string& what) {
+    asset_.notes.push_back(fmt::format("humanoid: {} maps {} bone(s)", what, count_));
+    if (!ignored_.empty()) {
+      asset_.notes.push_back(
+          fmt::format("humanoid: ignored entries: {}", fmt::join(ignored_, ", ")));
+    }
+  }
+
+ private:
+  Asset& asset_;
+  const GltfErrors& errors_;
+  std::array<bool, kHumanBoneCount> assigned_{};
+  std::vector<std::string> ignored_;
+  size_t count_ = 0;
+};
+
+void ReadVrm0(const json& humanoid, const std::string& pointer, HumanBoneAssigner& assigner,
+              const GltfErrors& errors) {
+  const json* bones = errors.OptionalArray(humanoid, "humanBones", pointer);
+  if (!bones) return;
+  for (size_t i = 0; i < bones->size(); ++i) {
+    const std::string entry_pointer = fmt::format("{}/humanBones/{}", pointer, i);
+    const json& entry = (*bones)[i];
+    if (!entry.is_object()) errors.Fail(entry_pointer, "expected an object {bone, node}");
+    const std::string name = errors.OptionalString(entry, "bone", entry_pointer);
+    assigner.Assign(FindHumanBone(name, BoneNaming::kVrm0), name, entry, entry_pointer);
+  }
+}
+
+// VRM 1.0 and VRMA. Files written against the 1.0 beta still use `*ThumbIntermediate`; then every
+// thumb name has the 0.x meaning, which is what three-vrm assumes too (formats.md §2.2).
+void ReadVrm1(const json& humanoid, const std::string& pointer, HumanBoneAssigner& assigner,
+              const GltfErrors& errors, Asset& asset) {
+  const json& bones = errors.Object(humanoid, "humanBones", pointer);
+  const bool beta_thumbs =
+      bones.contains("leftThumbIntermediate") || bones.contains("rightThumbIntermediate");
+  if (beta_thumbs) {
+    asset.notes.push_back(
+        "humanoid: thumb names follow the VRM 1.0 beta (*ThumbIntermediate); "
+        "read with the 0.x meaning");
+  }
+  for (const auto& [name, entry] : bones.items()) {
+    const bool thumb = name.find("Thumb") != std::string::npos;
+    const BoneNaming naming = beta_thumbs && thumb ? BoneNaming::kVrm0 : BoneNaming::kVrm1;
+    assigner.Assign(FindHumanBone(name, naming), name, entry,
+                    pointer + "/humanBones/" + JsonPointerEscape(name));
+  }
+}
+
+}  // namespace
+
+VrmKind ReadVrmHumanoid(const json& document, Asset& asset, const GltfErrors& errors) {
+  const auto extensions = document.find("extensions");
+  if (extensions == document.end() || !extensions->is_object()) return VrmKind::kNone;
+  struct Candidate {
+    const char* name;
+    VrmKind kind;
+    const char* description;
+  };
+  // A file could carry both VRM 0.x and 1.0 (exporters that write both); 1.0 wins, as in
+  // three-vrm, which tries VRMC_vrm first.
+  for (const Candidate& candidate : {Candidate{"VRMC_vrm_animation", VrmKind::kVrma, "VRMA"},
+                                     Candidate{"VRMC_vrm", VrmKind::kVrm1, "VRM 1.0"},
+                                     Candidate{"VRM", VrmKind::kVrm0, "VRM 0.x"}}) {
+    const auto found = extensions->find(candidate.name);
+    if (found == extensions->end() || !ExtensionUsed(document, candidate.name)) continue;
+    const std::string pointer = std::string("/extensions/") + candidate.name;
+    if (!found->is_object()) errors.Fail(pointer, "expected an object");
+    const auto humanoid = found->find("humanoid");
+    if (humanoid == found->end()) {
+      asset.notes.push_back(fmt::format("{} has no humanoid", candidate.description));
+      continue;
+    }
+    if (!humanoid->is_object()) errors.Fail(pointer + "/humanoid", "expected an object");
+    HumanBoneAssigner assigner(asset, errors);
+    if (candidate.kind == VrmKind::kVrm0) {
+      ReadVrm0(*humanoid, pointer + "/humanoid", assigner, errors);
+      asset.coordinates.facing = Facing::kMinusZ;
+    } else {
+      ReadVrm1(*humanoid, pointer + "/humanoid", assigner, errors, asset);
+      asset.coordinates.facing = Facing::kPlusZ;
+    }
+    assigner.Finish(fmt::format("{} {}", candidate.description, pointer + "/humanoid"));
+    return candidate.kind;
+  }
+  return VrmKind::kNone;
+}
+
+}  // namespace animconv

@@ -1,0 +1,140 @@
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "animconv/summary.h"
+#include "formats/common/writer_support.h"
+#include "formats/three/three_hierarchy.h"
+#include "formats/three/three_json.h"
+
+namespace animconv {
+namespace {
+
+struct NodeChannels {
+  const Channel* rotation = nullptr;
+  const Channel* translation = nullptr;
+  const Channel* scale = nullptr;
+};
+
+void AppendArray(std::string& out, const double* values, size_t count) {
+  out += '[';
+  AppendFloatList(out, values, count);
+  out += ']';
+}
+
+// One key per distinct time of the node's channels. parseAnimation builds each property's track
+// only from the keys that carry it, so a property is written exactly at its own key times and
+// tracks of one bone may differ in length (formats.md §1.6).
+void AppendKeys(std::string& out, const NodeChannels& node, double time_scale) {
+  const Channel* channels[3] = {node.rotation, node.translation, node.scale};
+  const char* fields[3] = {"rot", "pos", "scl"};
+  size_t next[3] = {0, 0, 0};
+  out += "\"keys\":[";
+  bool first_key = true;
+  for (;;) {
+    double seconds = 0;
+    bool any = false;
+    for (int i = 0; i < 3; ++i) {
+      if (channels[i] && next[i] < channels[i]->key_count()) {
+        const double t = channels[i]->times_seconds[next[i]];
+        seconds = any ? std::min(seconds, t) : t;
+        any = true;
+      }
+    }
+    if (!any) break;
+    out += first_key ? "\n{" : ",\n{";
+    first_key = false;
+    out += "\"time\":";
+    AppendFloat(out, seconds * time_scale);
+    for (int i = 0; i < 3; ++i) {
+      const Channel* channel = channels[i];
+      if (!channel || next[i] >= channel->key_count() ||
+          channel->times_seconds[next[i]] != seconds) {
+        continue;
+      }
+      out += fmt::format(",\"{}\":", fields[i]);
+      AppendArray(out, channel->key_value(next[i]), static_cast<size_t>(channel->width));
+      ++next[i];
+    }
+    out += '}';
+  }
+  out += ']';
+}
+
+}  // namespace
+
+std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options) {
+  const Clip& clip = SingleClip(asset, "three-hierarchy");
+  // parseAnimation builds linear tracks only.
+  RequireInterpolation(asset, clip, "three-hierarchy", false);
+  const double time_scale = options.hierarchy_time_unit == TimeUnit::kMilliseconds ? 1000.0 : 1.0;
+
+  std::vector<NodeChannels> per_node(asset.rig.nodes.size());
+  size_t dropped = 0;
+  for (const Channel& channel : clip.channels) {
+    NodeChannels& node = per_node[static_cast<size_t>(channel.node)];
+    switch (channel.path) {
+      case Path::kRotation:
+        node.rotation = &channel;
+        break;
+      case Path::kTranslation:
+        node.translation = &channel;
+        break;
+      case Path::kScale:
+        node.scale = &channel;
+        break;
+      case Path::kWeights:
+        ++dropped;
+        break;
+    }
+  }
+  if (dropped > 0) {
+    spdlog::warn(
+        "three-hierarchy: {} morph weight channel(s) not written (parseAnimation's morph branch "
+        "throws in every three.js version that has it)",
+        dropped);
+  }
+
+  std::string out = "{\"name\":";
+  AppendJsonString(out, clip.name);
+  // fps is informational: parseAnimation does not scale key times by it (formats.md §1.6).
+  if (const std::optional<double> rate = ClipKeyRate(clip)) {
+    out += ",\"fps\":";
+    AppendDouble(out, *rate);
+  }
+  out += ",\"length\":";
+  AppendDouble(out, clip.duration() * time_scale);
+  // Entry h pairs with bones[h] by index: one entry per rig node in rig order, `keys: []` for
+  // nodes without animation.
+  out += ",\"hierarchy\":[";
+  for (size_t n = 0; n < per_node.size(); ++n) {
+    out += n == 0 ? "\n{" : ",\n{";
+    out += fmt::format("\"parent\":{},", asset.rig.nodes[n].parent);
+    AppendKeys(out, per_node[n], time_scale);
+    out += '}';
+  }
+  // The legacy bone records ({parent,name[,pos,rotq,scl]}); pass this array as parseAnimation's
+  // `bones` argument or use it to build a Skeleton.
+  out += "],\n\"bones\":[";
+  for (size_t n = 0; n < asset.rig.nodes.size(); ++n) {
+    const Node& node = asset.rig.nodes[n];
+    out += n == 0 ? "\n{" : ",\n{";
+    out += fmt::format("\"parent\":{},\"name\":", node.parent);
+    AppendJsonString(out, node.name);
+    // Without a known rest pose, identity values would claim one the source never had.
+    if (asset.rig.rest_pose_known) {
+      out += ",\"pos\":";
+      AppendArray(out, node.rest_translation.data(), 3);
+      out += ",\"rotq\":";
+      AppendArray(out, node.rest_rotation.data(), 4);
+      out += ",\"scl\":";
+      AppendArray(out, node.rest_scale.data(), 3);
+    }
+    out += '}';
+  }
+  out += "]}\n";
+  return out;
+}
+
+}  // namespace animconv

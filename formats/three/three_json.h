@@ -1,0 +1,45 @@
+// three.js AnimationClip JSON (`three`, what AnimationClip.toJSON writes and AnimationClip.parse
+// reads in r187), and the three.js naming rules both three.js formats share (track names, node
+// names). The legacy hierarchy format is three_hierarchy.h. Details: docs/formats/threejs.md.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "animconv/format.h"
+
+namespace animconv {
+
+bool SniffThreeJson(std::string_view bytes);  // three_sniff.cpp, beside SniffThreeHierarchy
+Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options);
+// Rotations must be unit and hemisphere-aligned (RenderAsset in animconv/convert.h does that).
+std::string WriteThreeJson(const Asset& asset, const WriteOptions& options);
+
+// A track name split like three.js PropertyBinding.parseTrackName (formats.md §1.5); an empty
+// string stands for a part the name leaves out (an empty `node` is the mixer's root).
+struct ThreeTrackName {
+  std::string node;
+  std::string object;
+  std::string object_index;
+  std::string property;
+  std::string property_index;
+};
+// nullopt where three.js throws "Cannot parse trackName".
+std::optional<ThreeTrackName> ParseThreeTrackName(std::string_view track_name);
+
+// three.js PropertyBinding.sanitizeNodeName: JavaScript whitespace (\s) becomes '_', the reserved
+// characters [ ] . : / are deleted ("mixamorig:Left Arm.001" -> "mixamorigLeft_Arm001").
+std::string SanitizeNodeName(std::string_view name);
+
+// The names three.js objects get when GLTFLoader builds a scene from this rig, so that track
+// names bind: `nodes[n]` for node n's transform, and `morph_objects[n]` for the mesh objects
+// holding node n's morphTargetInfluences (one per primitive of its mesh).
+struct ThreeObjectNames {
+  std::vector<std::string> nodes;
+  std::vector<std::vector<std::string>> morph_objects;
+};
+ThreeObjectNames ThreeNodeNames(const Rig& rig);
+
+}  // namespace animconv

@@ -1,0 +1,207 @@
+#include <fmt/format.h>
+
+#include "animconv/error.h"
+#include "formats/common/writer_support.h"
+#include "formats/three/three_json.h"
+
+namespace animconv {
+namespace {
+
+// three.js interpolation codes (src/constants.js, formats.md §1.4).
+constexpr int kInterpolateDiscrete = 2300;
+constexpr int kNormalAnimationBlendMode = 2500;
+
+struct TrackKind {
+  const char* property;
+  const char* type;
+};
+
+TrackKind KindOf(Path path) {
+  switch (path) {
+    case Path::kTranslation:
+      return {"position", "vector"};
+    case Path::kRotation:
+      return {"quaternion", "quaternion"};
+    case Path::kScale:
+      return {"scale", "vector"};
+    case Path::kWeights:
+      return {"morphTargetInfluences", "number"};
+  }
+  return {"", ""};
+}
+
+// A UUID derived from the clip's JSON text and its place in the output, in the lower-case form
+// three.js MathUtils.generateUUID writes. ObjectLoader keys clips by uuid (formats.md §1.2), so
+// clips of one file must differ, which their index guarantees; deriving it instead of drawing
+// it makes the same input always give the same bytes (and batch runs reproducible). Marked as a
+// version-8 (custom) UUID, RFC 9562 §5.8: it is not random.
+std::string ClipUuid(std::string_view clip_text, size_t clip_index) {
+  // Two FNV-1a 64-bit hashes with different offset bases: 128 bits, fast, no dependency.
+  uint64_t high = 0xcbf29ce484222325ull ^ clip_index;
+  uint64_t low = 0x84222325cbf29ce4ull + clip_index;
+  for (const char c : clip_text) {
+    high = (high ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+    low = (low ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+  }
+  high = (high & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000008000ull;
+  low = (low & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;
+  return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", high >> 32, (high >> 16) & 0xFFFF,
+                     high & 0xFFFF, low >> 48, low & 0xFFFFFFFFFFFFull);
+}
+
+// three.js keeps times in a Float32Array: keys that collide after rounding would be equal there.
+void RequireFloat32Increasing(const Asset& asset, const Clip& clip, const Channel& channel) {
+  for (size_t k = 1; k < channel.key_count(); ++k) {
+    if (static_cast<float>(channel.times_seconds[k]) <=
+        static_cast<float>(channel.times_seconds[k - 1])) {
+      ThrowUsage(fmt::format(
+          "three: keys {} and {} of {} of '{}' in clip '{}' are {} s apart, closer than float32 "
+          "time can tell apart; resample the clip",
+          k - 1, k, PathName(channel.path), asset.rig.nodes[channel.node].name, clip.name,
+          channel.times_seconds[k] - channel.times_seconds[k - 1]));
+    }
+  }
+}
+
+// The text of a times array. Channels usually share their key times (every bone of a Unity CSV
+// has the same rows), so the last one is kept: number formatting is most of the writer's time.
+class TimesText {
+ public:
+  const std::string& Of(const std::vector<double>& times) {
+    if (!last_ || *last_ != times) {
+      text_.clear();
+      AppendFloatList(text_, times.data(), times.size());
+      last_ = &times;
+    }
+    return text_;
+  }
+
+ private:
+  const std::vector<double>* last_ = nullptr;
+  std::string text_;
+};
+
+// `property` overrides the path's property (a per-target morph track); `values` the channel's.
+void AppendTrack(std::string& out, TimesText& times, const std::string& object_name,
+                 const Channel& channel, bool first_track, const std::string& property = "",
+                 const std::vector<double>* values = nullptr) {
+  const TrackKind kind = KindOf(channel.path);
+  out += first_track ? "\n" : ",\n";
+  out += "{\"name\":";
+  AppendJsonString(out, object_name + "." + (property.empty() ? kind.property : property));
+  out += ",\"times\":[";
+  out += times.Of(channel.times_seconds);
+  out += "],\"values\":[";
+  const std::vector<double>& data = values ? *values : channel.values;
+  AppendFloatList(out, data.data(), data.size());
+  out += ']';
+  // Written only when not the track type's default (linear), like toJSON.
+  if (channel.interpolation == Interpolation::kStep) {
+    out += fmt::format(",\"interpolation\":{}", kInterpolateDiscrete);
+  }
+  out += ",\"type\":\"";
+  out += kind.type;
+  out += "\"}";
+}
+
+// The name a per-target track addresses: the target's name, which three.js looks up in
+// morphTargetDictionary, or its index where the mesh has no names.
+std::string MorphTargetKey(const Node& node, size_t target) {
+  if (node.morph_target_names.empty()) return std::to_string(target);
+  const std::string& name = node.morph_target_names[target];
+  // A bracket accessor may hold anything but ']' (PropertyBinding, formats.md §1.5).
+  if (name.find(']') != std::string::npos) {
+    ThrowUsage(
+        fmt::format("three: morph target '{}' of '{}' contains ']', which a per-target "
+                    "track name cannot hold; use the default morph track layout",
+                    name, node.name));
+  }
+  return name;
+}
+
+void AppendClip(std::string& out, const Asset& asset, const Clip& clip, size_t clip_index,
+                const ThreeObjectNames& names, bool morph_per_target) {
+  RequireInterpolation(asset, clip, "three", true);
+  const size_t clip_start = out.size();
+  // Key order as AnimationClip.toJSON writes it (formats.md §1.1).
+  out += "{\"name\":";
+  AppendJsonString(out, clip.name);
+  out += ",\"duration\":";
+  AppendDouble(out, clip.duration());
+  out += ",\"tracks\":[";
+  bool first_track = true;
+  TimesText times;
+  for (const Channel& channel : clip.channels) {
+    const size_t node = static_cast<size_t>(channel.node);
+    if (names.nodes[node].empty()) {
+      ThrowUsage(fmt::format(
+          "three: node '{}' has no name three.js can bind (its sanitised name is empty)",
+          asset.rig.nodes[node].name));
+    }
+    RequireFloat32Increasing(asset, clip, channel);
+    // Weights drive every mesh object of the node: GLTFLoader makes one object per primitive and
+    // one track for each (formats.md §1.5).
+    if (channel.path == Path::kWeights && morph_per_target) {
+      const size_t width = static_cast<size_t>(channel.width);
+      for (size_t target = 0; target < width; ++target) {
+        std::vector<double> column;
+        for (size_t k = 0; k < channel.key_count(); ++k) {
+          column.push_back(channel.key_value(k)[target]);
+        }
+        const std::string property =
+            fmt::format("morphTargetInfluences[{}]", MorphTargetKey(asset.rig.nodes[node], target));
+        for (const std::string& object : names.morph_objects[node]) {
+          AppendTrack(out, times, object, channel, first_track, property, &column);
+          first_track = false;
+        }
+      }
+    } else if (channel.path == Path::kWeights) {
+      for (const std::string& object : names.morph_objects[node]) {
+        AppendTrack(out, times, object, channel, first_track);
+        first_track = false;
+      }
+    } else {
+      AppendTrack(out, times, names.nodes[node], channel, first_track);
+      first_track = false;
+    }
+  }
+  out += "],\"uuid\":\"";
+  out += ClipUuid(std::string_view(out).substr(clip_start), clip_index);
+  // userData must be a JSON *string*: r180+ runs JSON.parse on it (formats.md §1.2).
+  out += fmt::format("\",\"blendMode\":{},\"userData\":\"{{}}\"}}", kNormalAnimationBlendMode);
+}
+
+size_t CountNumbers(const Asset& asset) {
+  size_t numbers = 0;
+  for (const Clip& clip : asset.clips) {
+    for (const Channel& channel : clip.channels) {
+      numbers += channel.times_seconds.size() + channel.values.size();
+    }
+  }
+  return numbers;
+}
+
+}  // namespace
+
+std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
+  const ThreeObjectNames node_names = ThreeNodeNames(asset.rig);
+  // Room for a typical number (~10 chars and a comma) so the buffer rarely moves.
+  std::string out;
+  ReserveOutput(out, CountNumbers(asset) * 11 + 4096);
+  if (!options.three_array) {
+    AppendClip(out, asset, SingleClip(asset, "three (without --three-array)"), 0, node_names,
+               options.three_morph_per_target);
+  } else {
+    if (asset.clips.empty()) ThrowUsage("three: the input has no animation clip");
+    out += '[';
+    for (size_t c = 0; c < asset.clips.size(); ++c) {
+      if (c > 0) out += ",\n";
+      AppendClip(out, asset, asset.clips[c], c, node_names, options.three_morph_per_target);
+    }
+    out += ']';
+  }
+  out += '\n';
+  return out;
+}
+
+}  // namespace animconv

@@ -1,0 +1,133 @@
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <map>
+
+#include "formats/three/three_json.h"
+
+namespace animconv {
+namespace {
+
+// Length of the UTF-8 sequence at `text[i]` if it encodes a code point JavaScript's \s matches
+// beyond ASCII (U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF),
+// else 0.
+size_t UnicodeSpaceLength(std::string_view text, size_t i) {
+  auto byte = [&](size_t k) {
+    return i + k < text.size() ? static_cast<unsigned char>(text[i + k]) : 0u;
+  };
+  const unsigned b0 = byte(0), b1 = byte(1), b2 = byte(2);
+  if (b0 == 0xC2 && b1 == 0xA0) return 2;
+  if (b0 == 0xE1 && b1 == 0x9A && b2 == 0x80) return 3;
+  if (b0 == 0xE2 && b1 == 0x80 &&
+      ((b2 >= 0x80 && b2 <= 0x8A) || b2 == 0xA8 || b2 == 0xA9 || b2 == 0xAF)) {
+    return 3;
+  }
+  if (b0 == 0xE2 && b1 == 0x81 && b2 == 0x9F) return 3;
+  if (b0 == 0xE3 && b1 == 0x80 && b2 == 0x80) return 3;
+  if (b0 == 0xEF && b1 == 0xBB && b2 == 0xBF) return 3;
+  return 0;
+}
+
+}  // namespace
+
+std::string SanitizeNodeName(std::string_view name) {
+  std::string out;
+  out.reserve(name.size());
+  for (size_t i = 0; i < name.size();) {
+    const char c = name[i];
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r') {
+      out += '_';
+      ++i;
+    } else if (const size_t length = UnicodeSpaceLength(name, i)) {
+      out += '_';
+      i += length;
+    } else {
+      if (c != '[' && c != ']' && c != '.' && c != ':' && c != '/') out += c;
+      ++i;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// GLTFLoader.createUniqueName: sanitise, then "name", "name_1", "name_2" in call order.
+class UniqueNames {
+ public:
+  std::string Make(const std::string& raw) {
+    const std::string name = SanitizeNodeName(raw);
+    auto found = used_.find(name);
+    if (found == used_.end()) {
+      used_.emplace(name, 0);
+      return name;
+    }
+    return fmt::format("{}_{}", name, ++found->second);
+  }
+
+ private:
+  std::map<std::string, int> used_;
+};
+
+// Depth-first pre-order from the roots, the order in which GLTFLoader visits the scene graph.
+std::vector<size_t> SceneOrder(const Rig& rig) {
+  std::vector<std::vector<size_t>> children(rig.nodes.size());
+  std::vector<size_t> stack;
+  for (size_t n = rig.nodes.size(); n-- > 0;) {
+    if (rig.nodes[n].parent < 0) {
+      stack.push_back(n);
+    } else {
+      children[static_cast<size_t>(rig.nodes[n].parent)].push_back(n);
+    }
+  }
+  std::vector<size_t> order;
+  while (!stack.empty()) {
+    const size_t n = stack.back();
+    stack.pop_back();
+    order.push_back(n);
+    // children[n] was filled in descending order, so pushing it as is visits ascending.
+    stack.insert(stack.end(), children[n].begin(), children[n].end());
+  }
+  return order;
+}
+
+}  // namespace
+
+ThreeObjectNames ThreeNodeNames(const Rig& rig) {
+  // GLTFLoader names every named node first (synchronously, in scene order), then, as meshes
+  // finish loading, one object per primitive after the mesh ("mesh_<index>" when unnamed). A node
+  // with a one-primitive mesh *is* that mesh object, and keeps the mesh's name when unnamed.
+  ThreeObjectNames names;
+  names.nodes.resize(rig.nodes.size());
+  names.morph_objects.resize(rig.nodes.size());
+  const std::vector<size_t> order = SceneOrder(rig);
+  UniqueNames unique;
+  for (const size_t n : order) {
+    if (!rig.nodes[n].generated_name) names.nodes[n] = unique.Make(rig.nodes[n].name);
+  }
+  for (const size_t n : order) {
+    const Node& node = rig.nodes[n];
+    if (!node.mesh) continue;
+    const std::string mesh_name =
+        node.mesh->name.empty() ? fmt::format("mesh_{}", node.mesh->index) : node.mesh->name;
+    for (int p = 0; p < node.mesh->primitive_count; ++p) {
+      names.morph_objects[n].push_back(unique.Make(mesh_name));
+    }
+    if (node.mesh->primitive_count == 1) {
+      if (node.generated_name) names.nodes[n] = names.morph_objects[n][0];
+      names.morph_objects[n][0] = names.nodes[n];
+    }
+  }
+  for (const size_t n : order) {
+    if (names.nodes[n].empty()) {
+      names.nodes[n] = unique.Make(rig.nodes[n].name);
+      spdlog::warn(
+          "node '{}' has no name in its source; three.js binds such nodes by uuid, so "
+          "its tracks ('{}') only bind where an object carries that name",
+          rig.nodes[n].name, names.nodes[n]);
+    }
+    if (names.morph_objects[n].empty()) names.morph_objects[n].push_back(names.nodes[n]);
+  }
+  return names;
+}
+
+}  // namespace animconv

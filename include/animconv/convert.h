@@ -1,0 +1,85 @@
+// The conversion job the CLI runs: read, pick a clip, bring the data into the writer's
+// coordinate convention, write atomically. Pure apart from the two files it names.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "animconv/axes.h"
+#include "animconv/bone_names.h"
+#include "animconv/format.h"
+#include "animconv/io.h"
+#include "animconv/reduce.h"
+#include "animconv/timing.h"
+
+namespace animconv {
+
+struct ConvertOptions {
+  ReadOptions read;
+  WriteOptions write;
+  std::string from;  // forced input format id; empty = detect
+  std::string to;    // forced output format id; empty = detect
+  // How to cross handedness when input and output differ (Unity CSV -> three.js/glTF and back).
+  // Unset: z, UniGLTF's default and what the seed article does (formats.md §4.2); with a
+  // source rig, the mirror UniVRM uses for that model (MirrorForModel in retarget_job.h).
+  std::optional<Mirror> mirror;
+  // The model the input was recorded on (--source-rig): its rest pose is what the input's raw
+  // rotations are relative to. Without it a humanoid input counts as normalised.
+  std::string source_rig;
+  // The model to retarget onto (--skeleton): the output animates its nodes.
+  std::string skeleton;
+  // The input's facing when its format does not say (three.js JSON): needed to retarget.
+  std::optional<Facing> source_facing;
+  std::vector<BoneMapEntry> bone_map;    // --bone-map, applied to the input's nodes after reading
+  std::optional<BoneNaming> bone_names;  // --bone-names: output naming of humanoid nodes
+  std::optional<std::string> clip;       // keep only this clip (name or 0-based index)
+  // --trim, --speed, --offset, --resample, --interpolation, --loop: ApplyTiming at the end of
+  // PrepareAsset, after retargeting (which samples on its own grid) and before --reduce.
+  TimingOptions timing;
+  // --reduce: error-bounded keyframe reduction, the last step of PrepareAsset.
+  std::optional<ReduceOptions> reduce;
+  uint64_t max_input_bytes = kDefaultMaxInputBytes;
+  // --scale: multiplies every length after the reader's own unit conversion (BVH is read as
+  // centimetres, FBX in its UnitScaleFactor, everything else as metres).
+  std::optional<double> length_scale;
+  // The files `read.bone_names` (--bones) and `bone_map` came from: inputs too, never the output.
+  std::string bones_file;
+  std::string bone_map_file;
+};
+
+struct LoadedAsset {
+  Asset asset;
+  const Format* format = nullptr;
+  size_t input_bytes = 0;
+  // Set when the humanoid identities came from GuessHumanoid rather than the format or reader.
+  std::optional<HumanoidGuess> humanoid_guess;
+};
+
+// Reads, detects, parses and validates `path`; applies --scale; guesses humanoid identities from
+// node names when the format gave none (GuessHumanoid), and the facing from the rest pose when
+// neither the format nor --source-facing gave one (FacingFromRestPose). Errors name the file.
+LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options);
+
+// Keeps only the clip named `selector`, or with that 0-based index; Error(kUsage) otherwise.
+void SelectClip(Asset& asset, const std::string& selector);
+
+// The humanoid steps before writing: rename (--bone-map), put on the source rig, retarget onto
+// the skeleton or the VRMA rig, then output naming (--bone-names). Loads the models it names.
+Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& options);
+
+// Converts the asset into `format`'s bytes (handedness conversion included).
+std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options);
+
+struct ConvertReport {
+  const Format* input_format = nullptr;
+  const Format* output_format = nullptr;
+  size_t input_bytes = 0;
+  size_t output_bytes = 0;
+};
+
+// The whole job. Refuses to write over the input; leaves no output file on any error.
+ConvertReport ConvertFile(const std::string& input, const std::string& output,
+                          const ConvertOptions& options);
+
+}  // namespace animconv

@@ -1,0 +1,90 @@
+// One reader and/or writer per format, registered in one table (registry.cpp). A reader turns
+// bytes into the model and never writes; a writer turns the model into bytes and never guesses:
+// what it cannot represent is an Error, not a silent change.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "animconv/io.h"
+#include "animconv/model.h"
+
+namespace animconv {
+
+enum class TimeUnit { kSeconds, kMilliseconds };
+
+struct ReadOptions {
+  std::string source = "<memory>";  // file name used in error messages
+  // unity-csv: one bone name per column group (`--bones`); empty = the 55 HumanBodyBones.
+  std::vector<std::string> bone_names;
+  // unity-csv: time between rows (`--interval`, `--fps`); the reference exporter writes 0.2 s.
+  double row_interval_seconds = 0.2;
+  // Reads a file an input refers to (a glTF's external buffer), given the URI as written in the
+  // input. Set by the pipeline with the rules of docs/reliability.md (inside the input's folder,
+  // no schemes); unset when reading from memory, where such references are an error.
+  std::function<std::string(const std::string& uri)> load_resource;
+  uint64_t max_input_bytes = kDefaultMaxInputBytes;  // also bounds what readers allocate
+};
+
+struct WriteOptions {
+  bool three_array = false;  // three: a JSON array of clips
+  // three: one `<mesh>.morphTargetInfluences[<target>]` track per morph target instead of one
+  // track holding every target per key (GLTFLoader's layout).
+  bool three_morph_per_target = false;
+  TimeUnit hierarchy_time_unit = TimeUnit::kSeconds;  // three-hierarchy key times
+  std::optional<int> precision;                       // unity-csv decimals; unset = shortest float
+  std::vector<std::string> bone_names;                // unity-csv column groups; empty = 55 bones
+  // unity-csv rows, and cubic splines baked for formats without them: sample on this grid
+  std::optional<double> row_interval_seconds;
+};
+
+enum class NormalizedHumanoid {
+  kNo,
+  // Always (VRM Animation, which also needs the humanoid bones).
+  kAlways,
+  // When the input has a rest pose and humanoid bones (Unity CSV: the localRotations a VRM 0.x
+  // avatar, whose rest rotations are identity, would show; a rest-less input is kept as it is,
+  // so unity-csv -> unity-csv stays byte-exact).
+  kWhenRestPoseKnown,
+};
+
+struct Format {
+  std::string_view id;
+  std::string_view description;
+  // Lower-case suffixes, longest first where they overlap (".hierarchy.json" before ".json").
+  std::vector<std::string_view> extensions;
+  // The handedness the format's numbers are in; the pipeline converts before writing.
+  Handedness handedness = Handedness::kRight;
+  // False for formats that need unit, hemisphere-aligned rotations (the pipeline normalises
+  // before writing); true for unity-csv, which writes rotations back exactly as read.
+  bool keeps_raw_rotations = false;
+  // False for formats without glTF's CUBICSPLINE: the pipeline samples such channels to linear
+  // first (on the --interval/--fps grid when given, else at their key times).
+  bool accepts_cubic = false;
+  // True for formats that show a skeleton (glTF): a humanoid rig without a rest pose gets the
+  // generated T-pose (humanoid_pose.h) first, so the clip plays in any viewer.
+  bool needs_rest_pose = false;
+  // True when `bytes` (the whole input) looks like this format; null when content can't tell.
+  bool (*sniff)(std::string_view bytes) = nullptr;
+  Asset (*read)(std::string_view bytes, const ReadOptions& options) = nullptr;
+  // Unless keeps_raw_rotations, expects unit, hemisphere-aligned rotations: call it through
+  // RenderAsset (animconv/convert.h), which runs NormalizeRotations first.
+  std::string (*write)(const Asset& asset, const WriteOptions& options) = nullptr;
+  // Formats whose rotations are by definition normalised humanoid ones (identity = T-pose): the
+  // pipeline first retargets the input onto a generated T-pose rig (retarget_job.h).
+  NormalizedHumanoid normalized_humanoid = NormalizedHumanoid::kNo;
+};
+
+const std::vector<Format>& Formats();
+const Format* FindFormat(std::string_view id);
+
+// Picks the reader: `--from` when given, else the content (sniff), else the extension.
+const Format& DetectInputFormat(const std::string& path, std::string_view bytes,
+                                const std::string& forced_id);
+// Picks the writer: `--to` when given, else the extension.
+const Format& DetectOutputFormat(const std::string& path, const std::string& forced_id);
+
+}  // namespace animconv

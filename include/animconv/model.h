@@ -1,0 +1,129 @@
+// The clip model every reader fills and every writer reads. It knows no file format.
+// See docs/architecture.md for the invariants; ValidateAsset() checks them.
+//
+// Conventions, stated once for the whole project:
+// - Quaternions are four doubles in the order x, y, z, w (three.js Quaternion.toArray, glTF
+//   `rotation`, Unity localRotation all use it). Never w-first.
+// - Times are seconds (double), strictly increasing within a channel, first key >= 0.
+// - +Y is up. Handedness and facing are recorded per asset in `CoordinateSystem`.
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "animconv/humanoid.h"
+
+namespace animconv {
+
+using Vec3 = std::array<double, 3>;
+using Quat = std::array<double, 4>;  // x, y, z, w
+
+enum class Path { kTranslation, kRotation, kScale, kWeights };
+enum class Interpolation { kStep, kLinear, kCubicSpline };
+
+const char* PathName(Path path);  // "translation", "rotation", "scale", "weights"
+const char* InterpolationName(Interpolation interpolation);  // "step", "linear", "cubic"
+
+enum class Handedness { kRight, kLeft };
+// Which way the character's front looks (glTF: +Z; VRM 0.x models: -Z; Unity: +Z).
+enum class Facing { kUnknown, kPlusZ, kMinusZ };
+
+struct CoordinateSystem {
+  Handedness handedness = Handedness::kRight;
+  Facing facing = Facing::kUnknown;
+};
+
+std::string DescribeCoordinates(const CoordinateSystem& coordinates);
+
+// The mesh a node shows. Loaders turn every primitive into its own object, and three.js names
+// those objects after the mesh, so track names for morph weights depend on this.
+struct MeshInfo {
+  std::string name;  // may be empty
+  int index = -1;    // in the source file
+  int primitive_count = 1;
+};
+
+struct Node {
+  std::string name;
+  // True when the source had no name and the reader made one up ("node_3"); loaders that bind by
+  // name cannot find such a node under it.
+  bool generated_name = false;
+  std::optional<MeshInfo> mesh;
+  int parent = -1;  // index into Rig::nodes, -1 for a root
+  Vec3 rest_translation{0, 0, 0};
+  Quat rest_rotation{0, 0, 0, 1};
+  Vec3 rest_scale{1, 1, 1};
+  int morph_target_count = 0;
+  std::vector<std::string> morph_target_names;  // empty or morph_target_count names
+  std::optional<HumanBone> human_bone;
+};
+
+struct Rig {
+  std::vector<Node> nodes;
+  // False when the source carried no rest pose (e.g. a Unity CSV): rest values are identity.
+  bool rest_pose_known = false;
+};
+
+struct Channel {
+  int node = -1;
+  Path path = Path::kRotation;
+  Interpolation interpolation = Interpolation::kLinear;
+  std::vector<double> times_seconds;
+  // `width` numbers per element: 3 (translation, scale), 4 (rotation), the node's morph target
+  // count (weights). One element per key, or three for kCubicSpline in glTF order
+  // (in-tangent, value, out-tangent; tangents in units per second, glTF 2.0 Appendix C).
+  std::vector<double> values;
+  int width = 0;
+
+  size_t key_count() const { return times_seconds.size(); }
+  size_t elements_per_key() const { return interpolation == Interpolation::kCubicSpline ? 3 : 1; }
+  // The key's value (the middle element for cubic splines).
+  const double* key_value(size_t key) const {
+    return values.data() + (key * elements_per_key() + (elements_per_key() == 3 ? 1 : 0)) * width;
+  }
+  double* key_value(size_t key) {
+    return values.data() + (key * elements_per_key() + (elements_per_key() == 3 ? 1 : 0)) * width;
+  }
+};
+
+struct Clip {
+  std::string name;
+  std::vector<Channel> channels;
+  // Unset: the duration is the last key time over all channels.
+  std::optional<double> duration_seconds;
+
+  double duration() const;
+};
+
+// What a reader keeps of its file beyond the model (a glTF's meshes, materials, extensions), so
+// a writer of the same format can pass it through unchanged. Opaque to everything else; a
+// transformation that changes the rig's node list must drop it.
+class SourceDocument {
+ public:
+  virtual ~SourceDocument() = default;
+};
+
+struct Asset {
+  Rig rig;
+  std::vector<Clip> clips;
+  CoordinateSystem coordinates;
+  // Facts a reader found worth telling the user (shown by `info`), e.g. a detected decimal comma.
+  std::vector<std::string> notes;
+  std::shared_ptr<const SourceDocument> source_document;
+};
+
+// Components per element for a path; weights need the node's morph target count.
+int PathWidth(Path path, const Node& node);
+
+// The node's value for `path` when nothing animates it: its rest TRS, and for weights zeros
+// (glTF's default where a mesh gives no `weights`).
+std::vector<double> RestValue(const Node& node, Path path);
+
+// Checks the model invariants listed in docs/architecture.md; throws Error(kBadInput) naming the
+// clip and channel. `source` is used as the error's file name.
+void ValidateAsset(const Asset& asset, const std::string& source);
+
+}  // namespace animconv

@@ -1,0 +1,47 @@
+// Quaternion helpers on the x,y,z,w arrays of the model (see model.h). Double precision throughout.
+#pragma once
+
+#include "animconv/model.h"
+
+namespace animconv {
+
+double Dot(const Quat& a, const Quat& b);
+double Length(const Quat& q);
+// Unit quaternion in the direction of q; q must have non-zero length.
+Quat Normalized(const Quat& q);
+Quat Negated(const Quat& q);
+// Hamilton product: the rotation `b` followed by `a` (three.js a.multiply(b), glm a * b).
+Quat Multiply(const Quat& a, const Quat& b);
+// The inverse of a unit quaternion.
+Quat Conjugate(const Quat& q);
+// Rotates v by the unit quaternion q.
+Vec3 Rotate(const Quat& q, const Vec3& v);
+// Spherical interpolation on the short path (the second argument is negated when dot < 0, as
+// three.js Quaternion.slerpFlat and glTF 2.0 Appendix C do). alpha 0 and 1 return the keys exactly.
+Quat SlerpShortest(const Quat& a, const Quat& b, double alpha);
+// Rotation angle between two unit quaternions in radians, in [0, pi] (q and -q are the same).
+double AngleBetween(const Quat& a, const Quat& b);
+
+Quat LoadQuat(const double* xyzw);
+void StoreQuat(const Quat& q, double* xyzw);
+
+// Renormalises every rotation key value in double precision (for cubic splines, the value
+// elements only; tangents are left as they are). Keys already unit to 1e-12 keep their bits;
+// zero-length keys (readers reject them) are left untouched. Returns the number changed.
+size_t NormalizeRotationKeys(Channel& channel);
+// Flips key signs so that dot(q[k], q[k+1]) >= 0: every player then interpolates the short way.
+// Step and linear channels only; cubic splines keep their signs (their tangents depend on them).
+// Returns the number of keys flipped.
+size_t AlignHemispheres(Channel& channel);
+
+struct RotationNormalization {
+  size_t keys_renormalized = 0;
+  size_t keys_flipped = 0;
+};
+
+// Both of the above on every rotation channel: what every interpolating consumer (three.js,
+// glTF) needs. Readers keep rotations as the file has them, so a same-format round trip is exact;
+// the conversion pipeline applies this before every writer that needs unit quaternions.
+RotationNormalization NormalizeRotations(Asset& asset);
+
+}  // namespace animconv

@@ -1,0 +1,45 @@
+// Moving humanoid motion from one rig to another through the normalised humanoid space
+// (shared/reference/formats.md §5, VRM 1.0 how_to_transform_human_pose.md). docs/retargeting.md
+// explains the method.
+//
+// For a humanoid bone with rest local rotation R whose scene-graph parent has rest world rotation
+// P (so its rest world rotation is W = P·R), a raw local rotation A becomes the normalised
+// N = P·A·R⁻¹·P⁻¹ = W·R⁻¹·A·W⁻¹: the same turn expressed on world-aligned axes, identity meaning
+// "in rest pose". The normalised space faces +Z (VRM 1.0 / VRMA). Onto a target bone (R', P') it
+// goes back as B = P'⁻¹·N·P'·R'. Both are constant multiplications on each side of A, which
+// commute with slerp, so transforming the keys is exact for linear and step channels.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "animconv/model.h"
+
+namespace animconv {
+
+struct RetargetOptions {
+  // Scales the hips translation by (target hips height) / (source hips height) at rest, as
+  // VRM Animation players do (formats.md §3.2, §3.3).
+  bool scale_hips_translation = true;
+};
+
+struct RetargetReport {
+  size_t bones = 0;                  // target humanoid bones that received a rotation channel
+  size_t folded = 0;                 // source bones the target lacks, passed on to their children
+  size_t copied = 0;                 // non-humanoid channels copied to a same-named target node
+  size_t dropped_channels = 0;       // channels with no place on the target
+  std::optional<double> hips_scale;  // set when a hips translation was scaled
+  std::vector<std::string> notes;    // what a user should know, one sentence each
+};
+
+// Retargets every clip of `source` onto `target`. The source must be right-handed with humanoid
+// identities and no cubic-spline channels (BakeCubicSplines first); a source without a known rest
+// pose is taken as normalised already (a VRM 0.x avatar's CSV: identity rest rotations). Facing
+// kUnknown counts as +Z. The target rig needs a rest pose and humanoid identities. Rotation
+// channels of target bones the source lacks are not written (the bone keeps its rest); a source
+// bone the target lacks passes its rotation on to the target bones below it.
+std::vector<Clip> RetargetClips(const Asset& source, const Rig& target, Facing target_facing,
+                                const RetargetOptions& options, RetargetReport* report);
+
+}  // namespace animconv

@@ -1,0 +1,205 @@
+#include "animconv/batch.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "animconv/error.h"
+
+namespace animconv {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool ReadableByExtension(const fs::path& path) {
+  const std::string name = path.filename().string();
+  for (const Format& format : Formats()) {
+    if (!format.read) continue;
+    for (const std::string_view extension : format.extensions) {
+      if (name.size() > extension.size() &&
+          std::equal(extension.rbegin(), extension.rend(), name.rbegin(), [](char a, char b) {
+            return a == std::tolower(static_cast<unsigned char>(b));
+          })) {
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// "walk.unity.csv" -> "walk": the longest readable extension goes, so the output does not end in
+// ".unity.json".
+std::string Stem(const fs::path& path) {
+  std::string name = path.filename().string();
+  size_t cut = name.rfind('.');
+  for (const Format& format : Formats()) {
+    for (const std::string_view extension : format.extensions) {
+      if (name.size() > extension.size() &&
+          name.compare(name.size() - extension.size(), extension.size(), extension) == 0) {
+        cut = std::min(cut, name.size() - extension.size());
+      }
+    }
+  }
+  return cut == std::string::npos || cut == 0 ? name : name.substr(0, cut);
+}
+
+std::string OutputPath(const fs::path& relative, const std::string& output_dir,
+                       std::string_view extension) {
+  const fs::path folder = fs::path(output_dir) / relative.parent_path();
+  return (folder / (Stem(relative) + std::string(extension))).lexically_normal().string();
+}
+
+}  // namespace
+
+const char* BatchStatusName(BatchStatus status) {
+  switch (status) {
+    case BatchStatus::kConverted:
+      return "converted";
+    case BatchStatus::kSkipped:
+      return "skipped";
+    case BatchStatus::kFailed:
+      return "failed";
+    case BatchStatus::kNotStarted:
+      return "not started";
+  }
+  return "?";
+}
+
+std::vector<BatchItem> PlanBatch(const BatchOptions& options) {
+  if (options.output_dir.empty()) ThrowUsage("batch: -o OUTDIR is required");
+  if (options.to.empty()) ThrowUsage("batch: --to FORMAT is required (animconv formats)");
+  const Format& format = DetectOutputFormat("", options.to);
+  const std::string_view extension = format.extensions.front();
+  std::vector<BatchItem> plan;
+  for (const std::string& input : options.inputs) {
+    std::error_code error;
+    if (fs::is_directory(input, error)) {
+      std::vector<fs::path> files;
+      for (auto it = fs::recursive_directory_iterator(input, error);
+           !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
+        if (it->is_regular_file(error) && ReadableByExtension(it->path())) {
+          files.push_back(it->path());
+        }
+      }
+      if (error) {
+        throw Error(ErrorKind::kIo, input, "", "cannot list the folder: " + error.message());
+      }
+      std::sort(files.begin(), files.end());  // a stable plan, whatever the file system's order
+      for (const fs::path& file : files) {
+        plan.push_back(
+            {file.string(), OutputPath(fs::relative(file, input), options.output_dir, extension)});
+      }
+    } else if (fs::is_regular_file(input, error)) {
+      plan.push_back(
+          {input, OutputPath(fs::path(input).filename(), options.output_dir, extension)});
+    } else {
+      ThrowUsage(fmt::format("batch: '{}' is neither a file nor a folder", input));
+    }
+  }
+  if (plan.empty())
+    ThrowUsage(
+        "batch: no input files found (folders are searched for readable "
+        "extensions: animconv formats)");
+  std::map<std::string, const BatchItem*> by_output;
+  for (const BatchItem& item : plan) {
+    const auto [found, inserted] = by_output.emplace(item.output, &item);
+    if (!inserted) {
+      ThrowUsage(
+          fmt::format("batch: '{}' and '{}' would both be written to '{}'; convert them "
+                      "in separate batches or rename one",
+                      found->second->input, item.input, item.output));
+    }
+  }
+  return plan;
+}
+
+std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
+                                      const BatchOptions& options,
+                                      const std::function<void(const BatchResult&)>& progress,
+                                      const std::atomic<bool>* stop) {
+  std::vector<BatchResult> results(plan.size());
+  for (size_t i = 0; i < plan.size(); ++i) results[i].item = plan[i];
+  std::atomic<size_t> next{0};
+  std::mutex progress_mutex;
+  auto work = [&]() {
+    for (size_t i = next++; i < plan.size(); i = next++) {
+      if (stop && *stop) return;
+      BatchResult& result = results[i];
+      const auto start = std::chrono::steady_clock::now();
+      std::error_code error;
+      const bool exists = fs::exists(result.item.output, error);
+      if (exists && options.skip_existing) {
+        result.status = BatchStatus::kSkipped;
+        result.message = "the output exists (--skip-existing)";
+      } else if (exists && !options.overwrite) {
+        result.status = BatchStatus::kFailed;
+        result.exit_code = static_cast<int>(ErrorKind::kUsage);
+        result.message = "the output exists; pass --overwrite or --skip-existing";
+      } else {
+        try {
+          fs::create_directories(fs::path(result.item.output).parent_path(), error);
+          const ConvertReport report =
+              ConvertFile(result.item.input, result.item.output, options.convert);
+          result.status = BatchStatus::kConverted;
+          result.input_bytes = report.input_bytes;
+          result.output_bytes = report.output_bytes;
+        } catch (const Error& failure) {
+          result.status = BatchStatus::kFailed;
+          result.exit_code = static_cast<int>(failure.kind());
+          result.message = failure.what();
+        } catch (const std::bad_alloc&) {
+          result.status = BatchStatus::kFailed;
+          result.exit_code = 4;
+          result.message = "out of memory";
+        } catch (const std::exception& failure) {
+          result.status = BatchStatus::kFailed;
+          result.exit_code = 4;
+          result.message = std::string("internal error: ") + failure.what();
+        }
+      }
+      result.seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (progress) {
+        const std::lock_guard<std::mutex> lock(progress_mutex);
+        progress(result);
+      }
+    }
+  };
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  const size_t jobs = std::min<size_t>(plan.size(), options.jobs > 0 ? options.jobs : hardware);
+  std::vector<std::thread> threads;
+  for (size_t t = 1; t < jobs; ++t) threads.emplace_back(work);
+  work();
+  for (std::thread& thread : threads) thread.join();
+  return results;
+}
+
+std::string BatchReportJson(const std::vector<BatchResult>& results, double wall_seconds) {
+  nlohmann::json files = nlohmann::json::array();
+  std::map<std::string, size_t> totals;
+  for (const BatchResult& result : results) {
+    ++totals[BatchStatusName(result.status)];
+    nlohmann::json entry = {{"input", result.item.input},
+                            {"output", result.item.output},
+                            {"status", BatchStatusName(result.status)},
+                            {"seconds", result.seconds},
+                            {"input_bytes", result.input_bytes},
+                            {"output_bytes", result.output_bytes}};
+    if (!result.message.empty()) entry["message"] = result.message;
+    if (result.exit_code != 0) entry["exit_code"] = result.exit_code;
+    files.push_back(entry);
+  }
+  const nlohmann::json report = {
+      {"files", files}, {"totals", totals}, {"wall_seconds", wall_seconds}};
+  // File names are bytes, not necessarily UTF-8: replace what is not (U+FFFD).
+  return report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace animconv

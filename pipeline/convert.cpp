@@ -1,0 +1,212 @@
+#include "animconv/convert.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <charconv>
+
+#include "animconv/error.h"
+#include "animconv/humanoid_pose.h"
+#include "animconv/io.h"
+#include "animconv/quaternion.h"
+#include "animconv/reduce.h"
+#include "animconv/resample.h"
+#include "animconv/rest_pose.h"
+#include "formats/common/resource_path.h"
+#include "pipeline/retarget_job.h"
+
+namespace animconv {
+
+LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options) {
+  const std::string bytes = ReadFile(path, options.max_input_bytes);
+  if (bytes.empty()) throw Error(ErrorKind::kBadInput, path, "", "the file is empty");
+  LoadedAsset loaded;
+  loaded.input_bytes = bytes.size();
+  loaded.format = &DetectInputFormat(path, bytes, options.from);
+  ReadOptions read = options.read;
+  read.source = path;
+  read.max_input_bytes = options.max_input_bytes;
+  read.load_resource = [&path, &options](const std::string& uri) {
+    return LoadResourceBeside(path, uri, options.max_input_bytes);
+  };
+  loaded.asset = loaded.format->read(bytes, read);
+  ValidateAsset(loaded.asset, path);
+  loaded.humanoid_guess = GuessHumanoid(loaded.asset.rig);
+  if (loaded.humanoid_guess) {
+    loaded.asset.notes.push_back(DescribeHumanoidGuess(*loaded.humanoid_guess));
+  }
+  Asset& asset = loaded.asset;
+  if (options.length_scale) {
+    ScaleLengths(asset, *options.length_scale);
+    asset.notes.push_back(fmt::format("--scale: lengths x{}", *options.length_scale));
+  }
+  if (asset.coordinates.facing == Facing::kUnknown && !options.source_facing) {
+    asset.coordinates.facing = FacingFromRestPose(asset.rig, asset.coordinates.handedness);
+    if (asset.coordinates.facing != Facing::kUnknown) {
+      asset.notes.push_back(
+          fmt::format("facing {} inferred from the rest pose (where the left limbs are)",
+                      asset.coordinates.facing == Facing::kPlusZ ? "+Z" : "-Z"));
+    }
+  }
+  spdlog::debug("{}: read as {}", path, loaded.format->id);
+  return loaded;
+}
+
+void SelectClip(Asset& asset, const std::string& selector) {
+  for (size_t c = 0; c < asset.clips.size(); ++c) {
+    if (asset.clips[c].name == selector) {
+      asset.clips = {asset.clips[c]};
+      return;
+    }
+  }
+  size_t index = 0;
+  const auto parsed = std::from_chars(selector.data(), selector.data() + selector.size(), index);
+  if (parsed.ec == std::errc() && parsed.ptr == selector.data() + selector.size() &&
+      index < asset.clips.size()) {
+    asset.clips = {asset.clips[index]};
+    return;
+  }
+  std::string names;
+  for (size_t c = 0; c < asset.clips.size(); ++c) {
+    names += fmt::format("{}{}: '{}'", c == 0 ? "" : ", ", c, asset.clips[c].name);
+  }
+  ThrowUsage(fmt::format("--clip {}: no such clip name or index (clips: {})", selector, names));
+}
+
+namespace {
+
+// Models named by --source-rig / --skeleton are detected on their own, whatever --from says.
+LoadedAsset LoadModel(const std::string& path, const ConvertOptions& options) {
+  ConvertOptions model_options = options;
+  model_options.from.clear();
+  model_options.read.bone_names.clear();
+  return LoadAsset(path, model_options);
+}
+
+void LogRetarget(const RetargetReport& report, const std::string& onto) {
+  spdlog::info("retargeted onto {}: {} bone channel(s){}", onto, report.bones,
+               report.hips_scale
+                   ? fmt::format(", hips translation scaled by {:.4g}", *report.hips_scale)
+                   : std::string());
+  for (const std::string& note : report.notes) spdlog::info("{}", note);
+}
+
+}  // namespace
+
+Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& options) {
+  for (const std::string& warning : RenameBones(asset.rig, options.bone_map, std::nullopt)) {
+    spdlog::warn("--bone-map: {}", warning);
+  }
+  if (options.source_facing && asset.coordinates.facing == Facing::kUnknown) {
+    asset.coordinates.facing = *options.source_facing;
+  }
+  Mirror mirror = options.mirror.value_or(Mirror::kZ);
+  if (!options.source_rig.empty()) {
+    const LoadedAsset model = LoadModel(options.source_rig, options);
+    if (!options.mirror) mirror = MirrorForModel(model.asset);
+    AdoptSourceRig(asset, model.asset, mirror, options.source_rig);
+  }
+  const bool has_humanoid = std::any_of(asset.rig.nodes.begin(), asset.rig.nodes.end(),
+                                        [](const Node& node) { return node.human_bone; });
+  const bool to_normalized =
+      format.normalized_humanoid == NormalizedHumanoid::kAlways ||
+      (format.normalized_humanoid == NormalizedHumanoid::kWhenRestPoseKnown &&
+       asset.rig.rest_pose_known && has_humanoid);
+  if (!options.skeleton.empty()) {
+    if (format.normalized_humanoid != NormalizedHumanoid::kNo) {
+      ThrowUsage(
+          fmt::format("--skeleton does not apply to {}: its rotations are normalised "
+                      "humanoid ones, which any model plays",
+                      format.id));
+    }
+    const LoadedAsset model = LoadModel(options.skeleton, options);
+    RetargetReport report;
+    asset = RetargetOntoModel(std::move(asset), model.asset, options.skeleton, mirror,
+                              options.write.row_interval_seconds, &report);
+    LogRetarget(report, options.skeleton);
+  } else if (to_normalized) {
+    NormalizedRig rig;  // VRM Animation
+    if (format.normalized_humanoid == NormalizedHumanoid::kWhenRestPoseKnown) {
+      // Unity localRotations of a VRM 0.x-style avatar: all 55 columns, and the facing the
+      // mirror to Unity's axes turns into Unity's +Z front (reverse-Z: -Z, reverse-X: +Z).
+      rig = {mirror == Mirror::kX ? Facing::kPlusZ : Facing::kMinusZ, true, false};
+    }
+    RetargetReport report;
+    asset = RetargetOntoNormalizedRig(std::move(asset), rig, mirror,
+                                      options.write.row_interval_seconds, &report);
+    LogRetarget(report, fmt::format("the normalised T-pose rig of {}", format.id));
+  }
+  if (options.bone_names) {
+    for (const std::string& warning : RenameBones(asset.rig, {}, options.bone_names)) {
+      spdlog::warn("--bone-names: {}", warning);
+    }
+  }
+  const TimingReport timing = ApplyTiming(asset, options.timing);
+  if (timing.keys_before != timing.keys_after) {
+    spdlog::info("timing: {} keys -> {}", timing.keys_before, timing.keys_after);
+  }
+  if (options.reduce) {
+    spdlog::info("--reduce: {}", DescribeReduction(Reduce(asset, *options.reduce)));
+  }
+  return asset;
+}
+
+std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options) {
+  const Mirror mirror = options.mirror.value_or(Mirror::kZ);
+  if (asset.coordinates.handedness != format.handedness) {
+    spdlog::info("{} data is {}; converting with --mirror {}", format.id,
+                 format.handedness == Handedness::kRight ? "right-handed" : "left-handed",
+                 MirrorName(mirror));
+  }
+  ConvertHandedness(asset, format.handedness, mirror);
+  if (!format.accepts_cubic) {
+    if (const size_t baked = BakeCubicSplines(asset, options.write.row_interval_seconds)) {
+      spdlog::info("{} has no cubic splines: {} channel(s) sampled to linear {}", format.id, baked,
+                   options.write.row_interval_seconds
+                       ? fmt::format("every {} s", *options.write.row_interval_seconds)
+                       : std::string("at their key times (--fps for a finer grid)"));
+    }
+  }
+  if (format.needs_rest_pose && !asset.rig.rest_pose_known) {
+    ApplyHumanoidTPose(asset.rig, asset.coordinates.facing);
+    spdlog::info("{}: the input has no rest pose; bones stand in a generated T-pose facing {}",
+                 format.id, asset.coordinates.facing == Facing::kMinusZ ? "-Z" : "+Z");
+  }
+  if (!format.keeps_raw_rotations) {
+    const RotationNormalization normalized = NormalizeRotations(asset);
+    spdlog::debug(
+        "rotations: {} keys renormalised, {} sign-flipped to the previous key's hemisphere",
+        normalized.keys_renormalized, normalized.keys_flipped);
+  }
+  return format.write(asset, options.write);
+}
+
+ConvertReport ConvertFile(const std::string& input, const std::string& output,
+                          const ConvertOptions& options) {
+  const std::pair<const char*, const std::string*> inputs[] = {
+      {"the input file", &input},
+      {"the --source-rig model", &options.source_rig},
+      {"the --skeleton model", &options.skeleton},
+      {"the --bones list", &options.bones_file},
+      {"the --bone-map file", &options.bone_map_file}};
+  for (const auto& [what, path] : inputs) {
+    if (!path->empty() && (*path == output || SameFile(*path, output))) {
+      ThrowUsage(fmt::format("the output '{}' is {}; choose another name", output, what));
+    }
+  }
+  ConvertReport report;
+  // Resolve the writer before reading so a bad output name fails fast.
+  report.output_format = &DetectOutputFormat(output, options.to);
+  LoadedAsset loaded = LoadAsset(input, options);
+  report.input_format = loaded.format;
+  report.input_bytes = loaded.input_bytes;
+  if (options.clip) SelectClip(loaded.asset, *options.clip);
+  Asset prepared = PrepareAsset(std::move(loaded.asset), *report.output_format, options);
+  const std::string bytes = RenderAsset(std::move(prepared), *report.output_format, options);
+  WriteFileAtomic(output, bytes);
+  report.output_bytes = bytes.size();
+  return report;
+}
+
+}  // namespace animconv

@@ -1,0 +1,47 @@
+// The humanoid steps of a conversion (docs/retargeting.md): putting an input on the rest pose of
+// the model it was recorded on (--source-rig), and retargeting it onto another model
+// (--skeleton) or onto the normalised rig a VRM Animation file holds.
+#pragma once
+
+#include <optional>
+
+#include "animconv/axes.h"
+#include "animconv/model.h"
+#include "animconv/retarget.h"
+
+namespace animconv {
+
+// The mirror that brings a left-handed recording into a model's own convention: UniVRM imports
+// VRM 0.x with reverse-Z and VRM 1.0 with reverse-X (formats.md §4.2), which shows in the facing
+// the model's reader found (-Z for 0.x, +Z otherwise).
+Mirror MirrorForModel(const Asset& model);
+
+// Re-homes the input's channels on `model`'s nodes, matched by humanoid bone, else by name, so the
+// raw rotations are read against the model's rest pose. The input is first made right-handed
+// with `mirror`. The result keeps the model's rig, coordinates and source document (a glTF output
+// is then the model with the clip). Channels on nodes the model lacks are dropped, with a note.
+void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::string& model_name);
+
+// Retargets the input onto `model` (RetargetClips): the result animates the model's nodes, with
+// the model's rig, coordinates and source document. `interval_seconds` is the grid cubic splines
+// are sampled on first (their key times when unset).
+Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& model_name,
+                        Mirror mirror, std::optional<double> interval_seconds,
+                        RetargetReport* report);
+
+// The generated rig a normalised-humanoid format holds.
+struct NormalizedRig {
+  Facing facing = Facing::kPlusZ;
+  // VRMA maps every VRM 1.0 bone but the eyes, which lookAt drives (formats.md §3.1), and needs
+  // the 15 required bones; a Unity CSV has columns for all 55.
+  bool eyes = false;
+  bool required_vrm1_bones = true;
+};
+
+// Retargets the input onto a generated VRM T-pose rig (identity rest rotations) with the input's
+// humanoid bones, as `rig` says: the rig of a `.vrma` (+Z, no eyes, the 15 required bones) or of
+// normalised Unity localRotations.
+Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mirror,
+                                std::optional<double> interval_seconds, RetargetReport* report);
+
+}  // namespace animconv

@@ -1,0 +1,306 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "animconv/error.h"
+#include "formats/gltf/gltf.h"
+#include "formats/gltf/gltf_test_support.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+using testing::GltfFixture;
+
+Asset Read(const std::string& bytes) {
+  ReadOptions options;
+  options.source = "model.gltf";
+  return ReadGltf(bytes, options);
+}
+
+// The location and message of a read that must fail.
+std::pair<std::string, std::string> ReadError(const std::string& bytes) {
+  try {
+    Read(bytes);
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kBadInput);
+    return {error.location(), error.message()};
+  }
+  ADD_FAILURE() << "no error";
+  return {};
+}
+
+// Two nodes, one animation: a rotation channel on node 1 with 3 linear keys.
+GltfFixture RotationFixture() {
+  GltfFixture gltf;
+  gltf.AddNodes({"root", "arm"});
+  gltf.document()["nodes"][0]["children"] = {1};
+  const size_t input = gltf.AddFloats({0, 0.5f, 1}, "SCALAR", 3);
+  const size_t output = gltf.AddFloats({0, 0, 0, 1, 0, 0.6f, 0, 0.8f, 0, 1, 0, 0}, "VEC4", 3);
+  gltf.AddChannel(0, 1, "rotation", input, output);
+  return gltf;
+}
+
+TEST(GltfReaderTest, ReadsNodesHierarchyAndAnimation) {
+  const Asset asset = Read(RotationFixture().Text());
+  ASSERT_EQ(asset.rig.nodes.size(), 2u);
+  EXPECT_EQ(asset.rig.nodes[1].parent, 0);
+  EXPECT_TRUE(asset.rig.rest_pose_known);
+  EXPECT_EQ(asset.coordinates.handedness, Handedness::kRight);
+  EXPECT_EQ(asset.coordinates.facing, Facing::kPlusZ);
+  ASSERT_EQ(asset.clips.size(), 1u);
+  EXPECT_EQ(asset.clips[0].name, "animation_0");  // unnamed: GLTFLoader's name
+  const Channel& channel = asset.clips[0].channels[0];
+  EXPECT_EQ(channel.node, 1);
+  EXPECT_EQ(channel.path, Path::kRotation);
+  EXPECT_EQ(channel.times_seconds, (std::vector<double>{0, 0.5, 1}));
+  EXPECT_EQ(channel.values[5], static_cast<double>(0.6f));
+  EXPECT_NE(asset.source_document, nullptr);
+}
+
+TEST(GltfReaderTest, GlbAndTextGiveTheSameAsset) {
+  const GltfFixture gltf = RotationFixture();
+  const Asset text = Read(gltf.Text());
+  const Asset binary = Read(gltf.Glb());
+  EXPECT_EQ(text.clips[0].channels[0].values, binary.clips[0].channels[0].values);
+  EXPECT_TRUE(SniffGlb(gltf.Glb()));
+  EXPECT_TRUE(SniffGltf(gltf.Text()));
+  EXPECT_FALSE(SniffGltf("{\"tracks\":[]}"));
+}
+
+TEST(GltfReaderTest, DecodesNormalizedIntegersPerTheSpecTable) {
+  GltfFixture gltf;
+  gltf.AddNodes({"n"});
+  const size_t input = gltf.AddFloats({0, 1}, "SCALAR", 2);
+  // Signed shorts: 32767 -> 1, -32768 -> max(-32768/32767, -1) = -1.
+  const size_t output = gltf.AddAccessor(
+      {{"bufferView", gltf.AddView(std::vector<int16_t>{0, 0, 0, 32767, 0, -32768, 0, 0})},
+       {"componentType", 5122},
+       {"normalized", true},
+       {"count", 2},
+       {"type", "VEC4"}});
+  gltf.AddChannel(0, 0, "rotation", input, output);
+  const Asset asset = Read(gltf.Text());
+  const Channel& channel = asset.clips[0].channels[0];
+  EXPECT_EQ(channel.values[3], 1.0);
+  EXPECT_EQ(channel.values[5], -1.0);
+}
+
+TEST(GltfReaderTest, UnsignedByteWeightsDivideBy255) {
+  GltfFixture gltf;
+  gltf.AddNodes({"face"});
+  gltf.document()["nodes"][0]["mesh"] = 0;
+  const size_t positions = gltf.AddFloats({0, 0, 0}, "VEC3", 1);
+  gltf.document()["meshes"] = {
+      {{"primitives",
+        {{{"attributes", {{"POSITION", positions}}},
+          {"targets", {{{"POSITION", positions}}, {{"POSITION", positions}}}}}}},
+       {"extras", {{"targetNames", {"smile", "blink"}}}}}};
+  const size_t input = gltf.AddFloats({0, 1}, "SCALAR", 2);
+  const size_t output =
+      gltf.AddAccessor({{"bufferView", gltf.AddView(std::vector<uint8_t>{0, 255, 51, 102})},
+                        {"componentType", 5121},
+                        {"normalized", true},
+                        {"count", 4},
+                        {"type", "SCALAR"}});
+  gltf.AddChannel(0, 0, "weights", input, output);
+  const Asset asset = Read(gltf.Text());
+  EXPECT_EQ(asset.rig.nodes[0].morph_target_count, 2);
+  EXPECT_EQ(asset.rig.nodes[0].morph_target_names, (std::vector<std::string>{"smile", "blink"}));
+  EXPECT_EQ(asset.clips[0].channels[0].width, 2);
+  EXPECT_EQ(asset.clips[0].channels[0].values, (std::vector<double>{0, 1, 0.2, 0.4}));
+}
+
+TEST(GltfReaderTest, HonoursByteStrideAndSparseAndMissingBufferView) {
+  GltfFixture gltf;
+  gltf.AddNodes({"n"});
+  const size_t input = gltf.AddFloats({0, 1, 2}, "SCALAR", 3);
+  // VEC3 floats with 4 bytes of padding after each element (stride 16).
+  const size_t strided = gltf.AddView(std::vector<float>{1, 2, 3, -1, 4, 5, 6, -1, 7, 8, 9, -1},
+                                      json{{"byteStride", 16}});
+  gltf.AddAccessor(
+      {{"bufferView", strided}, {"componentType", 5126}, {"count", 3}, {"type", "VEC3"}});
+  gltf.AddChannel(0, 0, "translation", input, 1);
+  // Scale: zeros everywhere but element 2, substituted by a sparse accessor.
+  const size_t indices = gltf.AddView(std::vector<uint16_t>{2, 0});
+  const size_t values = gltf.AddView(std::vector<float>{5, 5, 5});
+  gltf.AddAccessor({{"componentType", 5126},
+                    {"count", 3},
+                    {"type", "VEC3"},
+                    {"sparse",
+                     {{"count", 1},
+                      {"indices", {{"bufferView", indices}, {"componentType", 5123}}},
+                      {"values", {{"bufferView", values}}}}}});
+  gltf.AddChannel(0, 0, "scale", input, 2);
+  const Asset asset = Read(gltf.Text());
+  EXPECT_EQ(asset.clips[0].channels[0].values, (std::vector<double>{1, 2, 3, 4, 5, 6, 7, 8, 9}));
+  EXPECT_EQ(asset.clips[0].channels[1].values, (std::vector<double>{0, 0, 0, 0, 0, 0, 5, 5, 5}));
+}
+
+TEST(GltfReaderTest, DecomposesMatrixNodes) {
+  GltfFixture gltf;
+  gltf.AddNodes({"n"});
+  // Column-major: scale 2, rotation 90 degrees about Z, translation (1, 2, 3).
+  gltf.document()["nodes"][0]["matrix"] = {0, 2, 0, 0, -2, 0, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1};
+  const Node node = Read(gltf.Text()).rig.nodes[0];
+  EXPECT_NEAR(node.rest_translation[2], 3, 1e-12);
+  EXPECT_NEAR(node.rest_scale[0], 2, 1e-12);
+  EXPECT_NEAR(std::fabs(node.rest_rotation[2]), std::sqrt(0.5), 1e-12);
+  EXPECT_NEAR(std::fabs(node.rest_rotation[3]), std::sqrt(0.5), 1e-12);
+}
+
+TEST(GltfReaderTest, CubicSplineKeepsTangents) {
+  GltfFixture gltf;
+  gltf.AddNodes({"n"});
+  const size_t input = gltf.AddFloats({0, 1}, "SCALAR", 2);
+  const size_t output =
+      gltf.AddFloats({0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5, 5}, "VEC3", 6);
+  gltf.AddChannel(0, 0, "translation", input, output, "CUBICSPLINE");
+  const Asset asset = Read(gltf.Text());
+  const Channel& channel = asset.clips[0].channels[0];
+  EXPECT_EQ(channel.interpolation, Interpolation::kCubicSpline);
+  EXPECT_EQ(channel.key_value(1)[0], 4);
+}
+
+TEST(GltfReaderTest, ErrorsPointAtTheOffendingJson) {
+  {
+    GltfFixture gltf = RotationFixture();
+    gltf.document()["animations"][0]["channels"][0]["target"]["node"] = 7;
+    EXPECT_EQ(ReadError(gltf.Text()).first, "/animations/0/channels/0/target/node");
+  }
+  {
+    GltfFixture gltf = RotationFixture();
+    gltf.document()["accessors"][1]["count"] = 4;  // does not fit its bufferView
+    const auto [location, message] = ReadError(gltf.Text());
+    EXPECT_EQ(location, "/accessors/1");
+    EXPECT_NE(message.find("do not fit bufferView"), std::string::npos) << message;
+  }
+  {
+    GltfFixture gltf = RotationFixture();
+    gltf.document()["accessors"][1]["count"] = 1000000000000LL;  // a claim, not data
+    EXPECT_EQ(ReadError(gltf.Text()).first, "/accessors/1/count");
+  }
+  {
+    GltfFixture gltf = RotationFixture();
+    gltf.document()["animations"][0]["samplers"][0]["output"] = 0;  // SCALAR times as rotations
+    EXPECT_NE(ReadError(gltf.Text()).second.find("a rotation output must be VEC4"),
+              std::string::npos);
+  }
+  {
+    GltfFixture gltf = RotationFixture();
+    gltf.document()["extensionsRequired"] = {"KHR_future_magic"};
+    const auto [location, message] = ReadError(gltf.Text());
+    EXPECT_EQ(location, "/extensionsRequired");
+    EXPECT_NE(message.find("KHR_future_magic"), std::string::npos);
+  }
+  {
+    GltfFixture gltf = RotationFixture();
+    gltf.AddChannel(0, 1, "rotation", 0, 1);  // the same node and path twice
+    EXPECT_NE(ReadError(gltf.Text()).second.find("already animated"), std::string::npos);
+  }
+  {
+    GltfFixture gltf = RotationFixture();
+    gltf.document()["nodes"][1]["children"] = {0};  // a cycle: 0 -> 1 -> 0
+    EXPECT_NE(ReadError(gltf.Text()).second.find("cycle"), std::string::npos);
+  }
+  {
+    GltfFixture gltf = RotationFixture();
+    gltf.AddNodes({"other"});
+    gltf.document()["nodes"][2]["children"] = {1};  // node 1 would have two parents
+    EXPECT_NE(ReadError(gltf.Text()).second.find("already has parent"), std::string::npos);
+  }
+  EXPECT_EQ(ReadError("{\"asset\": {\"version\": \"2.0\"},\n \"nodes\": [}").first, "2:12");
+  EXPECT_NE(ReadError("{\"asset\": {\"version\": \"1.0\"}}").second.find("not supported"),
+            std::string::npos);
+}
+
+TEST(GltfReaderTest, ValuesNlohmannCannotHoldAreBadInputNotCrashes) {
+  // Found by fuzz_gltf: both ended as "internal error" (exit 4).
+  EXPECT_EQ(
+      ReadError("{\"asset\": {\"version\": \"2.0\"},\n \"x\": -1e999}"),
+      std::make_pair(std::string("2:7"), std::string("the number -1e999 is out of double range")));
+  GltfFixture gltf = RotationFixture();
+  gltf.document()["accessors"][1]["normalized"] = "yes";
+  EXPECT_EQ(ReadError(gltf.Text()).first, "/accessors/1/normalized");
+}
+
+TEST(GltfReaderTest, NonIncreasingOrNegativeTimesAreRejected) {
+  for (const std::vector<float>& times :
+       {std::vector<float>{0, 0.5f, 0.5f}, std::vector<float>{-1, 0, 1},
+        std::vector<float>{0, NAN, 1}}) {
+    GltfFixture gltf;
+    gltf.AddNodes({"n"});
+    const size_t input = gltf.AddFloats(times, "SCALAR", 3);
+    const size_t output = gltf.AddFloats({0, 0, 0, 1, 1, 1, 2, 2, 2}, "VEC3", 3);
+    gltf.AddChannel(0, 0, "translation", input, output);
+    const auto [location, message] = ReadError(gltf.Text());
+    EXPECT_EQ(location, "/accessors/0");
+    EXPECT_NE(message.find("is not finite, >= 0 and greater"), std::string::npos) << message;
+  }
+}
+
+TEST(GltfReaderTest, TruncatedGlbIsReported) {
+  const std::string glb = RotationFixture().Glb();
+  const auto [location, message] = ReadError(glb.substr(0, glb.size() - 10));
+  EXPECT_EQ(location, "GLB header");
+  EXPECT_NE(message.find("truncated"), std::string::npos);
+}
+
+TEST(GltfReaderTest, ExternalBuffersNeedAResourceLoader) {
+  GltfFixture gltf = RotationFixture();
+  json document = json::parse(gltf.Text());
+  document["buffers"][0]["uri"] = "model.bin";
+  EXPECT_NE(ReadError(document.dump())
+                .second.find("cannot be read when the input comes from "
+                             "memory"),
+            std::string::npos);
+  ReadOptions options;
+  options.load_resource = [&](const std::string& uri) -> std::string {
+    EXPECT_EQ(uri, "model.bin");
+    return gltf.binary();
+  };
+  EXPECT_NO_THROW(ReadGltf(document.dump(), options));
+}
+
+// The loader (LoadResourceBeside) knows the file, not the place in it: the reader adds the uri's
+// pointer, for buffers and images alike.
+TEST(GltfReaderTest, RefusedExternalFilesAreLocatedAtTheirUri) {
+  GltfFixture gltf = RotationFixture();
+  json document = json::parse(gltf.Text());
+  ReadOptions options;
+  options.source = "model.gltf";
+  options.load_resource = [&](const std::string& uri) -> std::string {
+    if (uri == "model.bin") return gltf.binary();
+    throw Error(ErrorKind::kBadInput, "model.gltf", "", "refusing to read '" + uri + "'");
+  };
+  const auto error_of = [&] {
+    try {
+      ReadGltf(document.dump(), options);
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::kBadInput);
+      EXPECT_EQ(error.source(), "model.gltf");
+      return std::make_pair(error.location(), error.message());
+    }
+    return std::make_pair(std::string("no error"), std::string());
+  };
+  document["buffers"][0]["uri"] = "../secret.bin";
+  EXPECT_EQ(error_of(), std::make_pair(std::string("/buffers/0/uri"),
+                                       std::string("refusing to read '../secret.bin'")));
+  document["buffers"][0]["uri"] = "model.bin";
+  document["images"] = {{{"uri", "/etc/passwd"}}};
+  EXPECT_EQ(error_of(), std::make_pair(std::string("/images/0/uri"),
+                                       std::string("refusing to read '/etc/passwd'")));
+}
+
+TEST(GltfReaderTest, ChannelsWithoutNodeAndEmptyAccessorsAreSkippedWithANote) {
+  GltfFixture gltf = RotationFixture();
+  gltf.document()["animations"][0]["channels"].push_back(
+      {{"sampler", 0}, {"target", {{"path", "pointer"}}}});
+  const Asset asset = Read(gltf.Text());
+  EXPECT_EQ(asset.clips[0].channels.size(), 1u);
+  ASSERT_FALSE(asset.notes.empty());
+  EXPECT_NE(asset.notes.back().find("KHR_animation_pointer"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace animconv

@@ -1,0 +1,132 @@
+// Reading the humanoid mapping of VRM 0.x, VRM 1.0 and VRMA files (formats/gltf/vrm_humanoid.h).
+#include "formats/gltf/vrm_humanoid.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "animconv/error.h"
+#include "formats/gltf/gltf.h"
+#include "formats/gltf/gltf_test_support.h"
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+using testing::GltfFixture;
+
+const Node* NodeOf(const Asset& asset, HumanBone bone) {
+  for (const Node& node : asset.rig.nodes) {
+    if (node.human_bone == bone) return &node;
+  }
+  return nullptr;
+}
+
+Asset Read(const GltfFixture& gltf) {
+  ReadOptions options;
+  options.source = "test.gltf";
+  return ReadGltf(gltf.Text(), options);
+}
+
+GltfFixture Vrm1(json human_bones) {
+  GltfFixture gltf;
+  gltf.AddNodes({"Hips", "Thumb1", "Thumb2", "Spine"});
+  gltf.document()["extensionsUsed"] = {"VRMC_vrm"};
+  gltf.document()["extensions"]["VRMC_vrm"] = {{"specVersion", "1.0"},
+                                               {"humanoid", {{"humanBones", human_bones}}}};
+  return gltf;
+}
+
+TEST(VrmHumanoidTest, Vrm1ObjectMapsNodesWithTheThumbShiftAndFacesPlusZ) {
+  const Asset asset = Read(Vrm1({{"hips", {{"node", 0}}},
+                                 {"leftThumbMetacarpal", {{"node", 1}}},
+                                 {"leftThumbProximal", {{"node", 2}}}}));
+  EXPECT_EQ(NodeOf(asset, HumanBone::kHips)->name, "Hips");
+  // VRM 1.0 thumbMetacarpal is Unity ThumbProximal; 1.0 thumbProximal is ThumbIntermediate.
+  EXPECT_EQ(NodeOf(asset, HumanBone::kLeftThumbProximal)->name, "Thumb1");
+  EXPECT_EQ(NodeOf(asset, HumanBone::kLeftThumbIntermediate)->name, "Thumb2");
+  EXPECT_EQ(asset.coordinates.facing, Facing::kPlusZ);
+}
+
+TEST(VrmHumanoidTest, Vrm1BetaThumbNamesKeepTheirOldMeaning) {
+  const Asset asset = Read(Vrm1({{"hips", {{"node", 0}}},
+                                 {"leftThumbProximal", {{"node", 1}}},
+                                 {"leftThumbIntermediate", {{"node", 2}}}}));
+  EXPECT_EQ(NodeOf(asset, HumanBone::kLeftThumbProximal)->name, "Thumb1");
+  EXPECT_EQ(NodeOf(asset, HumanBone::kLeftThumbIntermediate)->name, "Thumb2");
+}
+
+TEST(VrmHumanoidTest, Vrm0ArrayKeepsTheFirstOfDuplicatesAndFacesMinusZ) {
+  GltfFixture gltf;
+  gltf.AddNodes({"Hips", "Other", "Spine"});
+  gltf.document()["extensionsUsed"] = {"VRM"};
+  gltf.document()["extensions"]["VRM"]["humanoid"]["humanBones"] = {
+      {{"bone", "hips"}, {"node", 0}},
+      {{"bone", "hips"}, {"node", 1}},
+      {{"bone", "spine"}, {"node", 2}},
+      {{"bone", "tail"}, {"node", 1}}};
+  const Asset asset = Read(gltf);
+  EXPECT_EQ(NodeOf(asset, HumanBone::kHips)->name, "Hips");
+  EXPECT_EQ(NodeOf(asset, HumanBone::kSpine)->name, "Spine");
+  EXPECT_FALSE(asset.rig.nodes[1].human_bone);
+  EXPECT_EQ(asset.coordinates.facing, Facing::kMinusZ);
+  bool noted = false;
+  for (const std::string& note : asset.notes) {
+    noted |= note.find("tail") != std::string::npos && note.find("duplicate") != std::string::npos;
+  }
+  EXPECT_TRUE(noted);
+}
+
+TEST(VrmHumanoidTest, ExtensionMissingFromExtensionsUsedIsIgnoredLikeThreeVrm) {
+  GltfFixture gltf = Vrm1({{"hips", {{"node", 0}}}});
+  gltf.document().erase("extensionsUsed");
+  EXPECT_EQ(NodeOf(Read(gltf), HumanBone::kHips), nullptr);
+}
+
+TEST(VrmHumanoidTest, BadNodeIndexNamesTheJsonPointer) {
+  try {
+    Read(Vrm1({{"hips", {{"node", 9}}}}));
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.location(), "/extensions/VRMC_vrm/humanoid/humanBones/hips/node");
+    EXPECT_NE(error.message().find("nodes"), std::string::npos);
+  }
+}
+
+// The real files of ../shared/data/vrm (MANIFEST.md lists their bone counts).
+class SharedVrmTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!std::filesystem::exists(Path(""))) GTEST_SKIP() << Path("") << " is absent";
+  }
+  static std::string Path(const std::string& name) {
+    return std::string(ANIMCONV_SHARED_DATA_DIR) + "/vrm/" + name;
+  }
+  static Asset ReadShared(const std::string& name) {
+    const std::string path = Path(name);
+    ReadOptions options;
+    options.source = path;
+    return ReadGltf(testing::ReadText(path), options);
+  }
+  static size_t Humanoid(const Asset& asset) {
+    size_t count = 0;
+    for (const Node& node : asset.rig.nodes) count += node.human_bone ? 1 : 0;
+    return count;
+  }
+};
+
+TEST_F(SharedVrmTest, HumanBoneCountsMatchTheManifest) {
+  const Asset sphere = ReadShared("three-vrm_sphere.vrm");
+  EXPECT_EQ(Humanoid(sphere), 22u);
+  EXPECT_EQ(sphere.coordinates.facing, Facing::kMinusZ);
+  EXPECT_EQ(Humanoid(ReadShared("vrmaddon_minimal_vrm0.vrm")), 17u);
+  const Asset robot = ReadShared("vrmaddon_debug_robot.vrm");
+  EXPECT_EQ(Humanoid(robot), 53u);
+  EXPECT_EQ(robot.coordinates.facing, Facing::kPlusZ);
+  EXPECT_EQ(Humanoid(ReadShared("three-vrm_test.vrma")), 51u);
+  EXPECT_EQ(Humanoid(ReadShared("vrmaddon_nop.vrma")), 53u);
+}
+
+}  // namespace
+}  // namespace animconv

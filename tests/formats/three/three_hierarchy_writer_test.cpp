@@ -1,0 +1,70 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "animconv/error.h"
+#include "formats/three/three_hierarchy.h"
+#include "formats/three/three_json.h"
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+using testing::MakeAsset;
+using testing::MakeChannel;
+
+Asset TwoBoneAsset() {
+  Asset asset = MakeAsset({"hips", "eye", "spine"});
+  asset.rig.nodes[2].parent = 0;
+  auto& channels = asset.clips[0].channels;
+  channels.push_back(MakeChannel(0, Path::kRotation, {0, 0.2}, {0, 0, 0, 1, 0, 0.6, 0, 0.8}, 4));
+  channels.push_back(MakeChannel(0, Path::kTranslation, {0.2}, {0, 1, 0}, 3));
+  channels.push_back(MakeChannel(2, Path::kRotation, {0, 0.2}, {0, 0, 0, 1, 0, 0, 0, 1}, 4));
+  return asset;
+}
+
+TEST(ThreeHierarchyWriterTest, OneEntryPerBoneInRigOrder) {
+  const json out = json::parse(WriteThreeHierarchy(TwoBoneAsset(), {}));
+  EXPECT_EQ(out["name"], "clip");
+  EXPECT_DOUBLE_EQ(out["length"].get<double>(), 0.2);
+  EXPECT_DOUBLE_EQ(out["fps"].get<double>(), 5);
+  ASSERT_EQ(out["hierarchy"].size(), 3u);
+  EXPECT_TRUE(out["hierarchy"][1]["keys"].empty());  // the eye has no data but keeps its index
+  EXPECT_EQ(out["hierarchy"][2]["parent"], 0);
+  const json& hips = out["hierarchy"][0]["keys"];
+  ASSERT_EQ(hips.size(), 2u);
+  EXPECT_EQ(hips[0], json::parse(R"({"time":0,"rot":[0,0,0,1]})"));
+  EXPECT_EQ(hips[1], json::parse(R"({"time":0.2,"rot":[0,0.6,0,0.8],"pos":[0,1,0]})"));
+}
+
+TEST(ThreeHierarchyWriterTest, EmbedsLegacyBoneRecords) {
+  Asset asset = TwoBoneAsset();
+  json out = json::parse(WriteThreeHierarchy(asset, {}));
+  ASSERT_EQ(out["bones"].size(), 3u);
+  // No rest pose known: names and parents only.
+  EXPECT_EQ(out["bones"][2], json::parse(R"({"parent":0,"name":"spine"})"));
+  asset.rig.rest_pose_known = true;
+  asset.rig.nodes[2].rest_translation = {0, 0.5, 0};
+  out = json::parse(WriteThreeHierarchy(asset, {}));
+  EXPECT_EQ(
+      out["bones"][2],
+      json::parse(R"({"parent":0,"name":"spine","pos":[0,0.5,0],"rotq":[0,0,0,1],"scl":[1,1,1]})"));
+}
+
+TEST(ThreeHierarchyWriterTest, MillisecondsScaleTimesAndLength) {
+  WriteOptions options;
+  options.hierarchy_time_unit = TimeUnit::kMilliseconds;
+  const json out = json::parse(WriteThreeHierarchy(TwoBoneAsset(), options));
+  EXPECT_DOUBLE_EQ(out["length"].get<double>(), 200);
+  EXPECT_DOUBLE_EQ(out["hierarchy"][0]["keys"][1]["time"].get<double>(), 200);
+}
+
+TEST(ThreeHierarchyWriterTest, RefusesStepInterpolation) {
+  Asset asset = TwoBoneAsset();
+  asset.clips[0].channels[0].interpolation = Interpolation::kStep;
+  EXPECT_THROW(WriteThreeHierarchy(asset, {}), Error);
+}
+
+}  // namespace
+}  // namespace animconv

@@ -1,0 +1,141 @@
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "animconv/axes.h"
+#include "animconv/convert.h"
+#include "animconv/error.h"
+#include "formats/csv/unity_csv.h"
+#include "formats/three/three_json.h"
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::ordered_json;
+using testing::MakeAsset;
+using testing::MakeChannel;
+
+Asset SmallAsset() {
+  Asset asset = MakeAsset({"mixamorig:Hips", "Face"});
+  asset.rig.nodes[1].morph_target_count = 2;
+  auto& channels = asset.clips[0].channels;
+  channels.push_back(MakeChannel(0, Path::kRotation, {0, 0.1}, {0, 0, 0, 1, 0, 0.6, 0, 0.8}, 4));
+  channels.push_back(MakeChannel(0, Path::kTranslation, {0, 0.1}, {0, 1, 0, 0, 1.1, 0}, 3));
+  channels.push_back(MakeChannel(1, Path::kWeights, {0, 0.1, 0.2}, {0, 1, 0.5, -0.25, 1.5, 0}, 2,
+                                 Interpolation::kStep));
+  return asset;
+}
+
+TEST(ThreeJsonWriterTest, WritesToJsonLayoutInToJsonKeyOrder) {
+  const ordered_json clip = ordered_json::parse(WriteThreeJson(SmallAsset(), {}));
+  std::vector<std::string> keys;
+  for (const auto& item : clip.items()) keys.push_back(item.key());
+  // formats.md §1.1: name, duration, tracks, uuid, blendMode, userData (a JSON string).
+  EXPECT_EQ(keys, (std::vector<std::string>{"name", "duration", "tracks", "uuid", "blendMode",
+                                            "userData"}));
+  EXPECT_EQ(clip["name"], "clip");
+  EXPECT_DOUBLE_EQ(clip["duration"].get<double>(), 0.2);
+  EXPECT_EQ(clip["blendMode"], 2500);
+  EXPECT_TRUE(clip["userData"].is_string());
+  EXPECT_EQ(clip["userData"], "{}");
+  EXPECT_EQ(clip["uuid"].get<std::string>().size(), 36u);
+  EXPECT_EQ(clip["uuid"].get<std::string>()[14], '8');  // derived, not random (RFC 9562 v8)
+  // The same input gives the same bytes, uuid included.
+  EXPECT_EQ(WriteThreeJson(SmallAsset(), {}), WriteThreeJson(SmallAsset(), {}));
+}
+
+TEST(ThreeJsonWriterTest, TracksUseSanitisedNamesTypesAndInterpolationCodes) {
+  const ordered_json clip = ordered_json::parse(WriteThreeJson(SmallAsset(), {}));
+  const auto& tracks = clip["tracks"];
+  ASSERT_EQ(tracks.size(), 3u);
+  EXPECT_EQ(tracks[0]["name"], "mixamorigHips.quaternion");
+  EXPECT_EQ(tracks[0]["type"], "quaternion");
+  EXPECT_FALSE(tracks[0].contains("interpolation"));  // linear is the default: not written
+  EXPECT_EQ(tracks[1]["name"], "mixamorigHips.position");
+  EXPECT_EQ(tracks[1]["type"], "vector");
+  EXPECT_EQ(tracks[2]["name"], "Face.morphTargetInfluences");
+  EXPECT_EQ(tracks[2]["type"], "number");
+  EXPECT_EQ(tracks[2]["interpolation"], 2300);
+  // Negative and >1 weights are kept; all targets per key.
+  EXPECT_EQ(tracks[2]["values"], ordered_json::parse("[0,1,0.5,-0.25,1.5,0]"));
+  std::vector<std::string> keys;
+  for (const auto& item : tracks[2].items()) keys.push_back(item.key());
+  EXPECT_EQ(keys, (std::vector<std::string>{"name", "times", "values", "interpolation", "type"}));
+}
+
+TEST(ThreeJsonWriterTest, PerTargetMorphTracksSplitTheWeights) {
+  Asset asset = SmallAsset();
+  WriteOptions options;
+  options.three_morph_per_target = true;
+  ordered_json clip = ordered_json::parse(WriteThreeJson(asset, options));
+  ASSERT_EQ(clip["tracks"].size(), 4u);
+  EXPECT_EQ(clip["tracks"][2]["name"], "Face.morphTargetInfluences[0]");
+  EXPECT_EQ(clip["tracks"][2]["values"], ordered_json::parse("[0,0.5,1.5]"));
+  EXPECT_EQ(clip["tracks"][3]["name"], "Face.morphTargetInfluences[1]");
+  EXPECT_EQ(clip["tracks"][3]["values"], ordered_json::parse("[1,-0.25,0]"));
+  asset.rig.nodes[1].morph_target_names = {"smile", "blink"};
+  clip = ordered_json::parse(WriteThreeJson(asset, options));
+  EXPECT_EQ(clip["tracks"][3]["name"], "Face.morphTargetInfluences[blink]");
+  asset.rig.nodes[1].morph_target_names = {"a]b", "c"};
+  EXPECT_THROW(WriteThreeJson(asset, options), Error);
+}
+
+TEST(ThreeJsonWriterTest, NumbersAreShortestFloat32Text) {
+  Asset asset = MakeAsset({"n"});
+  asset.clips[0].channels.push_back(
+      MakeChannel(0, Path::kTranslation, {0, 1.0 / 3}, {0.1, 0.2, 0.3, 1.0 / 3, 0, 0}, 3));
+  const std::string text = WriteThreeJson(asset, {});
+  EXPECT_NE(text.find("\"times\":[0,0.33333334]"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"values\":[0.1,0.2,0.3,0.33333334,0,0]"), std::string::npos) << text;
+}
+
+TEST(ThreeJsonWriterTest, ArrayModeWritesEveryClip) {
+  Asset asset = SmallAsset();
+  asset.clips.push_back(asset.clips[0]);
+  asset.clips[1].name = "second";
+  EXPECT_THROW(WriteThreeJson(asset, {}), Error);  // two clips need --three-array or --clip
+  WriteOptions options;
+  options.three_array = true;
+  const ordered_json clips = ordered_json::parse(WriteThreeJson(asset, options));
+  ASSERT_TRUE(clips.is_array());
+  ASSERT_EQ(clips.size(), 2u);
+  EXPECT_EQ(clips[1]["name"], "second");
+  EXPECT_NE(clips[0]["uuid"], clips[1]["uuid"]);
+}
+
+TEST(ThreeJsonWriterTest, RefusesCubicSplinesAndFloat32TimeCollisions) {
+  Asset asset = MakeAsset({"n"});
+  asset.clips[0].channels.push_back(
+      MakeChannel(0, Path::kWeights, {0, 1}, {0, 0, 0, 0, 1, 0}, 1, Interpolation::kCubicSpline));
+  asset.rig.nodes[0].morph_target_count = 1;
+  EXPECT_THROW(WriteThreeJson(asset, {}), Error);
+  asset.clips[0].channels[0] = MakeChannel(0, Path::kWeights, {1, 1 + 1e-12}, {0, 1}, 1);
+  EXPECT_THROW(WriteThreeJson(asset, {}), Error);
+}
+
+TEST(ThreeJsonWriterTest, EscapesNames) {
+  Asset asset = MakeAsset({"a\"b\\c"});
+  asset.clips[0].name = "line\nbreak";
+  asset.clips[0].channels.push_back(MakeChannel(0, Path::kRotation, {0}, {0, 0, 0, 1}, 4));
+  const ordered_json clip = ordered_json::parse(WriteThreeJson(asset, {}));
+  EXPECT_EQ(clip["name"], "line\nbreak");
+  EXPECT_EQ(clip["tracks"][0]["name"], "a\"b\\c.quaternion");
+}
+
+TEST(ThreeJsonWriterTest, ArticleRowsBecomeMirroredUnitTracks) {
+  const Asset asset =
+      ReadUnityCsv(testing::ReadText(testing::SourcePath("data/unity/anim.csv")), {});
+  const ordered_json clip =
+      ordered_json::parse(RenderAsset(asset, *FindFormat("three"), ConvertOptions{}));
+  EXPECT_EQ(clip["tracks"].size(), 55u);
+  EXPECT_EQ(clip["tracks"][54]["name"], "upperChest.quaternion");
+  const auto& hips = clip["tracks"][0]["values"];
+  // (0.030,-0.014,-0.005,0.999) normalised and mirrored through Z: (-x,-y,z,w).
+  EXPECT_NEAR(hips[0].get<double>(), -0.030013, 1e-6);
+  EXPECT_NEAR(hips[1].get<double>(), 0.014006, 1e-6);
+  EXPECT_NEAR(hips[2].get<double>(), -0.005002, 1e-6);
+}
+
+}  // namespace
+}  // namespace animconv

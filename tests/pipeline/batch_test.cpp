@@ -1,0 +1,132 @@
+// Batch conversion (animconv/batch.h): planning, parallel runs, failures that do not stop others.
+#include "animconv/batch.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "animconv/error.h"
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+// A motion library: two good CSVs in a tree, one broken file, one file no reader claims.
+void MakeLibrary(const TempDir& dir) {
+  fs::create_directories(dir.File("lib/walks"));
+  const std::string csv = testing::ReadText(testing::SourcePath("data/unity/anim.csv"));
+  testing::WriteText(dir.File("lib/anim.csv"), csv);
+  testing::WriteText(dir.File("lib/walks/walk.csv"),
+                     testing::ReadText(testing::SourcePath("data/unity/walk.csv")));
+  testing::WriteText(dir.File("lib/walks/broken.csv"), "0.1,0.2,oops\n");
+  testing::WriteText(dir.File("lib/notes.txt"), "not animation\n");
+}
+
+BatchOptions Options(const TempDir& dir, int jobs) {
+  BatchOptions options;
+  options.inputs = {dir.File("lib")};
+  options.output_dir = dir.File(jobs == 1 ? "serial" : "parallel");
+  options.to = "three";
+  options.jobs = jobs;
+  return options;
+}
+
+TEST(BatchTest, PlanMirrorsTheTreeAndSkipsUnreadableExtensions) {
+  TempDir dir;
+  MakeLibrary(dir);
+  const std::vector<BatchItem> plan = PlanBatch(Options(dir, 1));
+  ASSERT_EQ(plan.size(), 3u);
+  EXPECT_EQ(plan[0].output, dir.File("serial/anim.json"));
+  EXPECT_EQ(plan[1].output, dir.File("serial/walks/broken.json"));
+  EXPECT_EQ(plan[2].output, dir.File("serial/walks/walk.json"));
+}
+
+TEST(BatchTest, OneFailureDoesNotStopTheOthersAndParallelEqualsSerial) {
+  TempDir dir;
+  MakeLibrary(dir);
+  std::vector<std::vector<BatchResult>> runs;
+  for (const int jobs : {1, 3}) {
+    const BatchOptions options = Options(dir, jobs);
+    size_t reported = 0;
+    runs.push_back(ConvertBatch(
+        PlanBatch(options), options, [&reported](const BatchResult&) { ++reported; }, nullptr));
+    EXPECT_EQ(reported, 3u);
+  }
+  for (const std::vector<BatchResult>& results : runs) {
+    ASSERT_EQ(results.size(), 3u);
+    EXPECT_EQ(results[0].status, BatchStatus::kConverted);
+    EXPECT_EQ(results[1].status, BatchStatus::kFailed);
+    EXPECT_EQ(results[1].exit_code, 2);
+    EXPECT_NE(results[1].message.find("broken.csv:1:"), std::string::npos) << results[1].message;
+    EXPECT_FALSE(fs::exists(results[1].item.output));
+    EXPECT_EQ(results[2].status, BatchStatus::kConverted);
+  }
+  for (const char* file : {"walks/walk.json", "anim.json"}) {
+    EXPECT_TRUE(testing::ReadText(dir.File(std::string("serial/") + file)) ==
+                testing::ReadText(dir.File(std::string("parallel/") + file)))
+        << file << " differs between the serial and the parallel run";
+  }
+
+  const nlohmann::json report = nlohmann::json::parse(BatchReportJson(runs[1], 1.5));
+  EXPECT_EQ(report["totals"]["converted"], 2);
+  EXPECT_EQ(report["totals"]["failed"], 1);
+  EXPECT_EQ(report["files"][1]["status"], "failed");
+  EXPECT_EQ(report["files"][1]["exit_code"], 2);
+}
+
+TEST(BatchTest, ExistingOutputsNeedOverwriteOrAreSkipped) {
+  TempDir dir;
+  MakeLibrary(dir);
+  BatchOptions options = Options(dir, 2);
+  ConvertBatch(PlanBatch(options), options, nullptr, nullptr);
+  const std::vector<BatchResult> again =
+      ConvertBatch(PlanBatch(options), options, nullptr, nullptr);
+  EXPECT_EQ(again[0].status, BatchStatus::kFailed);
+  EXPECT_NE(again[0].message.find("--overwrite"), std::string::npos);
+  options.skip_existing = true;
+  const std::vector<BatchResult> resumed =
+      ConvertBatch(PlanBatch(options), options, nullptr, nullptr);
+  EXPECT_EQ(resumed[0].status, BatchStatus::kSkipped);
+  EXPECT_EQ(resumed[1].status, BatchStatus::kFailed);  // the broken file is tried again
+  options.skip_existing = false;
+  options.overwrite = true;
+  EXPECT_EQ(ConvertBatch(PlanBatch(options), options, nullptr, nullptr)[0].status,
+            BatchStatus::kConverted);
+}
+
+TEST(BatchTest, StopLeavesTheRestNotStarted) {
+  TempDir dir;
+  MakeLibrary(dir);
+  const BatchOptions options = Options(dir, 1);
+  std::atomic<bool> stop{false};
+  const std::vector<BatchResult> results = ConvertBatch(
+      PlanBatch(options), options, [&stop](const BatchResult&) { stop = true; }, &stop);
+  EXPECT_EQ(results[0].status, BatchStatus::kConverted);
+  EXPECT_EQ(results[1].status, BatchStatus::kNotStarted);
+  EXPECT_EQ(results[2].status, BatchStatus::kNotStarted);
+  EXPECT_FALSE(fs::exists(results[2].item.output));
+}
+
+TEST(BatchTest, CollidingOutputsAndMissingInputsAreUsageErrors) {
+  TempDir dir;
+  MakeLibrary(dir);
+  testing::WriteText(dir.File("lib/anim.json"), "{}");  // anim.csv and anim.json -> anim.json
+  BatchOptions options = Options(dir, 1);
+  options.to = "glb";
+  try {
+    PlanBatch(options);
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kUsage);
+    EXPECT_NE(error.message().find("anim.glb"), std::string::npos) << error.message();
+  }
+  options.inputs = {dir.File("nothing-here")};
+  EXPECT_THROW(PlanBatch(options), Error);
+}
+
+}  // namespace
+}  // namespace animconv

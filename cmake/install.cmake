@@ -21,6 +21,10 @@ install(FILES ${CMAKE_CURRENT_BINARY_DIR}/animconvConfig.cmake
               ${CMAKE_CURRENT_BINARY_DIR}/animconvConfigVersion.cmake
         DESTINATION ${animconv_cmake_dir})
 
+# Relocatable: the prefix is found from where the .pc file lies, so `cmake --install --prefix`
+# anywhere gives a working pkg-config file.
+file(RELATIVE_PATH animconv_pc_to_prefix "/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/")
+string(REGEX REPLACE "/$" "" animconv_pc_to_prefix "${animconv_pc_to_prefix}")
 configure_file(${CMAKE_CURRENT_LIST_DIR}/animconv.pc.in ${CMAKE_CURRENT_BINARY_DIR}/animconv.pc
                @ONLY)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/animconv.pc

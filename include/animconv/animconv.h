@@ -5,26 +5,26 @@
 // +Y is up. Every error thrown is an animconv::Error (error.h) with its kind.
 #pragma once
 
-#include "animconv/axes.h"         // handedness and axis changes
-#include "animconv/bake.h"         // morph clips baked to per-frame geometry (p5.js)
-#include "animconv/batch.h"        // many files, one set of options, in parallel
-#include "animconv/bone_map.h"     // the --bone-map file format
-#include "animconv/bone_names.h"   // humanoid namings, guessing, renaming
-#include "animconv/clip_diff.h"    // the error between two clips (what `diff` prints)
-#include "animconv/convert.h"      // the conversion job: load, prepare, render, write
-#include "animconv/error.h"        // animconv::Error and its kinds
-#include "animconv/format.h"       // the format registry: sniff, read, write
-#include "animconv/humanoid.h"     // the 55 humanoid bones
+#include "animconv/axes.h"        // handedness and axis changes
+#include "animconv/bake.h"        // morph clips baked to per-frame geometry (p5.js)
+#include "animconv/batch.h"       // many files, one set of options, in parallel
+#include "animconv/bone_map.h"    // the --bone-map file format
+#include "animconv/bone_names.h"  // humanoid namings, guessing, renaming
+#include "animconv/clip_diff.h"   // the error between two clips (what `diff` prints)
+#include "animconv/convert.h"     // the conversion job: load, prepare, render, write
+#include "animconv/error.h"       // animconv::Error and its kinds
+#include "animconv/format.h"      // the format registry: sniff, read, write
+#include "animconv/humanoid.h"    // the 55 humanoid bones
 #include "animconv/humanoid_pose.h"
-#include "animconv/io.h"           // bounded reads, atomic writes
-#include "animconv/model.h"        // Asset, Rig, Clip, Channel
+#include "animconv/io.h"     // bounded reads, atomic writes
+#include "animconv/model.h"  // Asset, Rig, Clip, Channel
 #include "animconv/morph_mesh.h"
 #include "animconv/quaternion.h"
-#include "animconv/reduce.h"       // error-bounded keyframe reduction
+#include "animconv/reduce.h"  // error-bounded keyframe reduction
 #include "animconv/resample.h"
 #include "animconv/rest_pose.h"
-#include "animconv/retarget.h"     // humanoid retargeting between rigs
-#include "animconv/sample.h"       // evaluating a channel at a time
-#include "animconv/summary.h"      // what `info` prints
-#include "animconv/timing.h"       // trim, speed, offset, resample, loop
+#include "animconv/retarget.h"  // humanoid retargeting between rigs
+#include "animconv/sample.h"    // evaluating a channel at a time
+#include "animconv/summary.h"   // what `info` prints
+#include "animconv/timing.h"    // trim, speed, offset, resample, loop
 #include "animconv/transform.h"

@@ -48,70 +48,6 @@ bool Contains(const std::string& text, const std::string& part) {
 // three.js keeps track numbers in Float32Arrays, and so does the reader round them.
 double F32(double value) { return static_cast<float>(value); }
 
-// --- Track names (formats.md §1.5) ---
-
-ThreeTrackName Parsed(const std::string& track_name) {
-  const std::optional<ThreeTrackName> parsed = ParseThreeTrackName(track_name);
-  EXPECT_TRUE(parsed) << track_name;
-  return parsed.value_or(ThreeTrackName{});
-}
-
-void ExpectParts(const std::string& track_name, const std::vector<std::string>& parts) {
-  const ThreeTrackName parsed = Parsed(track_name);
-  EXPECT_EQ((std::vector<std::string>{parsed.node, parsed.object, parsed.object_index,
-                                      parsed.property, parsed.property_index}),
-            parts)
-      << track_name;
-}
-
-TEST(ThreeTrackNameTest, ParsesTheReferenceTable) {
-  // node, object, object index, property, property index
-  ExpectParts("hips.quaternion", {"hips", "", "", "quaternion", ""});
-  ExpectParts("Face.morphTargetInfluences[smile]",
-              {"Face", "", "", "morphTargetInfluences", "smile"});
-  ExpectParts(".morphTargetInfluences[3]", {"", "", "", "morphTargetInfluences", "3"});
-  ExpectParts("Body.morphTargetInfluences", {"Body", "", "", "morphTargetInfluences", ""});
-  ExpectParts(".bones[J_Bip_C_Hips].position", {"", "bones", "J_Bip_C_Hips", "position", ""});
-  ExpectParts("mesh.material.opacity", {"mesh", "material", "", "opacity", ""});
-  ExpectParts("Armature/Hips.quaternion", {"Hips", "", "", "quaternion", ""});
-}
-
-TEST(ThreeTrackNameTest, FollowsTheGrammarsCorners) {
-  // ':' and '/' are directory separators: a raw Mixamo name loses its prefix...
-  ExpectParts("mixamorig:Hips.quaternion", {"Hips", "", "", "quaternion", ""});
-  ExpectParts("a/b:c/Hips.position", {"Hips", "", "", "position", ""});
-  // ...except inside brackets, where anything goes (the greedy `.+` even takes ']').
-  ExpectParts(".bones[mixamorig:Hips].quaternion",
-              {"", "bones", "mixamorig:Hips", "quaternion", ""});
-  ExpectParts("n.p[a]b]", {"n", "", "", "p", "a]b"});
-  // Dots stay in the node name unless the last segment is an allow-listed object name.
-  ExpectParts("my.node.name.position", {"my.node.name", "", "", "position", ""});
-  ExpectParts("a.bones.b.position", {"a.bones.b", "", "", "position", ""});
-  ExpectParts("rig.bones.position", {"rig", "bones", "", "position", ""});
-  ExpectParts("n.map.offset", {"n", "map", "", "offset", ""});
-  ExpectParts("Armature.bones[Hips].quaternion", {"Armature", "bones", "Hips", "quaternion", ""});
-  // The allow-list overrides an object the expression found (three.js does the same).
-  ExpectParts("a.bones.x[1].position", {"a", "bones", "1", "position", ""});
-  ExpectParts("hips.position[x]", {"hips", "", "", "position", "x"});
-}
-
-TEST(ThreeTrackNameTest, RejectsWhatThreeJsCannotParse) {
-  for (const char* name : {"", "hips", "hips.", ".", "a//b.position", "x[1].position", "a.b[c]d.e",
-                           "n.p[]", "n.p[a\nb]", "n.[x].p"}) {
-    EXPECT_FALSE(ParseThreeTrackName(name)) << name;
-  }
-}
-
-TEST(ThreeTrackNameTest, LongHostileNamesParseInLinearTime) {
-  std::string dots(1'000'000, '.');
-  EXPECT_FALSE(ParseThreeTrackName(dots));
-  std::string brackets = "n.o[";
-  for (int i = 0; i < 200'000; ++i) brackets += "].p";
-  EXPECT_TRUE(ParseThreeTrackName(brackets));
-}
-
-// --- Clip layouts ---
-
 TEST(ThreeJsonReaderTest, ReadsAClipObject) {
   const Asset asset = Read(R"({"name":"walk","duration":2,"tracks":[)" + kHipsRotation + R"(,
       {"name":"Hips.position","times":[0,1],"values":[0,1,0,0,1.5,0],"type":"vector"},
@@ -565,28 +501,6 @@ TEST(ThreeJsonReaderTest, SurvivesDeepNesting) {
 }
 
 // --- Sniffing ---
-
-TEST(ThreeJsonReaderTest, SniffsClipsArraysAndScenes) {
-  EXPECT_TRUE(SniffThreeJson(ClipWith(kHipsRotation)));
-  EXPECT_TRUE(SniffThreeJson("\xEF\xBB\xBF \n[" + ClipWith("") + "]"));
-  // The key may come after megabytes of other data.
-  EXPECT_TRUE(SniffThreeJson(R"({"object":{"children":[{"name":"tracks","a":[)" +
-                             std::string(1'000'000, '1') + R"(]}]},"animations":[{"name":"x \"}",
-                             "tracks":[]}]})"));
-  EXPECT_FALSE(SniffThreeJson(R"({"name":"tracks","x":{"tracks":[]}})"));  // not a top-level key
-  // glTF: `animations` holds channels and samplers, not tracks.
-  EXPECT_FALSE(SniffThreeJson(R"({"asset":{"version":"2.0"},"animations":[{"channels":[]}]})"));
-  EXPECT_FALSE(SniffThreeJson("time,hips.rotation.x\n0,1\n"));
-  EXPECT_FALSE(SniffThreeJson(R"({"hierarchy":[],"tracks_":1})"));
-  EXPECT_FALSE(SniffThreeJson(""));
-  EXPECT_FALSE(SniffThreeJson("{\"tracks"));
-}
-
-TEST(ThreeJsonReaderTest, RegistryReadsThreeJsonByContent) {
-  EXPECT_EQ(DetectInputFormat("clip.txt", ClipWith(kHipsRotation), "").id, "three");
-  EXPECT_EQ(DetectInputFormat("clip.hierarchy.json", ClipWith(kHipsRotation), "").id, "three");
-  EXPECT_EQ(DetectInputFormat("a.json", R"({"hierarchy":[]})", "").id, "three-hierarchy");
-}
 
 // --- Reference data (three.js r187's own output, shared/data) ---
 

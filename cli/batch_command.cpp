@@ -15,6 +15,7 @@
 #include "cli/commands.h"
 #include "cli/convert_options.h"
 #include "cli/input_options.h"
+#include "cli/interrupt.h"
 #include "libconvert/text.h"
 
 namespace animconv::cli {
@@ -22,9 +23,12 @@ namespace {
 
 std::atomic<bool> g_stop{false};
 
-// Ctrl-C: start no new file; the ones in flight finish (their outputs are written atomically),
-// so an interrupted batch leaves only complete files and resumes with --skip-existing.
-extern "C" void RequestStop(int) { g_stop = true; }
+// Ctrl-C or SIGTERM: start no new file; the ones in flight finish (their outputs are written
+// atomically), so an interrupted batch leaves only complete files and resumes with
+// --skip-existing. A second signal ends at once, removing the temporaries of writes in progress.
+extern "C" void RequestStop(int signal_number) {
+  if (g_stop.exchange(true)) RemoveTemporariesAndDie(signal_number);
+}
 
 std::string Duration(double seconds) {
   if (seconds < 60) return fmt::format("{:.0f}s", seconds);

@@ -13,6 +13,7 @@
 
 #include "animconv/error.h"
 #include "cli/commands.h"
+#include "cli/interrupt.h"
 #include "libconvert/text.h"
 
 namespace {
@@ -62,6 +63,7 @@ class EscapedMessage : public spdlog::custom_flag_formatter {
 }  // namespace
 
 int main(int argc, char** argv) {
+  animconv::cli::RemoveTemporariesOnSignals();
   // Multi-threaded sink: `batch` converts files on several threads, each may log.
   auto logger = spdlog::stderr_color_mt("animconv");
   auto formatter = std::make_unique<spdlog::pattern_formatter>();

@@ -5,7 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
 #include <random>
@@ -46,7 +49,50 @@ std::string TemporaryNameFor(const std::string& path) {
   return fmt::format("{}.{}.{:08x}.tmp", folder, target.filename().string(), device());
 }
 
+// The temporary files being written, for RemovePendingTemporaryFiles. A slot is claimed
+// (kFree -> kFilling), its path copied, then published (kReady); a signal handler unlinks only
+// published paths. A handler that runs between the rename and the release finds the temporary
+// name gone (ENOENT): the finished output is never named here. Writes beyond the table's size
+// (more parallel writes than any batch runs) go unlisted rather than fail.
+enum SlotState : int { kFree, kFilling, kReady };
+struct PendingSlot {
+  std::atomic<int> state{kFree};
+  char path[PATH_MAX] = {};
+};
+std::array<PendingSlot, 256> g_pending;
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs lock-free atomics");
+
+class PendingTemporary {
+ public:
+  explicit PendingTemporary(const std::string& path) {
+    if (path.size() >= PATH_MAX) return;
+    for (PendingSlot& slot : g_pending) {
+      int expected = kFree;
+      if (slot.state.compare_exchange_strong(expected, kFilling)) {
+        std::memcpy(slot.path, path.c_str(), path.size() + 1);
+        slot.state.store(kReady);
+        slot_ = &slot;
+        return;
+      }
+    }
+  }
+  ~PendingTemporary() {
+    if (slot_) slot_->state.store(kFree);
+  }
+  PendingTemporary(const PendingTemporary&) = delete;
+  PendingTemporary& operator=(const PendingTemporary&) = delete;
+
+ private:
+  PendingSlot* slot_ = nullptr;
+};
+
 }  // namespace
+
+void RemovePendingTemporaryFiles() noexcept {
+  for (PendingSlot& slot : g_pending) {
+    if (slot.state.load() == kReady) ::unlink(slot.path);
+  }
+}
 
 std::string ReadFile(const std::string& path, uint64_t max_bytes) {
   FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
@@ -83,6 +129,7 @@ std::string ReadFile(const std::string& path, uint64_t max_bytes) {
 
 void WriteFileAtomic(const std::string& path, std::string_view bytes) {
   const std::string temporary = TemporaryNameFor(path);
+  const PendingTemporary pending(temporary);  // listed before it exists, released after rename
   FileDescriptor file(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
   if (file.get() < 0) ThrowIo(path, "cannot create output");
   auto fail = [&](const char* what) {

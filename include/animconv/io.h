@@ -17,6 +17,12 @@ std::string ReadFile(const std::string& path, uint64_t max_bytes = kDefaultMaxIn
 // over `path`. On any failure the temporary file is removed and an existing `path` is untouched.
 void WriteFileAtomic(const std::string& path, std::string_view bytes);
 
+// Removes the temporary files of every WriteFileAtomic still in progress, in any thread. Only
+// async-signal-safe calls (no allocation, no locks): made for a SIGINT/SIGTERM handler, so an
+// interrupted write leaves neither a partial output nor a hidden temporary file
+// (docs/reliability.md). The writes themselves then fail; a finished output is never touched.
+void RemovePendingTemporaryFiles() noexcept;
+
 // True when both paths name the same existing file (hard links and symlinks included).
 bool SameFile(const std::string& a, const std::string& b);
 

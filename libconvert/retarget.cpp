@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <set>
 #include <stdexcept>
 
@@ -178,9 +179,25 @@ class Retargeter {
     return out;
   }
 
-  double HipsHeight(const Rig& rig, const RestPose& rest, int hips) const {
-    return rig.rest_pose_known ? rest.WorldPosition(hips)[1]
-                               : HumanoidTPosePosition(HumanBone::kHips)[1];
+  // The rest hips height above the floor the rig stands on. The floor is the origin, unless the
+  // rest pose's lowest foot or toe joint is below it: a mocap skeleton drawn around its hips
+  // (CMU BVHs: root OFFSET 0, feet at -17 units) stands on no floor at rest, and its hips height
+  // is measured from the feet, so the scale does not depend on where the rest pose was drawn.
+  // (docs/retargeting.md, "Hips translation")
+  double HipsHeight(const Rig& rig, const NodeOfBone& bones, const RestPose& rest, int hips) const {
+    auto height_of = [&](HumanBone bone) {
+      const int node = bones[static_cast<size_t>(bone)];
+      if (!rig.rest_pose_known) return HumanoidTPosePosition(bone)[1];
+      return node < 0 ? std::numeric_limits<double>::infinity() : rest.WorldPosition(node)[1];
+    };
+    double floor = 0;
+    for (HumanBone foot : {HumanBone::kLeftFoot, HumanBone::kRightFoot, HumanBone::kLeftToes,
+                           HumanBone::kRightToes}) {
+      floor = std::min(floor, height_of(foot));
+    }
+    const double hips_height = rig.rest_pose_known ? rest.WorldPosition(hips)[1]
+                                                   : HumanoidTPosePosition(HumanBone::kHips)[1];
+    return hips_height - floor;
   }
 
   std::optional<Channel> MoveHipsTranslation(const Channel& channel) {
@@ -189,8 +206,8 @@ class Retargeter {
     if (target_hips < 0) return std::nullopt;
     double scale = 1;
     if (options_.scale_hips_translation) {
-      const double from = HipsHeight(source_.rig, source_rest_, source_hips);
-      const double to = HipsHeight(target_, target_rest_, target_hips);
+      const double from = HipsHeight(source_.rig, source_bones_, source_rest_, source_hips);
+      const double to = HipsHeight(target_, target_bones_, target_rest_, target_hips);
       if (from > 1e-3 && to > 1e-3) {
         scale = to / from;
         report_.hips_scale = scale;

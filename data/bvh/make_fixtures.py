@@ -124,6 +124,11 @@ def mixamo_motion(name, frame):
     return list(table.get(short, (0, 0, 0)))
 
 write("cmu_walk.bvh", cmu(), "ZYX", 48, 1 / 120, cmu_motion)
+# As the CMU files really are: the rest pose drawn around the hips (root OFFSET 0, the feet 16
+# units below the origin), the motion standing on the origin (the hips at ~17).
+hips_name, _, hips_children = cmu()
+write("cmu_walk_hips_at_origin.bvh", (hips_name, (0.0, 0.0, 0.0), hips_children), "ZYX", 48, 1 / 120,
+      cmu_motion)
 write("mixamo_wave.bvh", mixamo(), "ZXY", 30, 1 / 30, mixamo_motion)
 
 

@@ -19,7 +19,9 @@
 //     a VRM 0.x model, as three-vrm-animation does). Bones are matched with the naming table
 //     below, written from the skeletons' conventions (not from animconv's C++). A bone is compared
 //     only when the model has it and every animated humanoid ancestor, since three-vrm-animation
-//     drops tracks of bones a model lacks.
+//     drops tracks of bones a model lacks. Grounding: the lowest foot point over the clip, as a
+//     fraction of the hips height above the floor, is the BVH's within 0.15 (feet neither sink
+//     nor float when the BVH's rest pose is drawn around its hips).
 //
 // Prints one line per failure and "N passed, N failed"; exit 1 on failure, 2 on usage errors.
 
@@ -191,9 +193,19 @@ async function checkVrma() {
   root.updateMatrixWorld(true);
   const restWorld = new Map();
   for (const [bone, joint] of jointByBone) restWorld.set(bone, joint.getWorldQuaternion(new THREE.Quaternion()).toArray());
+  // Grounding: where the feet are over the clip, as a fraction of the hips height above the
+  // floor. The motion's floor is the origin; the rest pose stands on it, or, drawn around its
+  // hips (CMU: root OFFSET 0), on its lowest foot point (docs/retargeting.md, "Hips translation").
+  const FEET = ['leftFoot', 'rightFoot', 'leftToes', 'rightToes'];
+  const lowestFoot = (positionOf) => Math.min(...FEET.map(positionOf).filter((p) => p !== null).map((p) => p.y));
+  const bvhFoot = (bone) => (jointByBone.has(bone) ? jointByBone.get(bone).getWorldPosition(new THREE.Vector3()) : null);
+  const hasFeet = FEET.some((bone) => jointByBone.has(bone)) && jointByBone.has('hips');
+  const bvhHipsHeight = hasFeet ? jointByBone.get('hips').getWorldPosition(new THREE.Vector3()).y - Math.min(0, lowestFoot(bvhFoot)) : 0;
+  let bvhLowest = Infinity;
   const expected = frameTimes.map((t) => {
     pose(t);
     root.updateMatrixWorld(true);
+    if (hasFeet) bvhLowest = Math.min(bvhLowest, lowestFoot(bvhFoot));
     const map = new Map();
     for (const [bone, joint] of jointByBone) {
       map.set(bone, multiply(joint.getWorldQuaternion(new THREE.Quaternion()).toArray(), conjugate(restWorld.get(bone))));
@@ -215,6 +227,11 @@ async function checkVrma() {
       proxy.name = 'lookAtQuaternionProxy';
       vrm.scene.add(proxy);
     }
+    vrm.scene.updateMatrixWorld(true);
+    const modelFoot = (bone) => vrm.humanoid.getNormalizedBoneNode(bone)?.getWorldPosition(new THREE.Vector3()) ?? null;
+    const modelHipsHeight = vrm.humanoid.getNormalizedBoneNode('hips').getWorldPosition(new THREE.Vector3()).y -
+                            Math.min(0, lowestFoot(modelFoot));  // Infinity without feet: not checked
+    let modelLowest = Infinity;
     const mixer = new THREE.AnimationMixer(vrm.scene);
     let action;
     withConsoleAsFailures(report, 'createVRMAnimationClip and binding', () => {
@@ -239,6 +256,7 @@ async function checkVrma() {
       action.reset();
       mixer.setTime(t);
       vrm.scene.updateMatrixWorld(true);
+      modelLowest = Math.min(modelLowest, lowestFoot(modelFoot));
       for (const bone of comparable) {
         const got = humanoid.getNormalizedBoneNode(bone).getWorldQuaternion(new THREE.Quaternion()).toArray();
         const want = multiply(multiply(turn, expected[frame].get(bone)), conjugate(turn));
@@ -248,6 +266,20 @@ async function checkVrma() {
                                                   `BVH world delta ${formatQuat(want)}`);
       }
     });
+    const modelHasFeet = FEET.some((bone) => modelFoot(bone) !== null);
+    // A model whose bones all sit at the origin (vrmaddon_minimal_vrm0) has no height to compare.
+    if (hasFeet && modelHasFeet && modelHipsHeight > 0.01 && vrmAnimation.humanoidTracks.translation.has('hips')) {
+      // Legs of other proportions (hips height vs leg length, where the ankle and toe joints
+      // sit) move the feet by a few per cent of the hips height: 15 % is allowed. An unscaled or
+      // wrongly scaled hips translation puts the feet 40-90 % of the hips height off.
+      const source = bvhLowest / bvhHipsHeight;
+      const played = modelLowest / modelHipsHeight;
+      report.check(Math.abs(played - source) <= 0.15,
+                   () => `grounding: the lowest foot point over the clip is ${played.toFixed(3)} hips heights above the ` +
+                         `floor on the model (${modelLowest.toFixed(3)} m), ${source.toFixed(3)} in the BVH`);
+      console.log(`${basename(path)}: lowest foot point ${played.toFixed(3)} hips heights above the floor ` +
+                  `(BVH: ${source.toFixed(3)})`);
+    }
     console.log(`${basename(path)}: VRM ${version === 0 ? '0.x' : '1.0'}; ${comparable.length} of ${animated.size} ` +
                 `animated bones compared over ${frameTimes.length} frames; largest difference ${worst.toExponential(2)}`);
   }

@@ -272,6 +272,63 @@ TEST(RetargetTest, HipsTranslationScaledByHipsHeightThroughParentSpace) {
   EXPECT_NEAR(world[2], -0.4, 1e-9);
 }
 
+// A mocap skeleton drawn around its hips (CMU BVH: root OFFSET 0, the feet below the origin at
+// rest, the floor at the origin in the motion): its hips height is measured from its feet, so a
+// half-size recording lands on a full-size rig with its hips at the rig's height, not 0.5 m under
+// it (the "hips not scaled" of a rest hips height of 0, issue "silent wrong results" item 1).
+TEST(RetargetTest, HipsHeightOfARestPoseAroundTheOriginIsMeasuredFromTheFeet) {
+  const std::vector<HumanBone> bones = {
+      HumanBone::kHips,         HumanBone::kLeftUpperLeg,  HumanBone::kRightUpperLeg,
+      HumanBone::kLeftLowerLeg, HumanBone::kRightLowerLeg, HumanBone::kLeftFoot,
+      HumanBone::kRightFoot,    HumanBone::kLeftToes,      HumanBone::kRightToes};
+  const Rig target = MakeHumanoidTPoseRig(bones, Facing::kPlusZ);
+  Rig source = target;
+  int hips = -1;
+  for (size_t n = 0; n < source.nodes.size(); ++n) {
+    Node& node = source.nodes[n];
+    for (double& length : node.rest_translation) length *= 0.5;
+    if (node.human_bone == HumanBone::kHips) hips = static_cast<int>(n);
+  }
+  ASSERT_GE(hips, 0);
+  source.nodes[static_cast<size_t>(hips)].rest_translation = {0, 0, 0};
+  const RestPose target_rest(target);
+  const double target_hips_height = target_rest.WorldPosition(hips)[1];
+  // The source's lowest rest foot point (a toe joint) is where its floor is taken.
+  const RestPose source_rest(source);
+  double source_feet = 0;
+  for (size_t n = 0; n < source.nodes.size(); ++n) {
+    source_feet = std::min(source_feet, source_rest.WorldPosition(static_cast<int>(n))[1]);
+  }
+  ASSERT_LT(source_feet, -0.4);
+  const double source_hips_height = -source_feet;
+  const double scale = target_hips_height / source_hips_height;  // ~2: the target stands on 0
+
+  Clip clip;
+  Channel translation;
+  translation.node = hips;
+  translation.path = Path::kTranslation;
+  translation.width = 3;
+  translation.times_seconds = {0, 1};
+  // Standing at rest height, then 0.1 m (source size) further up and forward.
+  translation.values = {0, source_hips_height, 0, 0, source_hips_height + 0.1, 0.1};
+  clip.channels = {translation};
+  RetargetReport report;
+  const std::vector<Clip> clips = RetargetClips(SourceAsset(source, clip, Facing::kPlusZ), target,
+                                                Facing::kPlusZ, RetargetOptions{}, &report);
+  ASSERT_TRUE(report.hips_scale);
+  EXPECT_NEAR(*report.hips_scale, scale, 1e-12);
+  EXPECT_NEAR(scale, 2.04, 0.01);
+  EXPECT_TRUE(report.notes.empty());
+  ASSERT_EQ(clips[0].channels.size(), 1u);
+  const std::vector<double>& out = clips[0].channels[0].values;
+  ASSERT_EQ(out.size(), 6u);
+  EXPECT_NEAR(target_rest.ParentToWorld(hips, {out[0], out[1], out[2]})[1], target_hips_height,
+              1e-12);
+  const Vec3 raised = target_rest.ParentToWorld(hips, {out[3], out[4], out[5]});
+  EXPECT_NEAR(raised[1], target_hips_height + 0.1 * scale, 1e-12);
+  EXPECT_NEAR(raised[2], 0.1 * scale, 1e-12);
+}
+
 TEST(RetargetTest, NonHumanoidChannelsGoToSameNamedNodesOnly) {
   Rig source = MakeHumanoidTPoseRig({HumanBone::kHips}, Facing::kPlusZ);
   Node tail;

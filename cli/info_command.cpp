@@ -24,7 +24,7 @@ std::vector<std::string> Names(const std::vector<HumanBone>& bones, BoneNaming n
 
 nlohmann::json GuessJson(const std::optional<HumanoidGuess>& guess) {
   if (!guess) return nullptr;
-  return {{"naming", BoneNamingId(guess->naming)},
+  return {{"naming", HumanoidGuessNamingId(*guess)},
           {"bones_matched", guess->bones_matched},
           {"prefix", guess->prefix},
           {"thumbs_ambiguous", guess->thumbs_ambiguous},

@@ -256,6 +256,18 @@ std::optional<HumanoidGuess> GuessHumanoid(Rig& rig) {
         HasBone(best, HumanBone::kLeftThumbProximal, HumanBone::kRightThumbProximal) &&
         !HasBone(best, HumanBone::kLeftThumbIntermediate, HumanBone::kRightThumbIntermediate);
   }
+  // End joints (BVH End Sites, Blender's "_end", Mixamo's "HeadTop_End") carry no bone: listing
+  // them as unmatched would bury the joints that really missed a bone.
+  std::vector<bool> is_end_site(rig.nodes.size(), true);
+  for (const Node& node : rig.nodes) {
+    if (node.parent >= 0) is_end_site[static_cast<size_t>(node.parent)] = false;
+  }
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    const std::string_view name = rig.nodes[n].name;
+    is_end_site[n] = is_end_site[n] &&
+                     (StartsWithIgnoreCase(name, "endsite") ||
+                      StartsWithIgnoreCase(name, "end site") || EndsWithIgnoreCase(name, "end"));
+  }
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     rig.nodes[n].human_bone = best.bones[n];
     const bool duplicate =
@@ -263,24 +275,31 @@ std::optional<HumanoidGuess> GuessHumanoid(Rig& rig) {
     const bool in_skeleton =
         (!best.prefix.empty() && StartsWithIgnoreCase(rig.nodes[n].name, best.prefix)) ||
         IsBelow(rig, n, best_hips);
-    if (!best.bones[n] && (duplicate || in_skeleton)) {
+    if (!best.bones[n] && (duplicate || (in_skeleton && !is_end_site[n]))) {
       guess.unmatched_candidates.push_back(rig.nodes[n].name);
     }
   }
   return guess;
 }
 
+const char* HumanoidGuessNamingId(const HumanoidGuess& guess) {
+  return guess.mocap_naming ? MocapNamingId(*guess.mocap_naming) : BoneNamingId(guess.naming);
+}
+
 std::string DescribeHumanoidGuess(const HumanoidGuess& guess) {
   constexpr size_t kListed = 8;
-  std::string text = fmt::format(
-      "humanoid bones guessed from node names: {} in {} naming", guess.bones_matched,
-      guess.mocap_naming ? MocapNamingId(*guess.mocap_naming) : BoneNamingId(guess.naming));
+  std::string text = fmt::format("humanoid bones guessed from node names: {} in {} naming",
+                                 guess.bones_matched, HumanoidGuessNamingId(guess));
   if (!guess.prefix.empty()) text += fmt::format(" (prefix '{}')", guess.prefix);
   if (guess.mocap_naming == MocapNaming::kBiovision) {
     text += "; Collar read as shoulder, Shoulder as upperArm, Hip as upperLeg, Chest as spine";
   } else if (guess.mocap_naming == MocapNaming::kPoser) {
     text +=
         "; abdomen read as spine, Shldr as upperArm, Thigh as upperLeg, Thumb1 as ThumbProximal";
+  } else if (guess.mocap_naming == MocapNaming::kDazGenesis) {
+    text +=
+        "; abdomenLower read as spine, chestLower as chest, chestUpper as upperChest, ShldrBend "
+        "as upperArm, ForearmBend as lowerArm, ThighBend as upperLeg, Thumb1 as ThumbProximal";
   } else if (guess.naming == BoneNaming::kMixamo) {
     text += "; Spine1 read as chest, Spine2 as upperChest";
   }

@@ -123,6 +123,74 @@ def mixamo_motion(name, frame):
     }
     return list(table.get(short, (0, 0, 0)))
 
+# DAZ Genesis 8 as DAZ Studio exports it: centimetres, bend/twist pairs, a split abdomen, chest
+# and neck, and in-between joints (pelvis, Twist, Metatarsals, Carpal) whose rotations a
+# retargeter must fold into the bones around them.
+def daz():
+    def leg(s):
+        return chain([(f"{s}ThighBend", (s_x_daz(s) * 8.0, -5.0, 0)), (f"{s}ThighTwist", (0, -20.0, 0)),
+                      (f"{s}Shin", (0, -23.0, 0.5)), (f"{s}Foot", (0, -42.0, -2.0)),
+                      (f"{s}Metatarsals", (0, -5.0, 5.0)), (f"{s}Toe", (0, -1.5, 7.0))])
+    def arm(s):
+        hand = (f"{s}Hand", (s_x_daz(s) * 12.0, 0, 0), [
+            chain([(f"{s}Thumb1", (s_x_daz(s) * 2.0, -1.0, 3.0)), (f"{s}Thumb2", (s_x_daz(s) * 3.0, 0, 1.0)),
+                   (f"{s}Thumb3", (s_x_daz(s) * 2.5, 0, 0.5))]),
+            (f"{s}Carpal1", (s_x_daz(s) * 1.5, 0, 1.5), [chain([(f"{s}Index1", (s_x_daz(s) * 6.0, 0, 0)),
+                                                             (f"{s}Index2", (s_x_daz(s) * 4.0, 0, 0)),
+                                                             (f"{s}Index3", (s_x_daz(s) * 2.5, 0, 0))])])])
+        return with_leaf(chain([(f"{s}Collar", (s_x_daz(s) * 2.0, 9.0, 0)),
+                                (f"{s}ShldrBend", (s_x_daz(s) * 13.0, 0, 0)),
+                                (f"{s}ShldrTwist", (s_x_daz(s) * 13.0, 0, 0)),
+                                (f"{s}ForearmBend", (s_x_daz(s) * 13.0, 0, 0)),
+                                (f"{s}ForearmTwist", (s_x_daz(s) * 12.0, 0, 0))]), hand)
+    head = ("head", (0, 5.0, 0), [("lEye", (3.0, 7.0, 8.0), []), ("rEye", (-3.0, 7.0, 8.0), []),
+                                  ("lowerJaw", (0, 0, 3.0), [])])
+    neck = with_leaf(chain([("neckLower", (0, 12.0, 0)), ("neckUpper", (0, 4.0, 0))]), head)
+    chest = ("chestUpper", (0, 10.0, 0), [neck, arm("l"), arm("r")])
+    spine = chain([("abdomenLower", (0, 2.0, 0)), ("abdomenUpper", (0, 7.0, 0)), ("chestLower", (0, 8.0, 0))])
+    return ("hip", (0, 103.0, 0), [("pelvis", (0, -2.0, 0), [leg("l"), leg("r")]), with_leaf(spine, chest)])
+
+def s_x_daz(s):
+    return 1 if s == "l" else -1
+
+def with_leaf(joint, child):
+    """joint (a chain) with `child` added below its last joint."""
+    name, offset, kids = joint
+    if not kids:
+        return (name, offset, [child])
+    return (name, offset, [with_leaf(kids[0], child)])
+
+def daz_motion(name, frame):
+    if name == "@position":
+        return [wave(frame, 30, 2), wave(frame, 15, 1.5), 0.8 * frame]
+    table = {
+        "hip": (wave(frame, 30, 4), wave(frame, 30, 12), 0),
+        "pelvis": (wave(frame, 30, 6), 0, wave(frame, 30, 3)),
+        "lThighBend": (wave(frame, 30, 25), 0, wave(frame, 30, 4)),
+        "rThighBend": (wave(frame, 30, 25, math.pi), 0, 0),
+        "lThighTwist": (0, wave(frame, 30, 10), 0),
+        "lShin": (abs(wave(frame, 30, 35)), 0, 0),
+        "rShin": (abs(wave(frame, 30, 35, 1)), 0, 0),
+        "lFoot": (wave(frame, 30, 10), 0, 0),
+        "lMetatarsals": (wave(frame, 30, 8), 0, 0),
+        "abdomenLower": (wave(frame, 30, 5), wave(frame, 30, 6), 0),
+        "abdomenUpper": (0, wave(frame, 30, 5, 1), wave(frame, 30, 3)),
+        "chestUpper": (wave(frame, 30, 4), 0, 0),
+        "neckLower": (wave(frame, 30, 6), 0, 0),
+        "neckUpper": (0, wave(frame, 15, 8), 0),
+        "head": (wave(frame, 30, 8), wave(frame, 15, 12), 0),
+        "lShldrBend": (wave(frame, 30, 15), 0, -60 + wave(frame, 15, 15)),
+        "rShldrBend": (wave(frame, 30, 15, 2), 0, 60 + wave(frame, 15, 15)),
+        "lShldrTwist": (wave(frame, 30, 20), 0, 0),
+        "lForearmBend": (0, -30 + wave(frame, 15, 25), 0),
+        "rForearmTwist": (wave(frame, 30, 15), 0, 0),
+        "lCarpal1": (0, 0, wave(frame, 15, 10)),
+        "lIndex1": (0, 0, wave(frame, 15, 30)),
+        "lThumb2": (wave(frame, 15, 20), 0, 0),
+        "lowerJaw": (abs(wave(frame, 10, 10)), 0, 0),
+    }
+    return list(table.get(name, (0, 0, 0)))
+
 write("cmu_walk.bvh", cmu(), "ZYX", 48, 1 / 120, cmu_motion)
 # As the CMU files really are: the rest pose drawn around the hips (root OFFSET 0, the feet 16
 # units below the origin), the motion standing on the origin (the hips at ~17).
@@ -130,6 +198,7 @@ hips_name, _, hips_children = cmu()
 write("cmu_walk_hips_at_origin.bvh", (hips_name, (0.0, 0.0, 0.0), hips_children), "ZYX", 48, 1 / 120,
       cmu_motion)
 write("mixamo_wave.bvh", mixamo(), "ZXY", 30, 1 / 30, mixamo_motion)
+write("daz_genesis8_walk.bvh", daz(), "XYZ", 30, 1 / 30, daz_motion)
 
 
 # ---------------------------------------------------------------------------------------------

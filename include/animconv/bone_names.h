@@ -80,6 +80,9 @@ inline constexpr int kMinGuessedBones = 8;
 std::optional<HumanoidGuess> GuessHumanoid(Rig& rig);
 
 // One line for Asset::notes: what was guessed, from which naming, and what did not match.
+// The naming a guess read the rig in, as `info` prints it (text and JSON): a BoneNamingId, or a
+// MocapNamingId for BVH skeletons.
+const char* HumanoidGuessNamingId(const HumanoidGuess& guess);
 std::string DescribeHumanoidGuess(const HumanoidGuess& guess);
 
 // Which humanoid bones the rig maps (enum order) and which required ones it lacks.

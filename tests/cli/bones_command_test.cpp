@@ -106,7 +106,7 @@ TEST(BonesCommandTest, ExitCodes) {
 std::string MixamoClip() {
   nlohmann::json tracks = nlohmann::json::array();
   for (const char* bone : {"Hips", "Spine", "Spine1", "Spine2", "Neck", "Head", "LeftUpLeg",
-                           "RightUpLeg", "LeftArm", "RightArm", "HeadTop_End"}) {
+                           "RightUpLeg", "LeftArm", "RightArm", "HeadTop_End", "Hat"}) {
     tracks.push_back({{"name", std::string("mixamorig") + bone + ".quaternion"},
                       {"times", {0}},
                       {"values", {0, 0, 0, 1}},
@@ -124,7 +124,7 @@ TEST(InfoHumanoidTest, JsonReportsTheGuessAndMissingBones) {
   EXPECT_EQ(info["notes"],
             nlohmann::json::array({"humanoid bones guessed from node names: 10 in mixamo naming "
                                    "(prefix 'mixamorig'); Spine1 read as chest, Spine2 as "
-                                   "upperChest; not matched: mixamorigHeadTop_End"}));
+                                   "upperChest; not matched: mixamorigHat"}));
   const auto humanoid = info["humanoid"];
   EXPECT_EQ(humanoid["bones_mapped"], 10);
   EXPECT_EQ(humanoid["bones"][4],
@@ -138,8 +138,28 @@ TEST(InfoHumanoidTest, JsonReportsTheGuessAndMissingBones) {
   guessed["bones_matched"] = 10;
   guessed["prefix"] = "mixamorig";
   guessed["thumbs_ambiguous"] = false;
-  guessed["unmatched"] = nlohmann::json::array({"mixamorigHeadTop_End"});
+  guessed["unmatched"] = nlohmann::json::array({"mixamorigHat"});  // HeadTop_End: an end joint
   EXPECT_EQ(humanoid["guessed"], guessed);
+}
+
+// A BVH naming is the same in the text and in --json (the JSON said "unity" for them).
+TEST(InfoHumanoidTest, JsonAndTextNameTheSameMocapNaming) {
+  nlohmann::json tracks = nlohmann::json::array();
+  for (const char* joint : {"hip", "abdomenLower", "chestLower", "neckLower", "head", "lThighBend",
+                            "rThighBend", "lShin", "rShin", "lShldrBend", "rShldrBend"}) {
+    tracks.push_back({{"name", std::string(joint) + ".quaternion"},
+                      {"times", {0}},
+                      {"values", {0, 0, 0, 1}},
+                      {"type", "quaternion"}});
+  }
+  testing::TempDir dir;
+  testing::WriteText(dir.File("daz.json"),
+                     nlohmann::json{{"name", "daz"}, {"tracks", tracks}}.dump());
+  const auto json = RunAnimconv("-q info --json " + dir.File("daz.json"));
+  ASSERT_EQ(json.exit_code, 0) << json.output;
+  EXPECT_EQ(nlohmann::json::parse(json.output)["humanoid"]["guessed"]["naming"], "daz-genesis");
+  const auto text = RunAnimconv("info " + dir.File("daz.json"));
+  EXPECT_NE(text.output.find("11 in daz-genesis naming"), std::string::npos) << text.output;
 }
 
 TEST(InfoHumanoidTest, JsonFlagsAGuessWithAmbiguousThumbs) {

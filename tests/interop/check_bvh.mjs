@@ -120,13 +120,17 @@ async function checkGlb(path, unit) {
 // ---------------------------------------------------------------------------------------------
 // BVH joint name -> VRM 1.0 humanoid bone, per skeleton convention. Mixamo/CMU: Spine1 = chest,
 // Spine2 = upperChest (three-vrm's Mixamo example map); Biovision: Collar = shoulder, Shoulder =
-// upper arm, Hip = upper leg; Poser/DAZ: abdomen = spine, Shldr = upper arm, Thigh = upper leg.
+// upper arm, Hip = upper leg; Poser: abdomen = spine, Shldr = upper arm, Thigh = upper leg; DAZ
+// Genesis: abdomenLower = spine, chestLower = chest, chestUpper = upperChest, ShldrBend = upper
+// arm, ForearmBend = lower arm, ThighBend = upper leg.
 function humanBoneOf(jointName) {
   const name = jointName.replace(/^mixamorig[0-9]*[:_]?/, '');
   const sides = { Left: 'left', Right: 'right', l: 'left', r: 'right' };
   const common = {
     Hips: 'hips', Spine: 'spine', Spine1: 'chest', Spine2: 'upperChest', Neck: 'neck', Head: 'head',
     hip: 'hips', abdomen: 'spine', chest: 'chest', neck: 'neck', head: 'head',
+    // DAZ Genesis 3/8: the lower joint of each split pair is the bone, the upper one folds in.
+    abdomenLower: 'spine', chestLower: 'chest', chestUpper: 'upperChest', neckLower: 'neck', lowerJaw: 'jaw',
     Chest: 'spine', Chest2: 'chest', Chest3: 'upperChest',
   };
   if (common[name] !== undefined) {
@@ -141,7 +145,9 @@ function humanBoneOf(jointName) {
     Collar: 'Shoulder', Elbow: 'LowerArm', Wrist: 'Hand', Hip: 'UpperLeg', Knee: 'LowerLeg',
     Ankle: 'Foot', Toe: 'Toes',
     // Poser
-    Shldr: 'UpperArm', Thigh: 'UpperLeg', Shin: 'LowerLeg',
+    Shldr: 'UpperArm', Thigh: 'UpperLeg', Shin: 'LowerLeg', Eye: 'Eye',
+    // DAZ Genesis (its Twist joints are no bones)
+    ShldrBend: 'UpperArm', ForearmBend: 'LowerArm', ThighBend: 'UpperLeg',
   };
   // Fingers: Mixamo HandIndex1..3 / Poser Index1..3 are proximal..distal; thumbs 1..3 are VRM
   // 1.0's metacarpal, proximal, distal.
@@ -214,6 +220,15 @@ async function checkVrma() {
   });
   report.check(animated.size > 0 && [...animated].every((bone) => jointByBone.has(bone)),
                () => `VRMA animates [${[...animated].join(', ')}]; the BVH maps [${[...jointByBone.keys()].join(', ')}]`);
+  // And the other way: every BVH joint that is a humanoid bone (by the table below) reaches the
+  // VRMA, which holds all bones but the eyes (lookAt drives those). A naming animconv misread
+  // leaves most of the body out (DAZ Genesis legs, arms and spine before daz-genesis naming).
+  // Joints that never leave their rest rotation may be dropped (the FBX reader drops such curves).
+  const moves = (joint) => frameTimes.some((t) => signFreeDistance(bvhTrackValue(`${joint.name}.quaternion`, t), [0, 0, 0, 1]) > 1e-6);
+  const lost = [...jointByBone.entries()]
+    .filter(([bone, joint]) => !animated.has(bone) && !/Eye$/.test(bone) && moves(joint))
+    .map(([bone]) => bone);
+  report.check(lost.length === 0, () => `humanoid joints of the BVH missing from the VRMA: ${lost.join(', ')}`);
 
   for (const path of models) {
     report.setContext(`${basename(args.vrma)} on ${basename(path)}`);

@@ -85,7 +85,8 @@ TEST(GuessHumanoidTest, MixamoPrefixVariants) {
   for (const std::string prefix :
        {"mixamorig:", "mixamorig1:", "mixamorig_", "mixamorig", "mixamorig1"}) {
     std::vector<std::string> names = AllNames(BoneNaming::kMixamo, prefix);
-    names.push_back(prefix + "HeadTop_End");
+    names.push_back(prefix + "HeadTop_End");  // an end joint: no bone missed
+    names.push_back(prefix + "Hat");          // a joint of the skeleton that matched nothing
     names.push_back("Camera");
     Rig rig = MakeRig(names);
     const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
@@ -93,7 +94,7 @@ TEST(GuessHumanoidTest, MixamoPrefixVariants) {
     EXPECT_EQ(guess->naming, BoneNaming::kMixamo) << prefix;
     EXPECT_EQ(guess->prefix, prefix);
     EXPECT_EQ(guess->bones_matched, 52) << prefix;  // no eyes, no jaw
-    EXPECT_EQ(guess->unmatched_candidates, std::vector<std::string>{prefix + "HeadTop_End"});
+    EXPECT_EQ(guess->unmatched_candidates, std::vector<std::string>{prefix + "Hat"});
     EXPECT_EQ(BoneOf(rig, prefix + "Spine"), HumanBone::kSpine);
     EXPECT_EQ(BoneOf(rig, prefix + "Spine1"), HumanBone::kChest);
     EXPECT_EQ(BoneOf(rig, prefix + "Spine2"), HumanBone::kUpperChest);
@@ -302,6 +303,57 @@ TEST(GuessHumanoidTest, PoserBvhNames) {
   EXPECT_EQ(BoneOf(rig, "rIndex2"), HumanBone::kRightIndexIntermediate);
   EXPECT_EQ(BoneOf(rig, "lShin"), HumanBone::kLeftLowerLeg);
   EXPECT_EQ(BoneOf(rig, "rButtock"), std::nullopt);
+}
+
+// DAZ Genesis 3 / 8, as DAZ Studio exports it: bend/twist pairs, a split abdomen, chest and
+// neck, and in-between joints (pelvis, Metatarsals, Carpals) that carry no bone.
+TEST(GuessHumanoidTest, DazGenesisNames) {
+  Rig rig =
+      MakeRig({"hip",           "pelvis",       "lThighBend",    "lThighTwist", "lShin",
+               "lFoot",         "lMetatarsals", "lToe",          "rThighBend",  "rThighTwist",
+               "rShin",         "rFoot",        "rMetatarsals",  "rToe",        "abdomenLower",
+               "abdomenUpper",  "chestLower",   "chestUpper",    "lCollar",     "lShldrBend",
+               "lShldrTwist",   "lForearmBend", "lForearmTwist", "lHand",       "lThumb1",
+               "lThumb2",       "lThumb3",      "lCarpal1",      "lIndex1",     "lIndex2",
+               "lIndex3",       "rCollar",      "rShldrBend",    "rShldrTwist", "rForearmBend",
+               "rForearmTwist", "rHand",        "neckLower",     "neckUpper",   "head",
+               "lEye",          "rEye",         "lowerJaw"});
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_EQ(guess->mocap_naming, MocapNaming::kDazGenesis);
+  EXPECT_STREQ(HumanoidGuessNamingId(*guess), "daz-genesis");
+  EXPECT_EQ(BoneOf(rig, "hip"), HumanBone::kHips);
+  EXPECT_EQ(BoneOf(rig, "pelvis"), std::nullopt);
+  EXPECT_EQ(BoneOf(rig, "abdomenLower"), HumanBone::kSpine);
+  EXPECT_EQ(BoneOf(rig, "abdomenUpper"), std::nullopt);
+  EXPECT_EQ(BoneOf(rig, "chestLower"), HumanBone::kChest);
+  EXPECT_EQ(BoneOf(rig, "chestUpper"), HumanBone::kUpperChest);
+  EXPECT_EQ(BoneOf(rig, "neckLower"), HumanBone::kNeck);
+  EXPECT_EQ(BoneOf(rig, "neckUpper"), std::nullopt);
+  EXPECT_EQ(BoneOf(rig, "lShldrBend"), HumanBone::kLeftUpperArm);
+  EXPECT_EQ(BoneOf(rig, "lShldrTwist"), std::nullopt);
+  EXPECT_EQ(BoneOf(rig, "rForearmBend"), HumanBone::kRightLowerArm);
+  EXPECT_EQ(BoneOf(rig, "lThighBend"), HumanBone::kLeftUpperLeg);
+  EXPECT_EQ(BoneOf(rig, "rShin"), HumanBone::kRightLowerLeg);
+  EXPECT_EQ(BoneOf(rig, "lToe"), HumanBone::kLeftToes);
+  EXPECT_EQ(BoneOf(rig, "lThumb1"), HumanBone::kLeftThumbProximal);  // Unity numbering
+  EXPECT_EQ(BoneOf(rig, "lIndex3"), HumanBone::kLeftIndexDistal);
+  EXPECT_EQ(BoneOf(rig, "lEye"), HumanBone::kLeftEye);
+  EXPECT_EQ(BoneOf(rig, "lowerJaw"), HumanBone::kJaw);
+  EXPECT_NE(DescribeHumanoidGuess(*guess).find("daz-genesis naming"), std::string::npos);
+}
+
+// End joints (BVH End Sites as Assimp names them, Mixamo's HeadTop_End, Blender's _end) are not
+// bones a naming missed; a real leaf joint that matched nothing is.
+TEST(GuessHumanoidTest, EndJointsAreNotListedAsUnmatched) {
+  Rig rig = MakeRig({"Hips", "Spine", "Chest", "Neck", "Head", "HeadTop_End", "EndSite_Head",
+                     "LeftEar", "LeftUpperLeg", "LeftLowerLeg", "LeftFoot", "LeftFoot_end",
+                     "RightUpperLeg", "RightLowerLeg", "RightFoot"});
+  const int parents[] = {-1, 0, 1, 2, 3, 4, 4, 4, 0, 8, 9, 10, 0, 12, 13};
+  for (size_t n = 0; n < rig.nodes.size(); ++n) rig.nodes[n].parent = parents[n];
+  const std::optional<HumanoidGuess> guess = GuessHumanoid(rig);
+  ASSERT_TRUE(guess.has_value());
+  EXPECT_EQ(guess->unmatched_candidates, std::vector<std::string>{"LeftEar"});
 }
 
 TEST(GuessHumanoidTest, CmuBvhReadsAsMixamo) {

@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <set>
-#include <stdexcept>
 
+#include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
 #include "animconv/quaternion.h"
 #include "animconv/rest_pose.h"
@@ -258,7 +258,7 @@ std::vector<Clip> RetargetClips(const Asset& source, const Rig& target, Facing t
   for (const Clip& clip : source.clips) {
     for (const Channel& channel : clip.channels) {
       if (channel.interpolation == Interpolation::kCubicSpline) {
-        throw std::invalid_argument("RetargetClips: bake cubic-spline channels first");
+        ThrowInternal("RetargetClips: bake cubic-spline channels first");
       }
     }
   }

@@ -9,7 +9,6 @@
 // The same binary runs the glTF cases of bench_gltf.cpp.
 // Results and how to run: docs/performance.md.
 #include <benchmark/benchmark.h>
-#include <spdlog/spdlog.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -154,8 +153,7 @@ BENCHMARK(BM_CsvToThreeJsonFiles)->Unit(benchmark::kMillisecond)->UseRealTime()-
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  spdlog::set_level(spdlog::level::warn);  // RenderAsset logs the handedness conversion at info
-  const std::string& csv = InputCsv();     // built once, before any timing
+  const std::string& csv = InputCsv();  // built once, before any timing
   benchmark::AddCustomContext("input", std::to_string(kRows) + " rows at 1/120 s, " +
                                            std::to_string(csv.size()) + " bytes (" +
                                            std::to_string(csv.size() / 1000000) + " MB)");

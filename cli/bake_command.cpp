@@ -5,6 +5,7 @@
 #include "animconv/bake.h"
 #include "animconv/error.h"
 #include "cli/commands.h"
+#include "cli/diagnostics.h"
 #include "cli/input_options.h"
 
 namespace animconv::cli {
@@ -47,7 +48,8 @@ int RunBake(const std::vector<std::string>& args) {
   }
 
   const std::string input = map["input"].as<std::string>();
-  const P5BakeReport report = BakeP5File(input, output, options);
+  P5BakeReport report;
+  PrintingDiagnostics(report.diagnostics, [&] { BakeP5File(input, output, options, &report); });
   spdlog::info("{}: clip '{}', node '{}': {} frames of {} vertices -> {}", input, report.clip,
                report.node, report.frames, report.vertices, output);
   return 0;

@@ -4,6 +4,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <csignal>
@@ -14,6 +15,7 @@
 #include "animconv/io.h"
 #include "cli/commands.h"
 #include "cli/convert_options.h"
+#include "cli/diagnostics.h"
 #include "cli/input_options.h"
 #include "cli/interrupt.h"
 #include "libconvert/text.h"
@@ -44,7 +46,13 @@ class Progress {
         terminal_(isatty(STDERR_FILENO) != 0),
         start_(std::chrono::steady_clock::now()) {}
 
+  // A file's diagnostics come first, each naming the file: threads finish files in any order.
   void Update(const BatchResult& result) {
+    const bool any_shown =
+        std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                    [](const Diagnostic& diagnostic) { return Shown(diagnostic.severity); });
+    if (terminal_ && any_shown) std::cerr << "\r\033[K" << std::flush;
+    PrintDiagnostics(result.diagnostics, result.item.input);
     ++done_;
     if (result.status == BatchStatus::kFailed) ++failed_;
     const double elapsed =
@@ -142,7 +150,7 @@ int RunBatch(const std::vector<std::string>& args) {
   ApplyConvertOptions(convert_values, map, &options.convert);
   const std::vector<BatchItem> plan = PlanBatch(options);
 
-  // Per-file info lines would interleave across threads; -v still shows them.
+  // Per-file info lines would bury the warnings; -v still shows them.
   if (spdlog::get_level() == spdlog::level::info) spdlog::set_level(spdlog::level::warn);
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);

@@ -2,6 +2,7 @@
 
 #include "cli/commands.h"
 #include "cli/convert_options.h"
+#include "cli/diagnostics.h"
 #include "cli/input_options.h"
 
 namespace animconv::cli {
@@ -35,7 +36,9 @@ int RunConvert(const std::vector<std::string>& args) {
   ApplyConvertOptions(values, map, &options);
 
   const std::string input_path = map["input"].as<std::string>();
-  const ConvertReport report = ConvertFile(input_path, output, options);
+  ConvertReport report;
+  PrintingDiagnostics(report.diagnostics,
+                      [&] { ConvertFile(input_path, output, options, &report); });
   spdlog::info("{} ({}, {} bytes) -> {} ({}, {} bytes)", input_path, report.input_format->id,
                report.input_bytes, output, report.output_format->id, report.output_bytes);
   return 0;

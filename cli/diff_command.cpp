@@ -10,6 +10,7 @@
 #include "animconv/clip_diff.h"
 #include "animconv/error.h"
 #include "cli/commands.h"
+#include "cli/diagnostics.h"
 #include "cli/input_options.h"
 #include "libconvert/text.h"
 
@@ -147,7 +148,9 @@ void PrintText(const std::string& path_a, const std::string& path_b, const ClipD
 }
 
 Asset Load(const std::string& path, const ConvertOptions& options) {
-  Asset asset = LoadAsset(path, options).asset;
+  Diagnostics diagnostics;
+  Asset asset;
+  PrintingDiagnostics(diagnostics, [&] { asset = LoadAsset(path, options, &diagnostics).asset; });
   // A Unity CSV and its three.js conversion hold mirrored numbers; compare them in one convention.
   ConvertHandedness(asset, Handedness::kRight, options.mirror.value_or(Mirror::kZ));
   return asset;

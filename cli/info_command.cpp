@@ -6,6 +6,7 @@
 #include "animconv/bone_names.h"
 #include "animconv/summary.h"
 #include "cli/commands.h"
+#include "cli/diagnostics.h"
 #include "cli/input_options.h"
 #include "libconvert/text.h"
 
@@ -200,7 +201,9 @@ int RunInfo(const std::vector<std::string>& args) {
   ConvertOptions options;
   ApplyInputOptions(input, map, &options);
   const std::string path = map["input"].as<std::string>();
-  const LoadedAsset loaded = LoadAsset(path, options);
+  Diagnostics diagnostics;
+  LoadedAsset loaded;
+  PrintingDiagnostics(diagnostics, [&] { loaded = LoadAsset(path, options, &diagnostics); });
   const AssetSummary summary = Summarize(loaded.asset);
   if (json) {
     // Paths and notes may quote bytes that are not UTF-8: replaced (U+FFFD), never a crash.

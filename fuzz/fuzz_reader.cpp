@@ -4,8 +4,6 @@
 // summarise, render into every writer, bake morph frames. An animconv::Error is the expected
 // answer to bad bytes; any other exception, a sanitizer report, a timeout or a memory blow-up is a
 // finding.
-#include <spdlog/spdlog.h>
-
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -22,8 +20,6 @@ namespace {
 
 const Format& ReaderUnderTest() {
   static const Format* const format = [] {
-    // Writers warn about what they drop; a line per input would drown libFuzzer's own output.
-    spdlog::set_level(spdlog::level::off);
     const Format* found = FindFormat(ANIMCONV_FUZZ_FORMAT);
     if (!found || !found->read) {
       std::fprintf(stderr, "fuzz: '%s' is not a readable format\n", ANIMCONV_FUZZ_FORMAT);
@@ -40,6 +36,14 @@ void CheckReadError(const Error& error) {
   if (error.kind() != ErrorKind::kBadInput || error.message().empty()) {
     std::fprintf(stderr, "fuzz: reader error of kind %d: %s\n", static_cast<int>(error.kind()),
                  error.what());
+    std::abort();
+  }
+}
+
+// A broken precondition (Error kInternal) is a bug whatever the bytes were: a finding.
+void CheckNotInternal(const Error& error) {
+  if (error.kind() == ErrorKind::kInternal) {
+    std::fprintf(stderr, "fuzz: %s\n", error.what());
     std::abort();
   }
 }
@@ -67,15 +71,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!writer.write) continue;
     try {
       RenderAsset(asset, writer, defaults);
-    } catch (const Error&) {
+    } catch (const Error& error) {
       // Writers refuse what they cannot express (several clips, cubic splines): a usage error.
+      CheckNotInternal(error);
     }
   }
   try {
     P5BakeReport report;
     BakeP5Frames(asset, P5BakeOptions(), read.source, &report);
-  } catch (const Error&) {
+  } catch (const Error& error) {
     // Nothing to bake (no glTF morph animation) or geometry that cannot be baked.
+    CheckNotInternal(error);
   }
   return 0;
 }

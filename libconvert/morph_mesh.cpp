@@ -1,8 +1,9 @@
 #include "animconv/morph_mesh.h"
 
 #include <cmath>
-#include <stdexcept>
 #include <string>
+
+#include "animconv/error.h"
 
 namespace animconv {
 namespace {
@@ -15,22 +16,22 @@ void AddScaled(const std::vector<double>& deltas, double weight, std::vector<dou
 
 void RequireSizes(const MorphMesh& mesh, const std::vector<double>& weights) {
   const size_t size = mesh.positions.size();
-  if (size % 3 != 0) throw std::invalid_argument("EvaluateMorph: positions are not xyz triples");
+  if (size % 3 != 0) ThrowInternal("EvaluateMorph: positions are not xyz triples");
   if (!mesh.normals.empty() && mesh.normals.size() != size) {
-    throw std::invalid_argument("EvaluateMorph: normals and positions differ in count");
+    ThrowInternal("EvaluateMorph: normals and positions differ in count");
   }
   if (weights.size() != mesh.targets.size()) {
-    throw std::invalid_argument("EvaluateMorph: " + std::to_string(weights.size()) +
+    ThrowInternal("EvaluateMorph: " + std::to_string(weights.size()) +
                                 " weights for " + std::to_string(mesh.targets.size()) + " targets");
   }
   for (const MorphTarget& target : mesh.targets) {
     // An empty delta list is a target that leaves that attribute alone (glTF allows a target
     // with only NORMAL, or only POSITION).
     if (!target.position_deltas.empty() && target.position_deltas.size() != size) {
-      throw std::invalid_argument("EvaluateMorph: position deltas and positions differ in count");
+      ThrowInternal("EvaluateMorph: position deltas and positions differ in count");
     }
     if (!target.normal_deltas.empty() && target.normal_deltas.size() != mesh.normals.size()) {
-      throw std::invalid_argument("EvaluateMorph: normal deltas and normals differ in count");
+      ThrowInternal("EvaluateMorph: normal deltas and normals differ in count");
     }
   }
 }

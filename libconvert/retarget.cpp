@@ -6,8 +6,8 @@
 #include <array>
 #include <limits>
 #include <set>
-#include <stdexcept>
 
+#include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
 #include "animconv/quaternion.h"
 #include "animconv/rest_pose.h"
@@ -275,7 +275,7 @@ std::vector<Clip> RetargetClips(const Asset& source, const Rig& target, Facing t
   for (const Clip& clip : source.clips) {
     for (const Channel& channel : clip.channels) {
       if (channel.interpolation == Interpolation::kCubicSpline) {
-        throw std::invalid_argument("RetargetClips: bake cubic-spline channels first");
+        ThrowInternal("RetargetClips: bake cubic-spline channels first");
       }
     }
   }

@@ -225,18 +225,23 @@ std::string BakeP5Frames(const Asset& asset, const P5BakeOptions& options,
   return out;
 }
 
-P5BakeReport BakeP5File(const std::string& input, const std::string& output,
-                        const P5BakeFileOptions& options) {
+void BakeP5File(const std::string& input, const std::string& output,
+                const P5BakeFileOptions& options, P5BakeReport* report) {
   if (input == output || SameFile(input, output)) {
     ThrowUsage(fmt::format("the output '{}' is the input file; choose another name", output));
   }
   ConvertOptions load;
   load.max_input_bytes = options.max_input_bytes;
-  LoadedAsset loaded = LoadAsset(input, load);
+  LoadedAsset loaded = LoadAsset(input, load, &report->diagnostics);
   if (options.clip) SelectClip(loaded.asset, *options.clip);
-  P5BakeReport report;
-  const std::string bytes = BakeP5Frames(loaded.asset, options.bake, input, &report);
+  const std::string bytes = BakeP5Frames(loaded.asset, options.bake, input, report);
   WriteFileAtomic(output, bytes);
+}
+
+P5BakeReport BakeP5File(const std::string& input, const std::string& output,
+                        const P5BakeFileOptions& options) {
+  P5BakeReport report;
+  BakeP5File(input, output, options, &report);
   return report;
 }
 

@@ -143,10 +143,10 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
         result.exit_code = static_cast<int>(ErrorKind::kUsage);
         result.message = "the output exists; pass --overwrite or --skip-existing";
       } else {
+        ConvertReport report;
         try {
           fs::create_directories(fs::path(result.item.output).parent_path(), error);
-          const ConvertReport report =
-              ConvertFile(result.item.input, result.item.output, options.convert);
+          ConvertFile(result.item.input, result.item.output, options.convert, &report);
           result.status = BatchStatus::kConverted;
           result.input_bytes = report.input_bytes;
           result.output_bytes = report.output_bytes;
@@ -163,6 +163,7 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
           result.exit_code = 4;
           result.message = std::string("internal error: ") + failure.what();
         }
+        result.diagnostics = std::move(report.diagnostics);
       }
       result.seconds =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -194,6 +195,11 @@ std::string BatchReportJson(const std::vector<BatchResult>& results, double wall
                             {"output_bytes", result.output_bytes}};
     if (!result.message.empty()) entry["message"] = result.message;
     if (result.exit_code != 0) entry["exit_code"] = result.exit_code;
+    nlohmann::json warnings = nlohmann::json::array();
+    for (const Diagnostic& diagnostic : result.diagnostics) {
+      if (diagnostic.severity == Severity::kWarning) warnings.push_back(diagnostic.text);
+    }
+    if (!warnings.empty()) entry["warnings"] = warnings;
     files.push_back(entry);
   }
   const nlohmann::json report = {

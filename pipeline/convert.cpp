@@ -1,7 +1,6 @@
 #include "animconv/convert.h"
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <charconv>
@@ -18,7 +17,8 @@
 
 namespace animconv {
 
-LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options) {
+LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options,
+                      Diagnostics* diagnostics) {
   const std::string bytes = ReadFile(path, options.max_input_bytes);
   if (bytes.empty()) throw Error(ErrorKind::kBadInput, path, "", "the file is empty");
   LoadedAsset loaded;
@@ -27,6 +27,7 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options) {
   ReadOptions read = options.read;
   read.source = path;
   read.max_input_bytes = options.max_input_bytes;
+  read.diagnostics = diagnostics;
   read.load_resource = [&path, &options](const std::string& uri) {
     return LoadResourceBeside(path, uri, options.max_input_bytes);
   };
@@ -49,7 +50,8 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options) {
                       asset.coordinates.facing == Facing::kPlusZ ? "+Z" : "-Z"));
     }
   }
-  spdlog::debug("{}: read as {}", path, loaded.format->id);
+  AddDiagnostic(diagnostics, Severity::kDebug,
+                fmt::format("{}: read as {}", path, loaded.format->id));
   return loaded;
 }
 
@@ -77,33 +79,37 @@ void SelectClip(Asset& asset, const std::string& selector) {
 namespace {
 
 // Models named by --source-rig / --skeleton are detected on their own, whatever --from says.
-LoadedAsset LoadModel(const std::string& path, const ConvertOptions& options) {
+LoadedAsset LoadModel(const std::string& path, const ConvertOptions& options,
+                      Diagnostics* diagnostics) {
   ConvertOptions model_options = options;
   model_options.from.clear();
   model_options.read.bone_names.clear();
-  return LoadAsset(path, model_options);
+  return LoadAsset(path, model_options, diagnostics);
 }
 
-void LogRetarget(const RetargetReport& report, const std::string& onto) {
-  spdlog::info("retargeted onto {}: {} bone channel(s){}", onto, report.bones,
-               report.hips_scale
-                   ? fmt::format(", hips translation scaled by {:.4g}", *report.hips_scale)
-                   : std::string());
-  for (const std::string& note : report.notes) spdlog::info("{}", note);
+void ReportRetarget(const RetargetReport& report, const std::string& onto,
+                    Diagnostics* diagnostics) {
+  AddDiagnostic(diagnostics, Severity::kInfo,
+                fmt::format("retargeted onto {}: {} bone channel(s){}", onto, report.bones,
+                            report.hips_scale ? fmt::format(", hips translation scaled by {:.4g}",
+                                                            *report.hips_scale)
+                                              : std::string()));
+  for (const std::string& note : report.notes) AddDiagnostic(diagnostics, Severity::kInfo, note);
 }
 
 }  // namespace
 
-Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& options) {
+Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& options,
+                   Diagnostics* diagnostics) {
   for (const std::string& warning : RenameBones(asset.rig, options.bone_map, std::nullopt)) {
-    spdlog::warn("--bone-map: {}", warning);
+    AddDiagnostic(diagnostics, Severity::kWarning, "--bone-map: " + warning);
   }
   if (options.source_facing && asset.coordinates.facing == Facing::kUnknown) {
     asset.coordinates.facing = *options.source_facing;
   }
   Mirror mirror = options.mirror.value_or(Mirror::kZ);
   if (!options.source_rig.empty()) {
-    const LoadedAsset model = LoadModel(options.source_rig, options);
+    const LoadedAsset model = LoadModel(options.source_rig, options, diagnostics);
     if (!options.mirror) mirror = MirrorForModel(model.asset);
     AdoptSourceRig(asset, model.asset, mirror, options.source_rig);
   }
@@ -120,11 +126,11 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
                       "humanoid ones, which any model plays",
                       format.id));
     }
-    const LoadedAsset model = LoadModel(options.skeleton, options);
+    const LoadedAsset model = LoadModel(options.skeleton, options, diagnostics);
     RetargetReport report;
     asset = RetargetOntoModel(std::move(asset), model.asset, options.skeleton, mirror,
                               options.write.row_interval_seconds, &report);
-    LogRetarget(report, options.skeleton);
+    ReportRetarget(report, options.skeleton, diagnostics);
   } else if (to_normalized) {
     NormalizedRig rig;  // VRM Animation
     if (format.normalized_humanoid == NormalizedHumanoid::kWhenRestPoseKnown) {
@@ -135,55 +141,68 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
     RetargetReport report;
     asset = RetargetOntoNormalizedRig(std::move(asset), rig, mirror,
                                       options.write.row_interval_seconds, &report);
-    LogRetarget(report, fmt::format("the normalised T-pose rig of {}", format.id));
+    ReportRetarget(report, fmt::format("the normalised T-pose rig of {}", format.id), diagnostics);
   }
   if (options.bone_names) {
     for (const std::string& warning : RenameBones(asset.rig, {}, options.bone_names)) {
-      spdlog::warn("--bone-names: {}", warning);
+      AddDiagnostic(diagnostics, Severity::kWarning, "--bone-names: " + warning);
     }
   }
   const TimingReport timing = ApplyTiming(asset, options.timing);
   if (timing.keys_before != timing.keys_after) {
-    spdlog::info("timing: {} keys -> {}", timing.keys_before, timing.keys_after);
+    AddDiagnostic(diagnostics, Severity::kInfo,
+                  fmt::format("timing: {} keys -> {}", timing.keys_before, timing.keys_after));
   }
   if (options.reduce) {
-    spdlog::info("--reduce: {}", DescribeReduction(Reduce(asset, *options.reduce)));
+    AddDiagnostic(diagnostics, Severity::kInfo,
+                  "--reduce: " + DescribeReduction(Reduce(asset, *options.reduce)));
   }
   return asset;
 }
 
-std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options) {
+std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options,
+                        Diagnostics* diagnostics) {
   const Mirror mirror = options.mirror.value_or(Mirror::kZ);
   if (asset.coordinates.handedness != format.handedness) {
-    spdlog::info("{} data is {}; converting with --mirror {}", format.id,
-                 format.handedness == Handedness::kRight ? "right-handed" : "left-handed",
-                 MirrorName(mirror));
+    AddDiagnostic(
+        diagnostics, Severity::kInfo,
+        fmt::format("{} data is {}; converting with --mirror {}", format.id,
+                    format.handedness == Handedness::kRight ? "right-handed" : "left-handed",
+                    MirrorName(mirror)));
   }
   ConvertHandedness(asset, format.handedness, mirror);
   if (!format.accepts_cubic) {
     if (const size_t baked = BakeCubicSplines(asset, options.write.row_interval_seconds)) {
-      spdlog::info("{} has no cubic splines: {} channel(s) sampled to linear {}", format.id, baked,
-                   options.write.row_interval_seconds
-                       ? fmt::format("every {} s", *options.write.row_interval_seconds)
-                       : std::string("at their key times (--fps for a finer grid)"));
+      AddDiagnostic(diagnostics, Severity::kInfo,
+                    fmt::format("{} has no cubic splines: {} channel(s) sampled to linear {}",
+                                format.id, baked,
+                                options.write.row_interval_seconds
+                                    ? fmt::format("every {} s", *options.write.row_interval_seconds)
+                                    : std::string("at their key times (--fps for a finer grid)")));
     }
   }
   if (format.needs_rest_pose && !asset.rig.rest_pose_known) {
     ApplyHumanoidTPose(asset.rig, asset.coordinates.facing);
-    spdlog::info("{}: the input has no rest pose; bones stand in a generated T-pose facing {}",
-                 format.id, asset.coordinates.facing == Facing::kMinusZ ? "-Z" : "+Z");
+    AddDiagnostic(
+        diagnostics, Severity::kInfo,
+        fmt::format("{}: the input has no rest pose; bones stand in a generated T-pose "
+                    "facing {}",
+                    format.id, asset.coordinates.facing == Facing::kMinusZ ? "-Z" : "+Z"));
   }
   if (!format.keeps_raw_rotations) {
     const RotationNormalization normalized = NormalizeRotations(asset);
-    spdlog::debug(
-        "rotations: {} keys renormalised, {} sign-flipped to the previous key's hemisphere",
-        normalized.keys_renormalized, normalized.keys_flipped);
+    AddDiagnostic(diagnostics, Severity::kDebug,
+                  fmt::format("rotations: {} keys renormalised, {} sign-flipped to the previous "
+                              "key's hemisphere",
+                              normalized.keys_renormalized, normalized.keys_flipped));
   }
-  return format.write(asset, options.write);
+  WriteOptions write = options.write;
+  write.diagnostics = diagnostics;
+  return format.write(asset, write);
 }
 
-ConvertReport ConvertFile(const std::string& input, const std::string& output,
-                          const ConvertOptions& options) {
+void ConvertFile(const std::string& input, const std::string& output, const ConvertOptions& options,
+                 ConvertReport* report) {
   const std::pair<const char*, const std::string*> inputs[] = {
       {"the input file", &input},
       {"the --source-rig model", &options.source_rig},
@@ -195,17 +214,24 @@ ConvertReport ConvertFile(const std::string& input, const std::string& output,
       ThrowUsage(fmt::format("the output '{}' is {}; choose another name", output, what));
     }
   }
-  ConvertReport report;
   // Resolve the writer before reading so a bad output name fails fast.
-  report.output_format = &DetectOutputFormat(output, options.to);
-  LoadedAsset loaded = LoadAsset(input, options);
-  report.input_format = loaded.format;
-  report.input_bytes = loaded.input_bytes;
+  report->output_format = &DetectOutputFormat(output, options.to);
+  LoadedAsset loaded = LoadAsset(input, options, &report->diagnostics);
+  report->input_format = loaded.format;
+  report->input_bytes = loaded.input_bytes;
   if (options.clip) SelectClip(loaded.asset, *options.clip);
-  Asset prepared = PrepareAsset(std::move(loaded.asset), *report.output_format, options);
-  const std::string bytes = RenderAsset(std::move(prepared), *report.output_format, options);
+  Asset prepared =
+      PrepareAsset(std::move(loaded.asset), *report->output_format, options, &report->diagnostics);
+  const std::string bytes =
+      RenderAsset(std::move(prepared), *report->output_format, options, &report->diagnostics);
   WriteFileAtomic(output, bytes);
-  report.output_bytes = bytes.size();
+  report->output_bytes = bytes.size();
+}
+
+ConvertReport ConvertFile(const std::string& input, const std::string& output,
+                          const ConvertOptions& options) {
+  ConvertReport report;
+  ConvertFile(input, output, options, &report);
   return report;
 }
 

@@ -1,8 +1,12 @@
 // Helpers for the unit tests: temporary folders, the sample data, running the CLI.
 #pragma once
 
+#include <gtest/gtest.h>
+
+#include <optional>
 #include <string>
 
+#include "animconv/error.h"
 #include "animconv/model.h"
 
 namespace animconv::testing {
@@ -37,5 +41,17 @@ CommandResult RunAnimconv(const std::string& arguments);
 Asset MakeAsset(const std::vector<std::string>& node_names);
 Channel MakeChannel(int node, Path path, std::vector<double> times, std::vector<double> values,
                     int width, Interpolation interpolation = Interpolation::kLinear);
+
+// The kind of the Error `call` throws; nullopt (and a test failure) when it throws no Error.
+template <typename Call>
+std::optional<ErrorKind> ErrorKindOf(Call call) {
+  try {
+    call();
+  } catch (const Error& error) {
+    return error.kind();
+  }
+  ADD_FAILURE() << "no animconv::Error thrown";
+  return std::nullopt;
+}
 
 }  // namespace animconv::testing

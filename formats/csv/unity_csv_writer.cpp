@@ -1,5 +1,4 @@
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cmath>
@@ -95,7 +94,9 @@ std::string WriteUnityCsv(const Asset& asset, const WriteOptions& options) {
   size_t dropped = 0;
   for (size_t c = 0; c < clip.channels.size(); ++c) dropped += written[c] ? 0 : 1;
   if (dropped > 0) {
-    spdlog::warn("unity-csv holds bone rotations only: {} channel(s) not written", dropped);
+    AddDiagnostic(
+        options.diagnostics, Severity::kWarning,
+        fmt::format("unity-csv holds bone rotations only: {} channel(s) not written", dropped));
   }
 
   const std::vector<double> times = RowTimes(clip, column_channel, options);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "animconv/diagnostic.h"
 #include "animconv/model.h"
 
 namespace animconv {
@@ -33,8 +34,8 @@ enum GltfComponentType : int {
 };
 
 // The glTF writer (gltf_writer.cpp) with a last step on the finished JSON document, for formats
-// that are glTF plus an extension (VRM Animation).
-std::string WriteGltfDocument(const Asset& asset, bool glb,
+// that are glTF plus an extension (VRM Animation). What it leaves out goes to `diagnostics`.
+std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnostics,
                               const std::function<void(nlohmann::json&)>& finish);
 
 // Reports a problem at a JSON pointer of the document being read.

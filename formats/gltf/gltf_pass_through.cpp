@@ -1,6 +1,6 @@
 #include "formats/gltf/gltf_pass_through.h"
 
-#include <spdlog/spdlog.h>
+#include <fmt/format.h>
 
 #include <set>
 
@@ -186,7 +186,8 @@ void GltfBuilder::Finish(json& document) {
   }
 }
 
-json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder) {
+json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
+                                  Diagnostics* diagnostics) {
   json document = source.json;
   json animations = document.value("animations", json::array());
   document.erase("animations");
@@ -201,10 +202,10 @@ json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& build
     for (const json& name : *used) {
       if (!name.is_string() || !KnownReferences(name.get<std::string>())) {
         can_drop = false;
-        spdlog::info(
-            "gltf: extension {} is in use; animation data of the input is kept unused "
-            "rather than risk breaking its references",
-            name.dump());
+        AddDiagnostic(diagnostics, Severity::kInfo,
+                      fmt::format("gltf: extension {} is in use; animation data of the input is "
+                                  "kept unused rather than risk breaking its references",
+                                  name.dump()));
       }
     }
   }

@@ -35,7 +35,8 @@ class GltfBuilder {
 // The source document without its animations: accessors and bufferViews that only animations used
 // are dropped (when every extension in use is one whose references we know how to renumber),
 // the remaining bufferViews are repacked into `builder` (decompressed where they were meshopt-
-// compressed), and external images are embedded.
-nlohmann::json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder);
+// compressed), and external images are embedded. Why data is kept goes to `diagnostics`.
+nlohmann::json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
+                                            Diagnostics* diagnostics);
 
 }  // namespace animconv

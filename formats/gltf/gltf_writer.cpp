@@ -3,7 +3,6 @@
 // otherwise it generates nodes from the rig. What it writes must pass the Khronos validator with
 // no errors or warnings: the rules are in shared/reference/formats.md §6.
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <functional>
 #include <map>
@@ -221,7 +220,7 @@ void RenameNodes(const Rig& rig, json& nodes) {
 
 }  // namespace
 
-std::string WriteGltfDocument(const Asset& asset, bool glb,
+std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnostics,
                               const std::function<void(nlohmann::json&)>& finish) {
   const auto* source = dynamic_cast<const GltfDocument*>(asset.source_document.get());
   if (source && source->json.contains("nodes") &&
@@ -231,7 +230,7 @@ std::string WriteGltfDocument(const Asset& asset, bool glb,
   GltfBuilder builder;
   json document;
   if (source) {
-    document = PassThroughWithoutAnimations(*source, builder);
+    document = PassThroughWithoutAnimations(*source, builder, diagnostics);
     if (document.contains("nodes")) {
       ReplaceAnimatedMatrices(asset, document["nodes"]);
       RenameNodes(asset.rig, document["nodes"]);
@@ -245,7 +244,8 @@ std::string WriteGltfDocument(const Asset& asset, bool glb,
   for (const Clip& clip : asset.clips) {
     if (clip.channels.empty()) {
       // A glTF animation needs at least one channel (EMPTY_ENTITY).
-      spdlog::warn("gltf: clip '{}' has no channels and is not written", clip.name);
+      AddDiagnostic(diagnostics, Severity::kWarning,
+                    fmt::format("gltf: clip '{}' has no channels and is not written", clip.name));
       continue;
     }
     written.push_back(animations.Write(asset, clip));
@@ -256,12 +256,12 @@ std::string WriteGltfDocument(const Asset& asset, bool glb,
   return Serialize(std::move(document), builder.TakeBinary(), glb);
 }
 
-std::string WriteGltf(const Asset& asset, const WriteOptions&) {
-  return WriteGltfDocument(asset, false, nullptr);
+std::string WriteGltf(const Asset& asset, const WriteOptions& options) {
+  return WriteGltfDocument(asset, false, options.diagnostics, nullptr);
 }
 
-std::string WriteGlb(const Asset& asset, const WriteOptions&) {
-  return WriteGltfDocument(asset, true, nullptr);
+std::string WriteGlb(const Asset& asset, const WriteOptions& options) {
+  return WriteGltfDocument(asset, true, options.diagnostics, nullptr);
 }
 
 }  // namespace animconv

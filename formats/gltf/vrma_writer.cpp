@@ -67,7 +67,7 @@ bool SniffVrma(std::string_view bytes) {
   return chunk.find("\"VRMC_vrm_animation\"") != std::string_view::npos;
 }
 
-std::string WriteVrma(const Asset& asset, const WriteOptions&) {
+std::string WriteVrma(const Asset& asset, const WriteOptions& options) {
   if (!asset.rig.rest_pose_known) {
     ThrowUsage("vrma: the rig has no rest pose; a VRM Animation's nodes must stand in T-pose");
   }
@@ -79,7 +79,7 @@ std::string WriteVrma(const Asset& asset, const WriteOptions&) {
   }
   CheckChannels(asset);
   const json human_bones = HumanBones(asset.rig);
-  return WriteGltfDocument(asset, true, [&human_bones](json& document) {
+  return WriteGltfDocument(asset, true, options.diagnostics, [&human_bones](json& document) {
     json& used = document["extensionsUsed"];
     if (!used.is_array()) used = json::array();
     used.push_back("VRMC_vrm_animation");

@@ -1,5 +1,4 @@
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 
@@ -90,10 +89,11 @@ std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options)
     }
   }
   if (dropped > 0) {
-    spdlog::warn(
-        "three-hierarchy: {} morph weight channel(s) not written (parseAnimation's morph branch "
-        "throws in every three.js version that has it)",
-        dropped);
+    AddDiagnostic(options.diagnostics, Severity::kWarning,
+                  fmt::format("three-hierarchy: {} morph weight channel(s) not written "
+                              "(parseAnimation's morph branch throws in every three.js version "
+                              "that has it)",
+                              dropped));
   }
 
   std::string out = "{\"name\":";

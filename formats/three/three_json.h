@@ -40,6 +40,7 @@ struct ThreeObjectNames {
   std::vector<std::string> nodes;
   std::vector<std::vector<std::string>> morph_objects;
 };
-ThreeObjectNames ThreeNodeNames(const Rig& rig);
+// A node without a name of its own is a warning in `diagnostics`: its tracks may not bind.
+ThreeObjectNames ThreeNodeNames(const Rig& rig, Diagnostics* diagnostics);
 
 }  // namespace animconv

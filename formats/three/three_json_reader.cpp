@@ -1,6 +1,5 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
-#include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cmath>
@@ -91,7 +90,8 @@ struct MorphGroup {
 
 class ClipReader {
  public:
-  explicit ClipReader(const std::string& source) : source_(source) {}
+  ClipReader(const std::string& source, Diagnostics* diagnostics)
+      : source_(source), diagnostics_(diagnostics) {}
 
   void ReadClip(const json& clip_json, const std::string& pointer, size_t index);
   Asset Finish();
@@ -128,6 +128,7 @@ class ClipReader {
   int NodeIndex(const std::string& name);
 
   const std::string& source_;
+  Diagnostics* diagnostics_;  // what was read differently from the file (ReadOptions)
   Asset asset_;
   std::map<std::string, int> node_index_;
   std::vector<std::string> skipped_;
@@ -420,10 +421,10 @@ Interpolation ClipReader::ReadInterpolation(const json& track, TrackType type,
   if (code == kInterpolateSmooth) {
     // QuaternionKeyframeTrack has no smooth interpolant: three.js itself plays it linear (§1.3).
     if (type == TrackType::kQuaternion) {
-      spdlog::warn(
-          "three: track '{}' has interpolation 2302 (smooth), which quaternion tracks "
-          "lack; read as linear, as three.js plays it",
-          name);
+      AddDiagnostic(diagnostics_, Severity::kWarning,
+                    fmt::format("three: track '{}' has interpolation 2302 (smooth), which "
+                                "quaternion tracks lack; read as linear, as three.js plays it",
+                                name));
       return Interpolation::kLinear;
     }
     Fail(code_pointer,
@@ -440,10 +441,10 @@ Interpolation ClipReader::ReadInterpolation(const json& track, TrackType type,
                      name));
   }
   // setInterpolation falls back to the default with a console warning.
-  spdlog::warn(
-      "three: track '{}' has the unknown interpolation {}; read as linear, as three.js "
-      "plays it",
-      name, code);
+  AddDiagnostic(diagnostics_, Severity::kWarning,
+                fmt::format("three: track '{}' has the unknown interpolation {}; read as linear, "
+                            "as three.js plays it",
+                            name, code));
   return Interpolation::kLinear;
 }
 
@@ -609,7 +610,8 @@ std::vector<size_t> ClipReader::MorphColumns(int node_index, size_t count,
 }
 
 void ClipReader::Skip(const std::string& name, const std::string& why) {
-  spdlog::warn("three: skipped track '{}': {}", name, why);
+  AddDiagnostic(diagnostics_, Severity::kWarning,
+                fmt::format("three: skipped track '{}': {}", name, why));
   skipped_.push_back(name);
 }
 
@@ -677,7 +679,7 @@ Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options) {
   } catch (const json::exception&) {
     ThrowJsonSyntaxError(options.source, bytes);
   }
-  ClipReader reader(options.source);
+  ClipReader reader(options.source, options.diagnostics);
   const auto clips = FindClips(document, options.source);
   for (size_t c = 0; c < clips.size(); ++c) reader.ReadClip(*clips[c].first, clips[c].second, c);
   return reader.Finish();

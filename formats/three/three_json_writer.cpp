@@ -184,7 +184,7 @@ size_t CountNumbers(const Asset& asset) {
 }  // namespace
 
 std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
-  const ThreeObjectNames node_names = ThreeNodeNames(asset.rig);
+  const ThreeObjectNames node_names = ThreeNodeNames(asset.rig, options.diagnostics);
   // Room for a typical number (~10 chars and a comma) so the buffer rarely moves.
   std::string out;
   ReserveOutput(out, CountNumbers(asset) * 11 + 4096);

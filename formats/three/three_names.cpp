@@ -1,5 +1,4 @@
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
 #include <map>
 
@@ -92,7 +91,7 @@ std::vector<size_t> SceneOrder(const Rig& rig) {
 
 }  // namespace
 
-ThreeObjectNames ThreeNodeNames(const Rig& rig) {
+ThreeObjectNames ThreeNodeNames(const Rig& rig, Diagnostics* diagnostics) {
   // GLTFLoader names every named node first (synchronously, in scene order), then, as meshes
   // finish loading, one object per primitive after the mesh ("mesh_<index>" when unnamed). A node
   // with a one-primitive mesh *is* that mesh object, and keeps the mesh's name when unnamed.
@@ -120,10 +119,11 @@ ThreeObjectNames ThreeNodeNames(const Rig& rig) {
   for (const size_t n : order) {
     if (names.nodes[n].empty()) {
       names.nodes[n] = unique.Make(rig.nodes[n].name);
-      spdlog::warn(
-          "node '{}' has no name in its source; three.js binds such nodes by uuid, so "
-          "its tracks ('{}') only bind where an object carries that name",
-          rig.nodes[n].name, names.nodes[n]);
+      AddDiagnostic(diagnostics, Severity::kWarning,
+                    fmt::format("node '{}' has no name in its source; three.js binds such nodes "
+                                "by uuid, so its tracks ('{}') only bind where an object carries "
+                                "that name",
+                                rig.nodes[n].name, names.nodes[n]));
     }
     if (names.morph_objects[n].empty()) names.morph_objects[n].push_back(names.nodes[n]);
   }

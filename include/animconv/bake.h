@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "animconv/diagnostic.h"
 #include "animconv/io.h"
 #include "animconv/model.h"
 
@@ -26,6 +27,8 @@ struct P5BakeReport {
   std::string node;
   size_t frames = 0;
   size_t vertices = 0;
+  // What reading the input told (BakeP5File; BakeP5Frames itself has nothing to tell).
+  Diagnostics diagnostics;
 };
 
 // Bakes the first clip of `asset` that animates morph weights (of options.node when set), with
@@ -45,5 +48,9 @@ struct P5BakeFileOptions {
 // output file on any error.
 P5BakeReport BakeP5File(const std::string& input, const std::string& output,
                         const P5BakeFileOptions& options);
+// The same, filling `*report` as the job goes: after an Error it still holds the diagnostics
+// gathered before it.
+void BakeP5File(const std::string& input, const std::string& output,
+                const P5BakeFileOptions& options, P5BakeReport* report);
 
 }  // namespace animconv

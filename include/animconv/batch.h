@@ -45,6 +45,9 @@ struct BatchResult {
   double seconds = 0;
   size_t input_bytes = 0;
   size_t output_bytes = 0;
+  // What this file's conversion told (ConvertReport::diagnostics); for kFailed, those before the
+  // error.
+  Diagnostics diagnostics;
 };
 
 // Runs the plan on `options.jobs` threads. `progress` is called (from worker threads, one call at
@@ -55,7 +58,8 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
                                       const std::function<void(const BatchResult&)>& progress,
                                       const std::atomic<bool>* stop);
 
-// The --report document: options summary, per-file results and totals, as JSON text.
+// The --report document: options summary, per-file results and totals, as JSON text. A file's
+// warning diagnostics are its `warnings` (texts, in order; left out when there are none).
 std::string BatchReportJson(const std::vector<BatchResult>& results, double wall_seconds);
 
 }  // namespace animconv

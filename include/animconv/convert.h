@@ -8,6 +8,7 @@
 
 #include "animconv/axes.h"
 #include "animconv/bone_names.h"
+#include "animconv/diagnostic.h"
 #include "animconv/format.h"
 #include "animconv/io.h"
 #include "animconv/reduce.h"
@@ -59,27 +60,40 @@ struct LoadedAsset {
 // Reads, detects, parses and validates `path`; applies --scale; guesses humanoid identities from
 // node names when the format gave none (GuessHumanoid), and the facing from the rest pose when
 // neither the format nor --source-facing gave one (FacingFromRestPose). Errors name the file.
-LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options);
+// The reader's diagnostics go to `diagnostics` (may be null), as do those of the functions below.
+LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options,
+                      Diagnostics* diagnostics = nullptr);
 
 // Keeps only the clip named `selector`, or with that 0-based index; Error(kUsage) otherwise.
 void SelectClip(Asset& asset, const std::string& selector);
 
 // The humanoid steps before writing: rename (--bone-map), put on the source rig, retarget onto
 // the skeleton or the VRMA rig, then output naming (--bone-names). Loads the models it names.
-Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& options);
+// Tells each step's result (retargeted bones, renames that failed, keys reduced).
+Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& options,
+                   Diagnostics* diagnostics = nullptr);
 
-// Converts the asset into `format`'s bytes (handedness conversion included).
-std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options);
+// Converts the asset into `format`'s bytes (handedness conversion included). Tells the
+// conversions it made for the format and, through WriteOptions::diagnostics, what the writer left
+// out.
+std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options,
+                        Diagnostics* diagnostics = nullptr);
 
 struct ConvertReport {
   const Format* input_format = nullptr;
   const Format* output_format = nullptr;
   size_t input_bytes = 0;
   size_t output_bytes = 0;
+  // What reading, the steps and the writer told, in the order it happened (the CLI prints them).
+  Diagnostics diagnostics;
 };
 
 // The whole job. Refuses to write over the input; leaves no output file on any error.
 ConvertReport ConvertFile(const std::string& input, const std::string& output,
                           const ConvertOptions& options);
+// The same, filling `*report` as the job goes: after an Error it still holds what was learnt
+// before it, the diagnostics above all (the CLI prints those, then the error).
+void ConvertFile(const std::string& input, const std::string& output, const ConvertOptions& options,
+                 ConvertReport* report);
 
 }  // namespace animconv

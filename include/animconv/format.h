@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "animconv/diagnostic.h"
 #include "animconv/io.h"
 #include "animconv/model.h"
 
@@ -27,6 +28,10 @@ struct ReadOptions {
   // no schemes); unset when reading from memory, where such references are an error.
   std::function<std::string(const std::string& uri)> load_resource;
   uint64_t max_input_bytes = kDefaultMaxInputBytes;  // also bounds what readers allocate
+  // Where the reader tells what it read differently from the file (a three.js interpolation
+  // played as linear, a skipped track); null drops them. Facts about the file go to Asset::notes.
+  // LoadAsset points it at its own sink.
+  Diagnostics* diagnostics = nullptr;
 };
 
 struct WriteOptions {
@@ -39,6 +44,9 @@ struct WriteOptions {
   std::vector<std::string> bone_names;                // unity-csv column groups; empty = 55 bones
   // unity-csv rows, and cubic splines baked for formats without them: sample on this grid
   std::optional<double> row_interval_seconds;
+  // Where the writer tells what it left out (channels its format cannot hold); null drops them.
+  // RenderAsset points it at its own sink.
+  Diagnostics* diagnostics = nullptr;
 };
 
 enum class NormalizedHumanoid {

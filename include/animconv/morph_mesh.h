@@ -38,7 +38,7 @@ struct MorphPose {
 // Evaluates base + sum(w_i * delta_i) for positions and normals, then renormalises each normal
 // (a zero-length normal stays zero). Weights are used as given, not clamped: negative weights
 // and weights above 1 are valid in glTF and extrapolate. Sizes must agree (one weight per
-// target, deltas as long as the positions/normals they move), else std::invalid_argument: a
+// target, deltas as long as the positions/normals they move), else Error(kInternal): a
 // caller's bug, not bad input. `pose` is reused so a bake does not reallocate per frame.
 void EvaluateMorph(const MorphMesh& mesh, const std::vector<double>& weights, MorphPose* pose);
 

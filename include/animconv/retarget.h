@@ -34,11 +34,11 @@ struct RetargetReport {
 };
 
 // Retargets every clip of `source` onto `target`. The source must be right-handed with humanoid
-// identities and no cubic-spline channels (BakeCubicSplines first); a source without a known rest
-// pose is taken as normalised already (a VRM 0.x avatar's CSV: identity rest rotations). Facing
-// kUnknown counts as +Z. The target rig needs a rest pose and humanoid identities. Rotation
-// channels of target bones the source lacks are not written (the bone keeps its rest); a source
-// bone the target lacks passes its rotation on to the target bones below it.
+// identities and no cubic-spline channels (BakeCubicSplines first; else Error(kInternal)); a source
+// without a known rest pose is taken as normalised already (a VRM 0.x avatar's CSV: identity rest
+// rotations). Facing kUnknown counts as +Z. The target rig needs a rest pose and humanoid
+// identities. Rotation channels of target bones the source lacks are not written (the bone keeps
+// its rest); a source bone the target lacks passes its rotation on to the target bones below it.
 std::vector<Clip> RetargetClips(const Asset& source, const Rig& target, Facing target_facing,
                                 const RetargetOptions& options, RetargetReport* report);
 

@@ -55,6 +55,23 @@ TEST(BatchCommandTest, ConvertOptionsApplyToEveryFile) {
   EXPECT_EQ(clip["tracks"][0]["name"], "mixamorigHips.quaternion");
 }
 
+TEST(BatchCommandTest, WarningsNameTheirFile) {
+  TempDir dir;
+  fs::create_directories(dir.File("in"));
+  const std::string cube = testing::ReadText(testing::SourcePath("data/gltf/morph_cube.gltf"));
+  testing::WriteText(dir.File("in/a.gltf"), cube);
+  testing::WriteText(dir.File("in/b.gltf"), cube);
+  const auto result = RunAnimconv("batch " + dir.File("in") + " -o " + dir.File("out") +
+                                  " --to three-hierarchy -j 2");
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  for (const char* file : {"in/a.gltf", "in/b.gltf"}) {
+    EXPECT_NE(result.output.find("animconv: warning: " + dir.File(file) +
+                                 ": three-hierarchy: 1 morph weight channel(s) not written"),
+              std::string::npos)
+        << result.output;
+  }
+}
+
 TEST(BatchCommandTest, UsageErrors) {
   TempDir dir;
   EXPECT_EQ(RunAnimconv("batch " + dir.File("nothing") + " -o " + dir.File("out") + " --to three")

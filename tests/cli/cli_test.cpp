@@ -65,6 +65,19 @@ TEST(CliTest, IoErrorsExitWithThree) {
             3);
 }
 
+TEST(CliTest, WarningsBeforeAnErrorArePrintedFirst) {
+  TempDir dir;
+  // The writer drops the morph weights, then the output folder turns out not to exist.
+  const auto result = RunAnimconv("convert " + testing::SourcePath("data/gltf/morph_cube.gltf") +
+                                  " -o " + dir.File("no/such/dir/a.hierarchy.json"));
+  EXPECT_EQ(result.exit_code, 3) << result.output;
+  const size_t warning = result.output.find("animconv: warning: three-hierarchy: 1 morph weight");
+  const size_t error = result.output.find("animconv: error: ");
+  ASSERT_NE(warning, std::string::npos) << result.output;
+  ASSERT_NE(error, std::string::npos) << result.output;
+  EXPECT_LT(warning, error) << result.output;
+}
+
 TEST(CliTest, OutputMayNotBeTheInput) {
   TempDir dir;
   const std::string input = dir.File("anim.csv");

@@ -3,10 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <stdexcept>
+
+#include "animconv/error.h"
+#include "test_support.h"
 
 namespace animconv {
 namespace {
+
+using testing::ErrorKindOf;
 
 // One triangle in the XY plane facing +Z, with a target that lifts vertex 2 along +Z and tilts
 // its normal towards +X, and a target that moves only normals.
@@ -92,16 +96,34 @@ TEST(MorphMeshTest, ThePoseIsReusedAcrossCalls) {
 TEST(MorphMeshTest, MismatchedSizesAreACallersBug) {
   const MorphMesh mesh = Triangle();
   MorphPose pose;
-  EXPECT_THROW(EvaluateMorph(mesh, {1}, &pose), std::invalid_argument);
+  EXPECT_EQ(ErrorKindOf([&] { EvaluateMorph(mesh, {1}, &pose); }), ErrorKind::kInternal);
   MorphMesh short_deltas = Triangle();
   short_deltas.targets[0].position_deltas.pop_back();
-  EXPECT_THROW(EvaluateMorph(short_deltas, {1, 0}, &pose), std::invalid_argument);
+  EXPECT_EQ(ErrorKindOf([&] { EvaluateMorph(short_deltas, {1, 0}, &pose); }), ErrorKind::kInternal);
   MorphMesh short_normals = Triangle();
   short_normals.targets[1].normal_deltas.resize(3);
-  EXPECT_THROW(EvaluateMorph(short_normals, {0, 1}, &pose), std::invalid_argument);
+  EXPECT_EQ(ErrorKindOf([&] {
+              EvaluateMorph(short_normals, {0, 1}, &pose);
+            }),
+            ErrorKind::kInternal);
   MorphMesh bad_positions = Triangle();
   bad_positions.positions.pop_back();
-  EXPECT_THROW(EvaluateMorph(bad_positions, {0, 0}, &pose), std::invalid_argument);
+  EXPECT_EQ(ErrorKindOf([&] {
+              EvaluateMorph(bad_positions, {0, 0}, &pose);
+            }),
+            ErrorKind::kInternal);
+}
+
+TEST(MorphMeshTest, InternalErrorsSaySo) {
+  const MorphMesh mesh = Triangle();
+  MorphPose pose;
+  try {
+    EvaluateMorph(mesh, {1}, &pose);
+    FAIL() << "no Error thrown";
+  } catch (const Error& error) {
+    EXPECT_STREQ(error.what(), "internal error: EvaluateMorph: 1 weights for 2 targets");
+    EXPECT_EQ(error.message(), "EvaluateMorph: 1 weights for 2 targets");
+  }
 }
 
 }  // namespace

@@ -8,10 +8,12 @@
 #include <random>
 #include <tuple>
 
+#include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
 #include "animconv/quaternion.h"
 #include "animconv/rest_pose.h"
 #include "pose_test_support.h"
+#include "test_support.h"
 
 namespace animconv {
 namespace {
@@ -110,6 +112,18 @@ TEST(RetargetTest, RandomRestRotationsKeepWorldOrientationsAndRoundTrip) {
       }
     }
   }
+}
+
+TEST(RetargetTest, CubicSplineSourceIsACallersBug) {
+  std::mt19937 random(3);
+  const Rig rig = MakeHumanoidTPoseRig(AllBones(), Facing::kPlusZ);
+  Asset source = SourceAsset(rig, RandomClip(rig, random), Facing::kPlusZ);
+  Channel& channel = source.clips[0].channels[0];
+  channel.interpolation = Interpolation::kCubicSpline;
+  channel.values.resize(channel.values.size() * 3);  // in-tangent, value, out-tangent per key
+  EXPECT_EQ(testing::ErrorKindOf(
+                [&] { RetargetClips(source, rig, Facing::kPlusZ, RetargetOptions{}, nullptr); }),
+            ErrorKind::kInternal);
 }
 
 TEST(RetargetTest, SourceWithoutRestPoseIsNormalised) {

@@ -111,6 +111,44 @@ TEST(BatchTest, StopLeavesTheRestNotStarted) {
   EXPECT_FALSE(fs::exists(results[2].item.output));
 }
 
+TEST(BatchTest, EachFilesWarningsStayWithItsResultAndReport) {
+  TempDir dir;
+  fs::create_directories(dir.File("lib"));
+  // Both warn, differently: the reader skips a track of one, the writer drops the other's weights.
+  testing::WriteText(dir.File("lib/a.json"),
+                     R"({"name":"a","tracks":[{"name":"hips.visible","type":"bool","times":[0],
+                         "values":[1]},{"name":"hips.quaternion","type":"quaternion",
+                         "times":[0,1],"values":[0,0,0,1,0,0,0,1]}]})");
+  testing::WriteText(dir.File("lib/b.gltf"),
+                     testing::ReadText(testing::SourcePath("data/gltf/morph_cube.gltf")));
+  BatchOptions options = Options(dir, 2);
+  options.to = "three-hierarchy";
+  const std::vector<BatchResult> results =
+      ConvertBatch(PlanBatch(options), options, nullptr, nullptr);
+  ASSERT_EQ(results.size(), 2u);
+  auto warnings = [](const BatchResult& result) {
+    std::vector<std::string> texts;
+    for (const Diagnostic& diagnostic : result.diagnostics) {
+      if (diagnostic.severity == Severity::kWarning) texts.push_back(diagnostic.text);
+    }
+    return texts;
+  };
+  EXPECT_EQ(results[0].status, BatchStatus::kConverted);
+  EXPECT_EQ(results[0].item.input, dir.File("lib/a.json"));
+  const std::vector<std::string> a_warnings = {
+      "three: skipped track 'hips.visible': a bool track is not a transform or morph weight"};
+  EXPECT_EQ(warnings(results[0]), a_warnings);
+  EXPECT_EQ(results[1].status, BatchStatus::kConverted);
+  const std::vector<std::string> b_warnings = {
+      "three-hierarchy: 1 morph weight channel(s) not written (parseAnimation's morph branch "
+      "throws in every three.js version that has it)"};
+  EXPECT_EQ(warnings(results[1]), b_warnings);
+
+  const nlohmann::json report = nlohmann::json::parse(BatchReportJson(results, 1));
+  EXPECT_EQ(report["files"][0]["warnings"], a_warnings);
+  EXPECT_EQ(report["files"][1]["warnings"], b_warnings);
+}
+
 TEST(BatchTest, CollidingOutputsAndMissingInputsAreUsageErrors) {
   TempDir dir;
   MakeLibrary(dir);

@@ -33,7 +33,8 @@ TEST(ThreeNamesTest, UnicodeWhitespaceBecomesUnderscore) {
 
 TEST(ThreeNamesTest, DuplicatesBecomeUniqueLikeGltfLoader) {
   const Asset asset = testing::MakeAsset({"a:b", "ab", "ab", "c"});
-  EXPECT_EQ(ThreeNodeNames(asset.rig).nodes, (std::vector<std::string>{"ab", "ab_1", "ab_2", "c"}));
+  EXPECT_EQ(ThreeNodeNames(asset.rig, nullptr).nodes,
+            (std::vector<std::string>{"ab", "ab_1", "ab_2", "c"}));
 }
 
 TEST(ThreeNamesTest, MeshObjectsAreNamedLikeGltfLoader) {
@@ -44,7 +45,7 @@ TEST(ThreeNamesTest, MeshObjectsAreNamedLikeGltfLoader) {
   asset.rig.nodes[1].generated_name = true;
   asset.rig.nodes[1].mesh = MeshInfo{"", 1, 1};
   asset.rig.nodes[2].generated_name = true;
-  const ThreeObjectNames names = ThreeNodeNames(asset.rig);
+  const ThreeObjectNames names = ThreeNodeNames(asset.rig, nullptr);
   EXPECT_EQ(names.nodes, (std::vector<std::string>{"Main", "mesh_1", "node_2", "Cube001"}));
   EXPECT_EQ(names.morph_objects[0], (std::vector<std::string>{"Cube001_1", "Cube001_2"}));
   EXPECT_EQ(names.morph_objects[1], std::vector<std::string>{"mesh_1"});

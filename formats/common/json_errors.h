@@ -10,4 +10,8 @@ namespace animconv {
 // line:column and what was expected.
 [[noreturn]] void ThrowJsonSyntaxError(const std::string& source, std::string_view bytes);
 
+// "line:column" (1-based, columns in bytes) of the byte at 0-based `offset` of `text`, where
+// every JSON syntax error is reported.
+std::string JsonLineColumn(std::string_view text, size_t offset);
+
 }  // namespace animconv

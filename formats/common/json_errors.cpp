@@ -80,4 +80,12 @@ void ThrowJsonSyntaxError(const std::string& source, std::string_view bytes) {
                 fmt::format("invalid JSON: {}", WhatWasExpected(sax.message_)));
 }
 
+json ParseJsonOrThrow(std::string_view bytes, const std::string& source) {
+  try {
+    return json::parse(bytes);
+  } catch (const json::exception&) {
+    ThrowJsonSyntaxError(source, bytes);
+  }
+}
+
 }  // namespace animconv

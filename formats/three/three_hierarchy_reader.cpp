@@ -370,13 +370,7 @@ Asset HierarchyReader::Read(const json& document) {
 }  // namespace
 
 Asset ReadThreeHierarchy(std::string_view bytes, const ReadOptions& options) {
-  json document;
-  try {
-    document = json::parse(bytes);
-  } catch (const json::exception&) {
-    ThrowJsonSyntaxError(options.source, bytes);
-  }
-  return HierarchyReader(options.source).Read(document);
+  return HierarchyReader(options.source).Read(ParseJsonOrThrow(bytes, options.source));
 }
 
 }  // namespace animconv

@@ -561,12 +561,7 @@ std::vector<std::pair<const json*, std::string>> FindClips(const json& document,
 }  // namespace
 
 Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options) {
-  json document;
-  try {
-    document = json::parse(bytes);
-  } catch (const json::exception&) {
-    ThrowJsonSyntaxError(options.source, bytes);
-  }
+  const json document = ParseJsonOrThrow(bytes, options.source);
   ClipReader reader(options.source);
   const auto clips = FindClips(document, options.source);
   for (size_t c = 0; c < clips.size(); ++c) reader.ReadClip(*clips[c].first, clips[c].second, c);

@@ -9,6 +9,7 @@
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
 #include "animconv/sample.h"
+#include "animconv/transform.h"
 #include "libconvert/clip_select.h"
 #include "libconvert/value_error.h"
 
@@ -141,42 +142,6 @@ UnitDiff Summarize(const std::vector<const ChannelDiff*>& channels, std::vector<
   return unit;
 }
 
-// An affine transform: p' = m p + t (m row-major, rotation times scale).
-struct Affine {
-  std::array<std::array<double, 3>, 3> m{};
-  Vec3 t{};
-
-  Vec3 Apply(const Vec3& p) const {
-    Vec3 out = t;
-    for (size_t r = 0; r < 3; ++r) {
-      for (size_t c = 0; c < 3; ++c) out[r] += m[r][c] * p[c];
-    }
-    return out;
-  }
-  Affine Then(const Affine& local) const {  // this * local
-    Affine out;
-    for (size_t r = 0; r < 3; ++r) {
-      for (size_t c = 0; c < 3; ++c) {
-        for (size_t k = 0; k < 3; ++k) out.m[r][c] += m[r][k] * local.m[k][c];
-      }
-    }
-    out.t = Apply(local.t);
-    return out;
-  }
-};
-
-Affine FromTrs(const Vec3& translation, const Quat& rotation, const Vec3& scale) {
-  Affine affine;
-  for (size_t c = 0; c < 3; ++c) {
-    Vec3 axis{0, 0, 0};
-    axis[c] = scale[c];
-    const Vec3 column = Rotate(rotation, axis);
-    for (size_t r = 0; r < 3; ++r) affine.m[r][c] = column[r];
-  }
-  affine.t = translation;
-  return affine;
-}
-
 // A clip's pose at any time in object space, on `skeleton`: each node's local TRS from the clip's
 // channel for it (matched by name, else humanoid bone, when the clip belongs to another rig) or
 // the skeleton's rest value.
@@ -208,8 +173,8 @@ class Poser {
                      [&](size_t x, size_t y) { return depth[x] < depth[y]; });
   }
 
-  std::vector<Affine> WorldAt(double seconds) const {
-    std::vector<Affine> world(skeleton_.nodes.size());
+  std::vector<glm::dmat4> WorldAt(double seconds) const {
+    std::vector<glm::dmat4> world(skeleton_.nodes.size());
     for (const size_t n : order_) {
       const Node& node = skeleton_.nodes[n];
       Vec3 translation = node.rest_translation;
@@ -222,8 +187,8 @@ class Poser {
         rotation = Normalized(rotation);
       }
       if (slots[2] >= 0) EvaluateChannel(prepared_[slots[2]], seconds, scale.data());
-      const Affine local = FromTrs(translation, rotation, scale);
-      world[n] = node.parent < 0 ? local : world[static_cast<size_t>(node.parent)].Then(local);
+      const glm::dmat4 local = TrsMatrix(translation, rotation, scale);
+      world[n] = node.parent < 0 ? local : world[static_cast<size_t>(node.parent)] * local;
     }
     return world;
   }
@@ -254,16 +219,16 @@ void MeasureHierarchical(const Asset& a, const Clip& ca, const Asset& b, const C
   const Poser pose_b(skeleton, b.rig, cb);
   std::vector<std::vector<double>> errors(skeleton.nodes.size());
   for (const double t : times) {
-    const std::vector<Affine> world_a = pose_a.WorldAt(t);
-    const std::vector<Affine> world_b = pose_b.WorldAt(t);
+    const std::vector<glm::dmat4> world_a = pose_a.WorldAt(t);
+    const std::vector<glm::dmat4> world_b = pose_b.WorldAt(t);
     for (size_t n = 0; n < skeleton.nodes.size(); ++n) {
       double error = 0;
       for (size_t axis = 0; axis < 3; ++axis) {
-        Vec3 point{0, 0, 0};
-        point[axis] = distance;
-        const Vec3 in_a = world_a[n].Apply(point);
-        const Vec3 in_b = world_b[n].Apply(point);
-        error = std::max(error, ValueError(Path::kTranslation, in_a.data(), 3, in_b.data(), 3));
+        glm::dvec4 point(0, 0, 0, 1);
+        point[static_cast<glm::length_t>(axis)] = distance;
+        const glm::dvec4 in_a = world_a[n] * point;
+        const glm::dvec4 in_b = world_b[n] * point;
+        error = std::max(error, ValueError(Path::kTranslation, &in_a[0], 3, &in_b[0], 3));
       }
       errors[n].push_back(error);
     }

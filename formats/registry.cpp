@@ -13,11 +13,6 @@
 namespace animconv {
 namespace {
 
-bool EndsWithIgnoreCase(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() &&
-         EqualsIgnoreCase(text.substr(text.size() - suffix.size()), suffix);
-}
-
 // The format whose extension matches `path` longest, among those `usable` accepts.
 template <typename Usable>
 const Format* ByExtension(const std::string& path, Usable usable) {

@@ -28,15 +28,6 @@ std::string_view Column(HumanBone bone, BoneNaming naming) {
   return {};
 }
 
-bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && EqualsIgnoreCase(text.substr(0, prefix.size()), prefix);
-}
-
-bool EndsWithIgnoreCase(std::string_view text, std::string_view suffix) {
-  return text.size() >= suffix.size() &&
-         EqualsIgnoreCase(text.substr(text.size() - suffix.size()), suffix);
-}
-
 // The length of a leading "mixamorig", "mixamorig1", "mixamorig:", "mixamorig1_"..., else 0.
 size_t MixamoPrefixLength(std::string_view name) {
   if (!StartsWithIgnoreCase(name, kMixamoPrefix)) return 0;

@@ -4,12 +4,14 @@
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
 #include "animconv/sample.h"
+#include "animconv/transform.h"
+#include "libconvert/clip_select.h"
+#include "libconvert/value_error.h"
 
 namespace animconv {
 namespace {
@@ -52,28 +54,6 @@ int MatchNode(const Rig& rig, const Rig& own, int index) {
   return -1;
 }
 
-const Clip* FindClip(const Asset& asset, const std::string& selector) {
-  for (const Clip& clip : asset.clips) {
-    if (clip.name == selector) return &clip;
-  }
-  size_t index = 0;
-  const auto parsed = std::from_chars(selector.data(), selector.data() + selector.size(), index);
-  if (parsed.ec == std::errc() && parsed.ptr == selector.data() + selector.size() &&
-      index < asset.clips.size()) {
-    return &asset.clips[index];
-  }
-  return nullptr;
-}
-
-[[noreturn]] void ThrowNoClip(const char* option, const std::string& selector, const Asset& asset) {
-  std::string names;
-  for (size_t c = 0; c < asset.clips.size(); ++c) {
-    names += fmt::format("{}{}: '{}'", c == 0 ? "" : ", ", c, asset.clips[c].name);
-  }
-  ThrowUsage(fmt::format("{} {}: no such clip name or index (clips: {})", option, selector,
-                         names.empty() ? "none" : names));
-}
-
 // The union of the key times, plus `between` evenly spaced times inside every consecutive pair:
 // a reduced curve can be exact at every key and still wrong between them.
 std::vector<double> SampleTimes(std::vector<double> times, int between) {
@@ -97,28 +77,14 @@ Channel Renormalized(const Channel& channel) {
   return copy;
 }
 
+// ValueError, the metric --reduce bounds, in the units diff reports (degrees for rotations).
 double Error(Path path, const std::vector<double>& a, const std::vector<double>& b) {
-  double error = 0;
-  switch (path) {
-    case Path::kRotation:
-      return AngleBetween(Normalized(LoadQuat(a.data())), Normalized(LoadQuat(b.data()))) *
-             kDegreesPerRadian;
-    case Path::kTranslation:
-      return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-    case Path::kScale:
-      for (size_t i = 0; i < 3; ++i) {
-        // A zero scale has no ratio; the absolute difference still says how far off B is.
-        error = std::max(error, a[i] == 0 ? std::abs(b[i]) : std::abs(b[i] / a[i] - 1));
-      }
-      return error;
-    case Path::kWeights:
-      // Morph target counts may differ; a target one side lacks has weight 0 there.
-      for (size_t i = 0; i < std::max(a.size(), b.size()); ++i) {
-        error = std::max(error, std::abs((i < a.size() ? a[i] : 0) - (i < b.size() ? b[i] : 0)));
-      }
-      return error;
+  if (path == Path::kRotation) {
+    const Quat unit_a = Normalized(LoadQuat(a.data()));
+    const Quat unit_b = Normalized(LoadQuat(b.data()));
+    return ValueError(path, unit_a.data(), 4, unit_b.data(), 4) * kDegreesPerRadian;
   }
-  return error;
+  return ValueError(path, a.data(), a.size(), b.data(), b.size());
 }
 
 // The nearest-rank 99th percentile, in integers so that 100 samples give the 99th exactly.
@@ -176,42 +142,6 @@ UnitDiff Summarize(const std::vector<const ChannelDiff*>& channels, std::vector<
   return unit;
 }
 
-// An affine transform: p' = m p + t (m row-major, rotation times scale).
-struct Affine {
-  std::array<std::array<double, 3>, 3> m{};
-  Vec3 t{};
-
-  Vec3 Apply(const Vec3& p) const {
-    Vec3 out = t;
-    for (size_t r = 0; r < 3; ++r) {
-      for (size_t c = 0; c < 3; ++c) out[r] += m[r][c] * p[c];
-    }
-    return out;
-  }
-  Affine Then(const Affine& local) const {  // this * local
-    Affine out;
-    for (size_t r = 0; r < 3; ++r) {
-      for (size_t c = 0; c < 3; ++c) {
-        for (size_t k = 0; k < 3; ++k) out.m[r][c] += m[r][k] * local.m[k][c];
-      }
-    }
-    out.t = Apply(local.t);
-    return out;
-  }
-};
-
-Affine FromTrs(const Vec3& translation, const Quat& rotation, const Vec3& scale) {
-  Affine affine;
-  for (size_t c = 0; c < 3; ++c) {
-    Vec3 axis{0, 0, 0};
-    axis[c] = scale[c];
-    const Vec3 column = Rotate(rotation, axis);
-    for (size_t r = 0; r < 3; ++r) affine.m[r][c] = column[r];
-  }
-  affine.t = translation;
-  return affine;
-}
-
 // A clip's pose at any time in object space, on `skeleton`: each node's local TRS from the clip's
 // channel for it (matched by name, else humanoid bone, when the clip belongs to another rig) or
 // the skeleton's rest value.
@@ -243,8 +173,8 @@ class Poser {
                      [&](size_t x, size_t y) { return depth[x] < depth[y]; });
   }
 
-  std::vector<Affine> WorldAt(double seconds) const {
-    std::vector<Affine> world(skeleton_.nodes.size());
+  std::vector<glm::dmat4> WorldAt(double seconds) const {
+    std::vector<glm::dmat4> world(skeleton_.nodes.size());
     for (const size_t n : order_) {
       const Node& node = skeleton_.nodes[n];
       Vec3 translation = node.rest_translation;
@@ -257,8 +187,8 @@ class Poser {
         rotation = Normalized(rotation);
       }
       if (slots[2] >= 0) EvaluateChannel(prepared_[slots[2]], seconds, scale.data());
-      const Affine local = FromTrs(translation, rotation, scale);
-      world[n] = node.parent < 0 ? local : world[static_cast<size_t>(node.parent)].Then(local);
+      const glm::dmat4 local = TrsMatrix(translation, rotation, scale);
+      world[n] = node.parent < 0 ? local : world[static_cast<size_t>(node.parent)] * local;
     }
     return world;
   }
@@ -289,17 +219,16 @@ void MeasureHierarchical(const Asset& a, const Clip& ca, const Asset& b, const C
   const Poser pose_b(skeleton, b.rig, cb);
   std::vector<std::vector<double>> errors(skeleton.nodes.size());
   for (const double t : times) {
-    const std::vector<Affine> world_a = pose_a.WorldAt(t);
-    const std::vector<Affine> world_b = pose_b.WorldAt(t);
+    const std::vector<glm::dmat4> world_a = pose_a.WorldAt(t);
+    const std::vector<glm::dmat4> world_b = pose_b.WorldAt(t);
     for (size_t n = 0; n < skeleton.nodes.size(); ++n) {
       double error = 0;
       for (size_t axis = 0; axis < 3; ++axis) {
-        Vec3 point{0, 0, 0};
-        point[axis] = distance;
-        const Vec3 in_a = world_a[n].Apply(point);
-        const Vec3 in_b = world_b[n].Apply(point);
-        error =
-            std::max(error, std::hypot(in_a[0] - in_b[0], in_a[1] - in_b[1], in_a[2] - in_b[2]));
+        glm::dvec4 point(0, 0, 0, 1);
+        point[static_cast<glm::length_t>(axis)] = distance;
+        const glm::dvec4 in_a = world_a[n] * point;
+        const glm::dvec4 in_b = world_b[n] * point;
+        error = std::max(error, ValueError(Path::kTranslation, &in_a[0], 3, &in_b[0], 3));
       }
       errors[n].push_back(error);
     }
@@ -341,7 +270,7 @@ std::pair<const Clip*, const Clip*> SelectClipPair(const Asset& a, const Asset& 
   const Clip* clip_a = nullptr;
   if (options.clip_a) {
     clip_a = FindClip(a, *options.clip_a);
-    if (!clip_a) ThrowNoClip("--clip", *options.clip_a, a);
+    if (!clip_a) ThrowNoSuchClip("--clip", *options.clip_a, a, "none");
   } else if (!a.clips.empty()) {
     clip_a = &a.clips.front();
   } else {
@@ -350,7 +279,7 @@ std::pair<const Clip*, const Clip*> SelectClipPair(const Asset& a, const Asset& 
   const Clip* clip_b = nullptr;
   if (options.clip_b) {
     clip_b = FindClip(b, *options.clip_b);
-    if (!clip_b) ThrowNoClip("--clip-b", *options.clip_b, b);
+    if (!clip_b) ThrowNoSuchClip("--clip-b", *options.clip_b, b, "none");
     return {clip_a, clip_b};
   }
   for (const Clip& clip : b.clips) {
@@ -358,7 +287,8 @@ std::pair<const Clip*, const Clip*> SelectClipPair(const Asset& a, const Asset& 
   }
   const size_t index = static_cast<size_t>(clip_a - a.clips.data());
   if (index >= b.clips.size()) {
-    ThrowNoClip("--clip-b", fmt::format("(default: '{}' or {})", clip_a->name, index), b);
+    ThrowNoSuchClip("--clip-b", fmt::format("(default: '{}' or {})", clip_a->name, index), b,
+                    "none");
   }
   return {clip_a, &b.clips[index]};
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "animconv/quaternion.h"
+#include "libconvert/value_error.h"
 
 namespace animconv {
 namespace {
@@ -39,33 +40,6 @@ struct Tolerances {
     return 0;
   }
 };
-
-// The error of `value` against the original `reference`, in the path's unit (radians for
-// rotations, which are unit here).
-double Error(Path path, const double* value, const double* reference, size_t width) {
-  double error = 0;
-  switch (path) {
-    case Path::kRotation:
-      return AngleBetween(LoadQuat(value), LoadQuat(reference));
-    case Path::kTranslation:
-      for (size_t i = 0; i < width; ++i)
-        error += (value[i] - reference[i]) * (value[i] - reference[i]);
-      return std::sqrt(error);
-    case Path::kScale:
-      for (size_t i = 0; i < width; ++i) {
-        // A zero scale has no ratio; its absolute difference is the meaningful error there.
-        const double difference =
-            reference[i] != 0 ? value[i] / reference[i] - 1 : value[i] - reference[i];
-        error = std::max(error, std::fabs(difference));
-      }
-      return error;
-    case Path::kWeights:
-      for (size_t i = 0; i < width; ++i)
-        error = std::max(error, std::fabs(value[i] - reference[i]));
-      return error;
-  }
-  return error;
-}
 
 // The original curve at every original key and at the checked points between keys.
 struct OriginalCurve {
@@ -117,7 +91,9 @@ OriginalCurve SampleOriginal(const Channel& channel) {
 // Whether every sample is within `tolerance` of the constant `value`.
 bool AllWithin(const OriginalCurve& curve, const double* value, double tolerance) {
   for (size_t s = 0; s < curve.times.size(); ++s) {
-    if (Error(curve.path, value, curve.Sample(s), curve.width) > tolerance) return false;
+    if (ValueError(curve.path, curve.Sample(s), curve.width, value, curve.width) > tolerance) {
+      return false;
+    }
   }
   return true;
 }
@@ -138,7 +114,10 @@ bool SpanFits(const OriginalCurve& curve, size_t first, size_t last, double tole
     } else {
       for (size_t i = 0; i < curve.width; ++i) reduced[i] = a[i] + (b[i] - a[i]) * alpha;
     }
-    if (Error(curve.path, reduced.data(), curve.Sample(s), curve.width) > tolerance) return false;
+    if (ValueError(curve.path, curve.Sample(s), curve.width, reduced.data(), curve.width) >
+        tolerance) {
+      return false;
+    }
   }
   return true;
 }
@@ -178,7 +157,8 @@ std::vector<size_t> KeepLinear(const OriginalCurve& curve, double tolerance) {
 std::vector<size_t> KeepStep(const OriginalCurve& curve, double tolerance) {
   std::vector<size_t> kept = {0};
   for (size_t k = 1; k < curve.key_sample.size(); ++k) {
-    if (Error(curve.path, curve.Key(kept.back()), curve.Key(k), curve.width) > tolerance) {
+    if (ValueError(curve.path, curve.Key(k), curve.width, curve.Key(kept.back()), curve.width) >
+        tolerance) {
       kept.push_back(k);
     }
   }

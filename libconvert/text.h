@@ -6,7 +6,10 @@
 
 namespace animconv {
 
+// ASCII case-insensitive comparisons (bone names, file extensions).
 bool EqualsIgnoreCase(std::string_view a, std::string_view b);
+bool StartsWithIgnoreCase(std::string_view text, std::string_view prefix);
+bool EndsWithIgnoreCase(std::string_view text, std::string_view suffix);
 std::string_view TrimAscii(std::string_view text);
 // `text` without a leading UTF-8 byte order mark (Windows tools write one).
 std::string_view StripUtf8Bom(std::string_view text);

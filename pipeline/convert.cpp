@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <charconv>
 
 #include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
@@ -13,6 +12,7 @@
 #include "animconv/resample.h"
 #include "animconv/rest_pose.h"
 #include "formats/common/resource_path.h"
+#include "libconvert/clip_select.h"
 #include "pipeline/retarget_job.h"
 
 namespace animconv {
@@ -56,24 +56,9 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options,
 }
 
 void SelectClip(Asset& asset, const std::string& selector) {
-  for (size_t c = 0; c < asset.clips.size(); ++c) {
-    if (asset.clips[c].name == selector) {
-      asset.clips = {asset.clips[c]};
-      return;
-    }
-  }
-  size_t index = 0;
-  const auto parsed = std::from_chars(selector.data(), selector.data() + selector.size(), index);
-  if (parsed.ec == std::errc() && parsed.ptr == selector.data() + selector.size() &&
-      index < asset.clips.size()) {
-    asset.clips = {asset.clips[index]};
-    return;
-  }
-  std::string names;
-  for (size_t c = 0; c < asset.clips.size(); ++c) {
-    names += fmt::format("{}{}: '{}'", c == 0 ? "" : ", ", c, asset.clips[c].name);
-  }
-  ThrowUsage(fmt::format("--clip {}: no such clip name or index (clips: {})", selector, names));
+  const Clip* clip = FindClip(asset, selector);
+  if (!clip) ThrowNoSuchClip("--clip", selector, asset, "");
+  asset.clips = {*clip};
 }
 
 namespace {

@@ -46,15 +46,6 @@ class FirstErrorSax : public nlohmann::json_sax<json> {
   bool number_overflow_ = false;
 };
 
-// "line:column" (1-based, columns in bytes) of the byte at 0-based `offset`.
-std::string LineColumn(std::string_view text, size_t offset) {
-  offset = std::min(offset, text.size());
-  const std::string_view before = text.substr(0, offset);
-  const size_t line_start = before.rfind('\n');
-  const size_t column = line_start == std::string_view::npos ? offset + 1 : offset - line_start;
-  return fmt::format("{}:{}", std::count(before.begin(), before.end(), '\n') + 1, column);
-}
-
 // nlohmann's text without its "[json.exception…] parse error at line L, column C: " prefix.
 std::string_view WhatWasExpected(std::string_view message) {
   const size_t tag_end = message.find("] ");
@@ -68,17 +59,33 @@ std::string_view WhatWasExpected(std::string_view message) {
 
 }  // namespace
 
+std::string JsonLineColumn(std::string_view text, size_t offset) {
+  offset = std::min(offset, text.size());
+  const std::string_view before = text.substr(0, offset);
+  const size_t line_start = before.rfind('\n');
+  const size_t column = line_start == std::string_view::npos ? offset + 1 : offset - line_start;
+  return fmt::format("{}:{}", std::count(before.begin(), before.end(), '\n') + 1, column);
+}
+
 void ThrowJsonSyntaxError(const std::string& source, std::string_view bytes) {
   FirstErrorSax sax;
   json::sax_parse(bytes, &sax);
   if (sax.number_overflow_) {
     // The position is the number's last byte; point at its first.
     const size_t start = sax.position_ - std::min(sax.position_, sax.last_token_.size());
-    ThrowBadInput(source, LineColumn(bytes, start),
+    ThrowBadInput(source, JsonLineColumn(bytes, start),
                   fmt::format("the number {} is out of double range", sax.last_token_));
   }
-  ThrowBadInput(source, LineColumn(bytes, sax.position_ == 0 ? 0 : sax.position_ - 1),
+  ThrowBadInput(source, JsonLineColumn(bytes, sax.position_ == 0 ? 0 : sax.position_ - 1),
                 fmt::format("invalid JSON: {}", WhatWasExpected(sax.message_)));
+}
+
+json ParseJsonOrThrow(std::string_view bytes, const std::string& source) {
+  try {
+    return json::parse(bytes);
+  } catch (const json::exception&) {
+    ThrowJsonSyntaxError(source, bytes);
+  }
 }
 
 }  // namespace animconv

@@ -6,34 +6,19 @@
 #include <cstring>
 
 #include "animconv/error.h"
+#include "formats/common/base64.h"
 #include "formats/common/json_errors.h"
+#include "formats/gltf/glb.h"
 
 namespace animconv {
 namespace {
 
 using nlohmann::json;
 
-constexpr uint32_t kGlbMagic = 0x46546C67;      // "glTF"
-constexpr uint32_t kGlbJsonChunk = 0x4E4F534A;  // "JSON"
-constexpr uint32_t kGlbBinChunk = 0x004E4942;   // "BIN\0"
-
 uint32_t ReadU32(std::string_view bytes, size_t offset) {
   uint32_t value;
   std::memcpy(&value, bytes.data() + offset, 4);
   return value;  // GLB is little-endian, like every machine we build for
-}
-
-std::string LineColumn(std::string_view text, size_t byte) {
-  size_t line = 1, column = 1;
-  for (size_t i = 0; i < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return fmt::format("{}:{}", line, column);
 }
 
 json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offset_in_file) {
@@ -43,8 +28,8 @@ json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offse
     // nlohmann reports "byte" as the 1-based position where parsing failed.
     const size_t byte = error.byte > 0 ? error.byte - 1 : 0;
     const std::string where = offset_in_file == 0
-                                  ? LineColumn(text, byte)
-                                  : fmt::format("JSON chunk {}", LineColumn(text, byte));
+                                  ? JsonLineColumn(text, byte)
+                                  : fmt::format("JSON chunk {}", JsonLineColumn(text, byte));
     std::string reason = error.what();
     const size_t cut = reason.find("; last read");
     const size_t start = reason.find("syntax error");
@@ -62,15 +47,6 @@ json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offse
                     error.message());
     }
   }
-}
-
-int Base64Value(unsigned char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
 }
 
 // Decodes the glTF bufferView's bytes from its EXT_meshopt_compression source.
@@ -140,25 +116,7 @@ bool DecodeDataUri(const std::string& uri, std::string* bytes) {
   if (comma == std::string::npos || comma < 12 || uri.compare(comma - 7, 7, ";base64") != 0) {
     return false;
   }
-  bytes->clear();
-  bytes->reserve((uri.size() - comma) / 4 * 3);
-  uint32_t accumulator = 0;
-  int bits = 0;
-  size_t i = comma + 1;
-  for (; i < uri.size() && uri[i] != '='; ++i) {
-    const int value = Base64Value(static_cast<unsigned char>(uri[i]));
-    if (value < 0) return false;
-    accumulator = (accumulator << 6) | static_cast<uint32_t>(value);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      bytes->push_back(static_cast<char>((accumulator >> bits) & 0xFF));
-    }
-  }
-  for (; i < uri.size(); ++i) {
-    if (uri[i] != '=') return false;
-  }
-  return true;
+  return Base64Decode(std::string_view(uri).substr(comma + 1), bytes);
 }
 
 GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& errors) {

@@ -4,8 +4,6 @@
 
 #include <cmath>
 
-#include "animconv/error.h"
-
 namespace animconv {
 
 using nlohmann::json;
@@ -22,10 +20,6 @@ std::string Describe(const json& value) {
 }
 
 }  // namespace
-
-void GltfErrors::Fail(const std::string& pointer, const std::string& message) const {
-  ThrowBadInput(source_, pointer.empty() ? "/" : pointer, message);
-}
 
 const json& GltfErrors::Object(const json& parent, const char* key,
                                const std::string& pointer) const {

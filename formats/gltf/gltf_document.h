@@ -9,6 +9,7 @@
 
 #include "animconv/diagnostic.h"
 #include "animconv/model.h"
+#include "formats/common/json_pointer.h"
 
 namespace animconv {
 
@@ -38,14 +39,13 @@ enum GltfComponentType : int {
 std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnostics,
                               const std::function<void(nlohmann::json&)>& finish);
 
-// Reports a problem at a JSON pointer of the document being read.
-class GltfErrors {
+// Reports a problem at a JSON pointer of the document being read; the document itself is "/".
+class GltfErrors : public JsonPointerReader {
  public:
-  explicit GltfErrors(std::string source) : source_(std::move(source)) {}
-  [[noreturn]] void Fail(const std::string& pointer, const std::string& message) const;
-  const std::string& source() const { return source_; }
+  explicit GltfErrors(std::string source) : JsonPointerReader(std::move(source), "/") {}
 
-  // Typed access: each names the pointer and what was expected when the value is wrong.
+  // Typed access in glTF's wording (the spec's "required" properties): each names the pointer and
+  // what was expected when the value is wrong.
   const nlohmann::json& Object(const nlohmann::json& parent, const char* key,
                                const std::string& pointer) const;  // required object member
   const nlohmann::json* OptionalArray(const nlohmann::json& parent, const char* key,
@@ -58,9 +58,6 @@ class GltfErrors {
                              const std::string& pointer) const;
   std::vector<double> OptionalNumbers(const nlohmann::json& parent, const char* key,
                                       const std::string& pointer, size_t expected) const;
-
- private:
-  std::string source_;
 };
 
 }  // namespace animconv

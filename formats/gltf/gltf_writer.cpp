@@ -9,6 +9,8 @@
 #include <set>
 
 #include "animconv/error.h"
+#include "formats/common/base64.h"
+#include "formats/gltf/glb.h"
 #include "formats/gltf/gltf.h"
 #include "formats/gltf/gltf_document.h"
 #include "formats/gltf/gltf_pass_through.h"
@@ -17,10 +19,6 @@ namespace animconv {
 namespace {
 
 using nlohmann::json;
-
-constexpr uint32_t kGlbMagic = 0x46546C67;
-constexpr uint32_t kGlbJsonChunk = 0x4E4F534A;
-constexpr uint32_t kGlbBinChunk = 0x004E4942;
 
 const char* OutputType(Path path) {
   return path == Path::kTranslation || path == Path::kScale ? "VEC3"
@@ -149,32 +147,6 @@ void ReplaceAnimatedMatrices(const Asset& asset, json& nodes) {
   }
 }
 
-std::string Base64(std::string_view bytes) {
-  static const char kAlphabet[] =
-      "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) |
-                       (static_cast<uint8_t>(bytes[i + 1]) << 8) |
-                       static_cast<uint8_t>(bytes[i + 2]);
-    out += kAlphabet[n >> 18];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += kAlphabet[n & 63];
-  }
-  if (i < bytes.size()) {
-    uint32_t n = static_cast<uint8_t>(bytes[i]) << 16;
-    if (i + 1 < bytes.size()) n |= static_cast<uint8_t>(bytes[i + 1]) << 8;
-    out += kAlphabet[n >> 18];
-    out += kAlphabet[(n >> 12) & 63];
-    out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
 void AppendU32(std::string& out, uint32_t value) {
   out.append(reinterpret_cast<const char*>(&value), 4);
 }
@@ -182,7 +154,7 @@ void AppendU32(std::string& out, uint32_t value) {
 std::string Serialize(json document, std::string binary, bool glb) {
   if (!binary.empty()) {
     json buffer = {{"byteLength", binary.size()}};
-    if (!glb) buffer["uri"] = "data:application/octet-stream;base64," + Base64(binary);
+    if (!glb) buffer["uri"] = "data:application/octet-stream;base64," + Base64Encode(binary);
     document["buffers"] = json::array({buffer});
   } else {
     document.erase("buffers");

@@ -1,13 +1,13 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "animconv/bone_names.h"
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
 #include "formats/common/json_errors.h"
+#include "formats/common/json_pointer.h"
 #include "formats/three/three_hierarchy.h"
 #include "formats/three/three_json.h"
 
@@ -15,14 +15,6 @@ namespace animconv {
 namespace {
 
 using nlohmann::json;
-
-// A member that is present and not null (JavaScript code reads both as "not given").
-const json* Given(const json& object, const char* key) {
-  const auto found = object.find(key);
-  return found == object.end() || found->is_null() ? nullptr : &*found;
-}
-
-constexpr double kFloat32Max = std::numeric_limits<float>::max();
 
 // The key properties parseAnimation turns into tracks, in its order (formats.md §1.6).
 struct KeyProperty {
@@ -35,20 +27,14 @@ constexpr KeyProperty kKeyProperties[] = {
 
 class HierarchyReader {
  public:
-  explicit HierarchyReader(const std::string& source) : source_(source) {}
+  explicit HierarchyReader(const std::string& source) : json_(source) {}
 
   Asset Read(const json& document);
 
  private:
-  [[noreturn]] void Fail(const std::string& pointer, const std::string& message) const {
-    ThrowBadInput(source_, pointer, message);
-  }
-  const json& RequireArray(const json& value, const std::string& pointer) const;
-  double RequireNumber(const json& value, const std::string& pointer) const;
   int RequireParent(const json& value, size_t node_count, size_t self,
                     const std::string& pointer) const;
   void ReadNumbers(const json& value, size_t count, const std::string& pointer, double* out) const;
-  double ToFloat32(double number, const std::string& pointer) const;
   double ReadKeyTime(const json& key, const KeyProperty& property, const std::string& keys_pointer,
                      size_t k) const;
   void ReadKeyValue(const json& value, const KeyProperty& property, const std::string& keys_pointer,
@@ -61,7 +47,7 @@ class HierarchyReader {
   void NoteMilliseconds(const json& animation);
   void RejectParentCycles() const;
 
-  const std::string& source_;
+  JsonPointerReader json_;
   Asset asset_;
   bool have_bones_ = false;
   // Per node: the parent its bone record gives, and the one the first hierarchy entry gives.
@@ -73,30 +59,16 @@ class HierarchyReader {
   Clip clip_;  // the clip being read
 };
 
-const json& HierarchyReader::RequireArray(const json& value, const std::string& pointer) const {
-  if (!value.is_array()) {
-    Fail(pointer, fmt::format("expected an array, found {}", value.type_name()));
-  }
-  return value;
-}
-
-double HierarchyReader::RequireNumber(const json& value, const std::string& pointer) const {
-  if (value.is_number()) return value.get<double>();  // finite: nlohmann refuses overflow
-  if (value.is_null()) {
-    Fail(pointer, "expected a number, found null (JSON.stringify writes NaN and Infinity as null)");
-  }
-  Fail(pointer, fmt::format("expected a number, found {}", value.type_name()));
-}
-
 // A parent index: -1 for a root, else another node's index.
 int HierarchyReader::RequireParent(const json& value, size_t node_count, size_t self,
                                    const std::string& pointer) const {
-  const double parent = RequireNumber(value, pointer);
+  const double parent = json_.RequireNumber(value, pointer);
   if (parent != std::floor(parent) || parent < -1 || parent >= static_cast<double>(node_count) ||
       parent == static_cast<double>(self)) {
-    Fail(pointer, fmt::format("parent {} of bone {}: expected -1 or the index of another of the "
-                              "{} bones",
-                              parent, self, node_count));
+    json_.Fail(pointer,
+               fmt::format("parent {} of bone {}: expected -1 or the index of another of the "
+                           "{} bones",
+                           parent, self, node_count));
   }
   return static_cast<int>(parent);
 }
@@ -104,36 +76,25 @@ int HierarchyReader::RequireParent(const json& value, size_t node_count, size_t 
 void HierarchyReader::ReadNumbers(const json& value, size_t count, const std::string& pointer,
                                   double* out) const {
   if (!value.is_array() || value.size() != count) {
-    Fail(pointer, fmt::format("expected an array of {} numbers, found {}", count,
-                              value.is_array() ? fmt::format("{} elements", value.size())
-                                               : std::string(value.type_name())));
+    json_.Fail(pointer, fmt::format("expected an array of {} numbers, found {}", count,
+                                    value.is_array() ? fmt::format("{} elements", value.size())
+                                                     : std::string(value.type_name())));
   }
   for (size_t i = 0; i < count; ++i) {
-    out[i] = RequireNumber(value[i], fmt::format("{}/{}", pointer, i));
+    out[i] = json_.RequireNumber(value[i], fmt::format("{}/{}", pointer, i));
   }
-}
-
-// parseAnimation's tracks keep times and values in Float32Arrays (formats.md §1.1): a key number
-// is its float32 rounding, and one beyond float32's range would be Infinity.
-double HierarchyReader::ToFloat32(double number, const std::string& pointer) const {
-  if (!(std::abs(number) <= kFloat32Max)) {
-    Fail(pointer, fmt::format("{} is beyond float32's range (three.js keeps tracks in "
-                              "Float32Arrays)",
-                              number));
-  }
-  return static_cast<float>(number);
 }
 
 // The fast paths below format no pointer: files hold many keys.
 double HierarchyReader::ReadKeyTime(const json& key, const KeyProperty& property,
                                     const std::string& keys_pointer, size_t k) const {
   const json* time = Given(key, "time");
-  if (time && time->is_number() && std::abs(time->get<double>()) <= kFloat32Max) {
+  if (time && time->is_number() && FitsFloat32(time->get<double>())) {
     return static_cast<float>(time->get<double>());
   }
   const std::string key_pointer = fmt::format("{}/{}", keys_pointer, k);
-  if (!time) Fail(key_pointer, fmt::format("a key with '{}' needs a 'time'", property.key));
-  return ToFloat32(RequireNumber(*time, key_pointer + "/time"), key_pointer + "/time");
+  if (!time) json_.Fail(key_pointer, fmt::format("a key with '{}' needs a 'time'", property.key));
+  return json_.ToFloat32(json_.RequireNumber(*time, key_pointer + "/time"), key_pointer + "/time");
 }
 
 void HierarchyReader::ReadKeyValue(const json& value, const KeyProperty& property,
@@ -142,7 +103,7 @@ void HierarchyReader::ReadKeyValue(const json& value, const KeyProperty& propert
     size_t i = 0;
     for (; i < property.width && value[i].is_number(); ++i) {
       const double number = value[i].get<double>();
-      if (!(std::abs(number) <= kFloat32Max)) break;
+      if (!FitsFloat32(number)) break;
       out[i] = static_cast<float>(number);
     }
     if (i == property.width) return;
@@ -150,27 +111,28 @@ void HierarchyReader::ReadKeyValue(const json& value, const KeyProperty& propert
   const std::string pointer = fmt::format("{}/{}/{}", keys_pointer, k, property.key);
   ReadNumbers(value, property.width, pointer, out);
   for (size_t i = 0; i < property.width; ++i) {
-    out[i] = ToFloat32(out[i], fmt::format("{}/{}", pointer, i));
+    out[i] = json_.ToFloat32(out[i], fmt::format("{}/{}", pointer, i));
   }
 }
 
 // The legacy bone records {parent, name, pos, rotq, scl}: the rig, and its rest pose when every
 // record has one.
 void HierarchyReader::ReadBones(const json& bones) {
-  RequireArray(bones, "/bones");
+  json_.RequireArray(bones, "/bones");
   have_bones_ = true;
   bool rest_pose_known = true;
   for (size_t b = 0; b < bones.size(); ++b) {
     const std::string pointer = fmt::format("/bones/{}", b);
     const json& record = bones[b];
     if (!record.is_object()) {
-      Fail(pointer, fmt::format("expected a bone record {{name, parent, pos, rotq, scl}}, found {}",
-                                record.type_name()));
+      json_.Fail(pointer,
+                 fmt::format("expected a bone record {{name, parent, pos, rotq, scl}}, found {}",
+                             record.type_name()));
     }
     const json* name = Given(record, "name");
     // parseAnimation names tracks by bones[h].name; without it they would bind to "undefined".
     if (!name || !name->is_string()) {
-      Fail(pointer + "/name", "expected the bone's name as a string");
+      json_.Fail(pointer + "/name", "expected the bone's name as a string");
     }
     Node node;
     node.name = name->get<std::string>();
@@ -185,7 +147,7 @@ void HierarchyReader::ReadBones(const json& bones) {
     if (rotq) {
       ReadNumbers(*rotq, 4, pointer + "/rotq", node.rest_rotation.data());
       if (Length(node.rest_rotation) == 0) {
-        Fail(pointer + "/rotq", "the zero quaternion is no rotation");
+        json_.Fail(pointer + "/rotq", "the zero quaternion is no rotation");
       }
     }
     if (scl) ReadNumbers(*scl, 3, pointer + "/scl", node.rest_scale.data());
@@ -208,9 +170,9 @@ int HierarchyReader::NodeFor(const json& entry, size_t h, size_t entry_count,
     }
   }
   if (h >= asset_.rig.nodes.size()) {
-    Fail(pointer, fmt::format("hierarchy entry {} has keys but 'bones' has {} record(s); "
-                              "parseAnimation pairs entry h with bones[h]",
-                              h, asset_.rig.nodes.size()));
+    json_.Fail(pointer, fmt::format("hierarchy entry {} has keys but 'bones' has {} record(s); "
+                                    "parseAnimation pairs entry h with bones[h]",
+                                    h, asset_.rig.nodes.size()));
   }
   if (const json* parent_json = Given(entry, "parent")) {
     const size_t node_count = have_bones_ ? asset_.rig.nodes.size() : entry_count;
@@ -236,13 +198,15 @@ void HierarchyReader::ReadEntry(const json& keys, int node, const std::string& p
   for (size_t k = 0; k < keys.size(); ++k) {
     const json& key = keys[k];
     if (!key.is_object()) {
-      Fail(fmt::format("{}/{}", pointer, k),
-           fmt::format("expected a key object {{time, pos, rot, scl}}, found {}", key.type_name()));
+      json_.Fail(
+          fmt::format("{}/{}", pointer, k),
+          fmt::format("expected a key object {{time, pos, rot, scl}}, found {}", key.type_name()));
     }
     if (key.contains("morphTargets")) {
-      Fail(fmt::format("{}/{}/morphTargets", pointer, k),
-           // formats.md §1.6: the morph branch indexes past the keys.
-           "morph target keys are not supported: three.js's own parseAnimation throws on them");
+      json_.Fail(
+          fmt::format("{}/{}/morphTargets", pointer, k),
+          // formats.md §1.6: the morph branch indexes past the keys.
+          "morph target keys are not supported: three.js's own parseAnimation throws on them");
     }
   }
   for (const KeyProperty& property : kKeyProperties) {
@@ -255,17 +219,17 @@ void HierarchyReader::ReadEntry(const json& keys, int node, const std::string& p
       if (!value) continue;
       const double time = ReadKeyTime(keys[k], property, pointer, k);
       if (time < 0 || (!channel.times_seconds.empty() && time <= channel.times_seconds.back())) {
-        Fail(fmt::format("{}/{}/time", pointer, k),
-             fmt::format("'{}' key at {} s: expected times >= 0 and after the previous '{}' "
-                         "key's",
-                         property.key, time, property.key));
+        json_.Fail(fmt::format("{}/{}/time", pointer, k),
+                   fmt::format("'{}' key at {} s: expected times >= 0 and after the previous '{}' "
+                               "key's",
+                               property.key, time, property.key));
       }
       channel.times_seconds.push_back(time);
       channel.values.resize(channel.values.size() + property.width);
       double* numbers = channel.values.data() + channel.values.size() - property.width;
       ReadKeyValue(*value, property, pointer, k, numbers);
       if (property.path == Path::kRotation && Length(LoadQuat(numbers)) == 0) {
-        Fail(fmt::format("{}/{}/rot", pointer, k), "the zero quaternion is no rotation");
+        json_.Fail(fmt::format("{}/{}/rot", pointer, k), "the zero quaternion is no rotation");
       }
     }
     if (!channel.times_seconds.empty()) clip_.channels.push_back(std::move(channel));
@@ -274,45 +238,46 @@ void HierarchyReader::ReadEntry(const json& keys, int node, const std::string& p
 
 void HierarchyReader::ReadClip(const json& animation, const std::string& pointer) {
   if (!animation.is_object()) {
-    Fail(pointer, fmt::format("expected an animation object {{name, fps, length, hierarchy}}, "
-                              "found {}",
-                              animation.type_name()));
+    json_.Fail(pointer,
+               fmt::format("expected an animation object {{name, fps, length, hierarchy}}, "
+                           "found {}",
+                           animation.type_name()));
   }
   clip_ = Clip{};
   // `animation.name || 'default'`.
   if (const json* name = Given(animation, "name")) {
-    if (!name->is_string()) Fail(pointer + "/name", "expected the clip name as a string");
+    if (!name->is_string()) json_.Fail(pointer + "/name", "expected the clip name as a string");
     clip_.name = name->get<std::string>();
   }
   if (clip_.name.empty()) clip_.name = "default";
   // `animation.length || -1`: zero or absent means "from the keys", and so does a negative one.
   if (const json* length = Given(animation, "length")) {
-    const double seconds = RequireNumber(*length, pointer + "/length");
+    const double seconds = json_.RequireNumber(*length, pointer + "/length");
     if (seconds > 0) clip_.duration_seconds = seconds;
   }
   const json* hierarchy = Given(animation, "hierarchy");
-  if (!hierarchy) Fail(pointer, "expected a 'hierarchy' array of bone tracks");
-  RequireArray(*hierarchy, pointer + "/hierarchy");
+  if (!hierarchy) json_.Fail(pointer, "expected a 'hierarchy' array of bone tracks");
+  json_.RequireArray(*hierarchy, pointer + "/hierarchy");
   for (size_t h = 0; h < hierarchy->size(); ++h) {
     const std::string entry_pointer = fmt::format("{}/hierarchy/{}", pointer, h);
     const json& entry = (*hierarchy)[h];
     if (!entry.is_object()) {
-      Fail(entry_pointer,
-           fmt::format("expected a bone track {{parent, keys}}, found {}", entry.type_name()));
+      json_.Fail(entry_pointer, fmt::format("expected a bone track {{parent, keys}}, found {}",
+                                            entry.type_name()));
     }
     const json* keys = Given(entry, "keys");
     // Entries without keys are skipped but keep their index (and, without bones, their node).
     if (have_bones_ && (!keys || (keys->is_array() && keys->empty()))) continue;
     const int node = NodeFor(entry, h, hierarchy->size(), entry_pointer);
     if (keys) {
-      ReadEntry(RequireArray(*keys, entry_pointer + "/keys"), node, entry_pointer + "/keys");
+      ReadEntry(json_.RequireArray(*keys, entry_pointer + "/keys"), node, entry_pointer + "/keys");
     }
   }
   if (clip_.channels.empty()) {
-    Fail(pointer + "/hierarchy",
-         fmt::format("clip '{}' has no key with pos, rot or scl (three.js's parseAnimation "
-                     "returns null for it)",
-                     clip_.name));
+    json_.Fail(pointer + "/hierarchy",
+               fmt::format("clip '{}' has no key with pos, rot or scl (three.js's parseAnimation "
+                           "returns null for it)",
+                           clip_.name));
   }
   NoteMilliseconds(animation);
   asset_.clips.push_back(std::move(clip_));
@@ -352,8 +317,9 @@ void HierarchyReader::RejectParentCycles() const {
     }
     if (node >= 0 && state[static_cast<size_t>(node)] == kOnPath) {
       const size_t n = static_cast<size_t>(node);
-      Fail(record_parents_[n] ? fmt::format("/bones/{}/parent", n) : entry_parent_pointers_[n],
-           fmt::format("parent {} of bone {} closes a parent cycle", nodes[n].parent, n));
+      json_.Fail(
+          record_parents_[n] ? fmt::format("/bones/{}/parent", n) : entry_parent_pointers_[n],
+          fmt::format("parent {} of bone {} closes a parent cycle", nodes[n].parent, n));
     }
     for (node = static_cast<int>(start); node >= 0 && state[static_cast<size_t>(node)] == kOnPath;
          node = nodes[static_cast<size_t>(node)].parent) {
@@ -364,23 +330,25 @@ void HierarchyReader::RejectParentCycles() const {
 
 Asset HierarchyReader::Read(const json& document) {
   if (!document.is_object()) {
-    Fail("", fmt::format("expected a hierarchy animation object, found {}", document.type_name()));
+    json_.Fail(
+        "", fmt::format("expected a hierarchy animation object, found {}", document.type_name()));
   }
   if (const json* bones = Given(document, "bones")) ReadBones(*bones);
   if (document.contains("hierarchy")) {
     ReadClip(document, "");  // {name, fps, length, hierarchy, bones?}, our writer's layout
   } else if (const json* animations = Given(document, "animations")) {
-    RequireArray(*animations, "/animations");  // legacy JSON model, format 3.x
-    if (animations->empty()) Fail("/animations", "expected at least one animation, found none");
+    json_.RequireArray(*animations, "/animations");  // legacy JSON model, format 3.x
+    if (animations->empty())
+      json_.Fail("/animations", "expected at least one animation, found none");
     for (size_t a = 0; a < animations->size(); ++a) {
       ReadClip((*animations)[a], fmt::format("/animations/{}", a));
     }
   } else if (const json* animation = Given(document, "animation")) {
     ReadClip(*animation, "/animation");
   } else {
-    Fail("",
-         "expected a 'hierarchy' (a hierarchy animation) or 'bones' with 'animation' or "
-         "'animations' (a legacy three.js JSON model)");
+    json_.Fail("",
+               "expected a 'hierarchy' (a hierarchy animation) or 'bones' with 'animation' or "
+               "'animations' (a legacy three.js JSON model)");
   }
   entry_parents_.resize(asset_.rig.nodes.size());
   for (size_t n = 0; n < asset_.rig.nodes.size(); ++n) {
@@ -402,13 +370,7 @@ Asset HierarchyReader::Read(const json& document) {
 }  // namespace
 
 Asset ReadThreeHierarchy(std::string_view bytes, const ReadOptions& options) {
-  json document;
-  try {
-    document = json::parse(bytes);
-  } catch (const json::exception&) {
-    ThrowJsonSyntaxError(options.source, bytes);
-  }
-  return HierarchyReader(options.source).Read(document);
+  return HierarchyReader(options.source).Read(ParseJsonOrThrow(bytes, options.source));
 }
 
 }  // namespace animconv

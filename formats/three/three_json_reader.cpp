@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 
@@ -11,8 +10,10 @@
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
 #include "formats/common/json_errors.h"
+#include "formats/common/json_pointer.h"
 #include "formats/common/json_skim.h"
 #include "formats/three/three_json.h"
+#include "formats/three/three_morph_targets.h"
 #include "libconvert/text.h"
 
 namespace animconv {
@@ -46,14 +47,6 @@ std::optional<TrackType> FindTrackType(std::string_view type) {
   return std::nullopt;
 }
 
-bool FitsFloat32(double number) { return std::abs(number) <= std::numeric_limits<float>::max(); }
-
-// A member that is present and not null (JavaScript code reads both as "not given").
-const json* Given(const json& object, const char* key) {
-  const auto found = object.find(key);
-  return found == object.end() || found->is_null() ? nullptr : &*found;
-}
-
 // One track's keys as read, and where each came from in the file (for error locations).
 struct TrackKeys {
   std::string pointer;  // the track's
@@ -78,35 +71,15 @@ struct Target {
   std::string morph_target;  // a per-target weights track's bracket name; else empty
 };
 
-// Morph tracks of one node with one target each (`X.morphTargetInfluences[name]`), merged into
-// one weights channel at the end of the clip.
-struct MorphGroup {
-  size_t slot = 0;  // index of the channel in the clip
-  std::string first_track;
-  std::string first_pointer;
-  std::vector<std::string> names;
-  std::vector<std::vector<double>> columns;
-};
-
 class ClipReader {
  public:
   ClipReader(const std::string& source, Diagnostics* diagnostics)
-      : source_(source), diagnostics_(diagnostics) {}
+      : json_(source), diagnostics_(diagnostics) {}
 
   void ReadClip(const json& clip_json, const std::string& pointer, size_t index);
   Asset Finish();
 
  private:
-  [[noreturn]] void Fail(const std::string& pointer, const std::string& message) const {
-    ThrowBadInput(source_, pointer, message);
-  }
-  const json& Require(const json& object, const char* key, const std::string& pointer) const;
-  const json& RequireArray(const json& value, const std::string& pointer) const;
-  std::string RequireString(const json& value, const std::string& pointer) const;
-  double RequireNumber(const json& value, const std::string& pointer) const;
-  double ToFloat32(double number, const std::string& pointer) const;
-  double Float32At(const json& array, size_t i, const std::string& array_pointer) const;
-
   void ReadTrack(const json& track, const std::string& pointer, double frame_seconds);
   std::optional<Target> ResolveTarget(const std::string& name, const std::string& pointer);
   TrackKeys ReadKeys(const json& track, const std::string& pointer) const;
@@ -122,12 +95,10 @@ class ClipReader {
   void AddMorphTarget(const Target& target, Channel channel, const std::string& name,
                       const std::string& pointer);
   void MergeMorphGroups();
-  std::vector<size_t> MorphColumns(int node, size_t count, const std::vector<std::string>& names,
-                                   const std::string& track, const std::string& pointer);
   void Skip(const std::string& name, const std::string& why);
   int NodeIndex(const std::string& name);
 
-  const std::string& source_;
+  JsonPointerReader json_;
   Diagnostics* diagnostics_;  // what was read differently from the file (ReadOptions)
   Asset asset_;
   std::map<std::string, int> node_index_;
@@ -135,87 +106,38 @@ class ClipReader {
   // The clip being read.
   Clip clip_;
   std::map<std::pair<int, Path>, std::string> animated_;  // target -> the track that animates it
-  std::map<int, MorphGroup> morph_groups_;                // by node
+  std::map<int, ThreeMorphGroup> morph_groups_;           // by node
 };
-
-const json& ClipReader::Require(const json& object, const char* key,
-                                const std::string& pointer) const {
-  const auto found = object.find(key);
-  if (found == object.end()) Fail(pointer, fmt::format("expected a member '{}'", key));
-  return *found;
-}
-
-const json& ClipReader::RequireArray(const json& value, const std::string& pointer) const {
-  if (!value.is_array()) {
-    Fail(pointer, fmt::format("expected an array, found {}", value.type_name()));
-  }
-  return value;
-}
-
-std::string ClipReader::RequireString(const json& value, const std::string& pointer) const {
-  if (!value.is_string()) {
-    Fail(pointer, fmt::format("expected a string, found {}", value.type_name()));
-  }
-  return value.get<std::string>();
-}
-
-double ClipReader::RequireNumber(const json& value, const std::string& pointer) const {
-  if (value.is_number()) return value.get<double>();  // finite: nlohmann refuses overflow
-  if (value.is_null()) {
-    Fail(pointer, "expected a number, found null (JSON.stringify writes NaN and Infinity as null)");
-  }
-  Fail(pointer, fmt::format("expected a number, found {}", value.type_name()));
-}
-
-// three.js keeps track times and values in Float32Arrays (formats.md §1.1): a track number is
-// its float32 rounding, and one beyond float32's range would be Infinity.
-double ClipReader::ToFloat32(double number, const std::string& pointer) const {
-  if (!FitsFloat32(number)) {
-    Fail(pointer, fmt::format("{} is beyond float32's range (three.js keeps tracks in "
-                              "Float32Arrays)",
-                              number));
-  }
-  return static_cast<float>(number);
-}
-
-double ClipReader::Float32At(const json& array, size_t i, const std::string& array_pointer) const {
-  const json& value = array[i];
-  if (value.is_number()) {
-    const double number = value.get<double>();
-    if (FitsFloat32(number)) return static_cast<float>(number);
-  }
-  // The pointer is formatted only on the error path: arrays hold millions of numbers.
-  const std::string pointer = fmt::format("{}/{}", array_pointer, i);
-  return ToFloat32(RequireNumber(value, pointer), pointer);
-}
 
 void ClipReader::ReadClip(const json& clip_json, const std::string& pointer, size_t index) {
   if (!clip_json.is_object()) {
-    Fail(pointer, fmt::format("expected an AnimationClip object, found {}", clip_json.type_name()));
+    json_.Fail(pointer,
+               fmt::format("expected an AnimationClip object, found {}", clip_json.type_name()));
   }
   clip_ = Clip{};
   animated_.clear();
   morph_groups_.clear();
   // AnimationClip.parse: name defaults to ''; we name unnamed clips like GLTFLoader does.
   if (const json* name = Given(clip_json, "name")) {
-    clip_.name = RequireString(*name, pointer + "/name");
+    clip_.name = json_.RequireString(*name, pointer + "/name");
   }
   if (clip_.name.empty()) clip_.name = fmt::format("animation_{}", index);
   if (const json* blend = Given(clip_json, "blendMode");
       blend && blend->is_number() && blend->get<double>() == kAdditiveAnimationBlendMode) {
-    Fail(pointer + "/blendMode",
-         fmt::format("clip '{}' is additive (blendMode 2501): its keys are offsets from a "
-                     "reference pose, which the clip model cannot mark; expected a normal clip "
-                     "(2500)",
-                     clip_.name));
+    json_.Fail(
+        pointer + "/blendMode",
+        fmt::format("clip '{}' is additive (blendMode 2501): its keys are offsets from a "
+                    "reference pose, which the clip model cannot mark; expected a normal clip "
+                    "(2500)",
+                    clip_.name));
   }
   // `fps` makes every time a frame number, but leaves `duration` alone (formats.md §1.2); like
   // `json.fps || 1.0`, 0 means no fps.
   double frame_seconds = 1;
   if (const json* fps_json = Given(clip_json, "fps")) {
-    const double fps = RequireNumber(*fps_json, pointer + "/fps");
+    const double fps = json_.RequireNumber(*fps_json, pointer + "/fps");
     if (fps < 0) {
-      Fail(pointer + "/fps", fmt::format("expected a positive frame rate, found {}", fps));
+      json_.Fail(pointer + "/fps", fmt::format("expected a positive frame rate, found {}", fps));
     }
     if (fps > 0) {
       frame_seconds = 1.0 / fps;
@@ -226,11 +148,12 @@ void ClipReader::ReadClip(const json& clip_json, const std::string& pointer, siz
   }
   // Any negative duration (-1 by convention) means "from the tracks", as in the constructor.
   if (const json* duration = Given(clip_json, "duration")) {
-    const double seconds = RequireNumber(*duration, pointer + "/duration");
+    const double seconds = json_.RequireNumber(*duration, pointer + "/duration");
     if (seconds >= 0) clip_.duration_seconds = seconds;
   }
   const std::string tracks_pointer = pointer + "/tracks";
-  const json& tracks = RequireArray(Require(clip_json, "tracks", pointer), tracks_pointer);
+  const json& tracks =
+      json_.RequireArray(json_.Require(clip_json, "tracks", pointer), tracks_pointer);
   for (size_t t = 0; t < tracks.size(); ++t) {
     ReadTrack(tracks[t], fmt::format("{}/{}", tracks_pointer, t), frame_seconds);
   }
@@ -240,16 +163,18 @@ void ClipReader::ReadClip(const json& clip_json, const std::string& pointer, siz
 
 void ClipReader::ReadTrack(const json& track, const std::string& pointer, double frame_seconds) {
   if (!track.is_object()) {
-    Fail(pointer, fmt::format("expected a track object, found {}", track.type_name()));
+    json_.Fail(pointer, fmt::format("expected a track object, found {}", track.type_name()));
   }
-  const std::string name = RequireString(Require(track, "name", pointer), pointer + "/name");
-  const std::string type_text = RequireString(Require(track, "type", pointer), pointer + "/type");
+  const std::string name =
+      json_.RequireString(json_.Require(track, "name", pointer), pointer + "/name");
+  const std::string type_text =
+      json_.RequireString(json_.Require(track, "type", pointer), pointer + "/type");
   const std::optional<TrackType> type = FindTrackType(type_text);
   if (!type) {
-    Fail(pointer + "/type",
-         fmt::format("track '{}' has type '{}', expected one of three.js's: number, vector, "
-                     "quaternion, color, bool, string or an alias such as vector3 or scalar",
-                     name, type_text));
+    json_.Fail(pointer + "/type",
+               fmt::format("track '{}' has type '{}', expected one of three.js's: number, vector, "
+                           "quaternion, color, bool, string or an alias such as vector3 or scalar",
+                           name, type_text));
   }
   if (*type == TrackType::kColor || *type == TrackType::kBool || *type == TrackType::kString) {
     Skip(name, fmt::format("a {} track is not a transform or morph weight", type_text));
@@ -259,13 +184,14 @@ void ClipReader::ReadTrack(const json& track, const std::string& pointer, double
   if (!target) return;
   TrackKeys keys = ReadKeys(track, pointer);
   if (keys.times.empty()) {
-    Fail(pointer, fmt::format("track '{}' has no keys (three.js throws on an empty track)", name));
+    json_.Fail(pointer,
+               fmt::format("track '{}' has no keys (three.js throws on an empty track)", name));
   }
   if (frame_seconds != 1) {  // KeyframeTrack.scale(1 / fps), in its Float32Array
     for (size_t k = 0; k < keys.times.size(); ++k) {
       const double seconds = keys.times[k] * frame_seconds;
       keys.times[k] = FitsFloat32(seconds) ? static_cast<float>(seconds)
-                                           : ToFloat32(seconds, keys.TimePointer(k));
+                                           : json_.ToFloat32(seconds, keys.TimePointer(k));
     }
   }
   CheckTimes(keys, name);
@@ -284,7 +210,8 @@ void ClipReader::ReadTrack(const json& track, const std::string& pointer, double
     return;
   }
   if (channel.path == Path::kWeights) {
-    MorphColumns(channel.node, static_cast<size_t>(channel.width), {}, name, pointer);
+    ThreeMorphColumns(asset_.rig.nodes[channel.node], static_cast<size_t>(channel.width), {}, name,
+                      pointer, json_);
   }
   AddChannel(std::move(channel), name, pointer);
 }
@@ -293,10 +220,10 @@ std::optional<Target> ClipReader::ResolveTarget(const std::string& name,
                                                 const std::string& pointer) {
   const std::optional<ThreeTrackName> parsed = ParseThreeTrackName(name);
   if (!parsed) {
-    Fail(pointer + "/name",
-         fmt::format("cannot parse the track name '{}': expected [node].property (three.js "
-                     "PropertyBinding.parseTrackName)",
-                     name));
+    json_.Fail(pointer + "/name",
+               fmt::format("cannot parse the track name '{}': expected [node].property (three.js "
+                           "PropertyBinding.parseTrackName)",
+                           name));
   }
   Target target;
   // `.bones[NAME].prop` animates bone NAME of the node's skeleton (parseAnimation's names,
@@ -324,10 +251,11 @@ std::optional<Target> ClipReader::ResolveTarget(const std::string& name,
     return std::nullopt;
   }
   if (!parsed->property_index.empty()) {
-    Fail(pointer + "/name",
-         fmt::format("track '{}' animates only component '{}' of {}; expected whole-vector tracks "
-                     "(bake the components into one track)",
-                     name, parsed->property_index, parsed->property));
+    json_.Fail(
+        pointer + "/name",
+        fmt::format("track '{}' animates only component '{}' of {}; expected whole-vector tracks "
+                    "(bake the components into one track)",
+                    name, parsed->property_index, parsed->property));
   }
   return target;
 }
@@ -337,18 +265,20 @@ TrackKeys ClipReader::ReadKeys(const json& track, const std::string& pointer) co
   keys.pointer = pointer;
   // parseKeyframeTrack falls back to the pre-r74 `keys` form only when `times` is undefined.
   if (!track.contains("times")) {
-    ReadLegacyKeys(RequireArray(Require(track, "keys", pointer), pointer + "/keys"), keys);
+    ReadLegacyKeys(json_.RequireArray(json_.Require(track, "keys", pointer), pointer + "/keys"),
+                   keys);
     return keys;
   }
   const std::string times_pointer = pointer + "/times";
   const std::string values_pointer = pointer + "/values";
-  const json& times = RequireArray(*track.find("times"), times_pointer);
-  const json& values = RequireArray(Require(track, "values", pointer), values_pointer);
+  const json& times = json_.RequireArray(*track.find("times"), times_pointer);
+  const json& values = json_.RequireArray(json_.Require(track, "values", pointer), values_pointer);
   keys.times.resize(times.size());
-  for (size_t k = 0; k < times.size(); ++k) keys.times[k] = Float32At(times, k, times_pointer);
+  for (size_t k = 0; k < times.size(); ++k)
+    keys.times[k] = json_.Float32At(times, k, times_pointer);
   keys.values.resize(values.size());
   for (size_t v = 0; v < values.size(); ++v) {
-    keys.values[v] = Float32At(values, v, values_pointer);
+    keys.values[v] = json_.Float32At(values, v, values_pointer);
   }
   return keys;
 }
@@ -360,27 +290,28 @@ void ClipReader::ReadLegacyKeys(const json& keys, TrackKeys& out) const {
     const std::string key_pointer = fmt::format("{}/keys/{}", out.pointer, k);
     const json& key = keys[k];
     if (!key.is_object()) {
-      Fail(key_pointer,
-           fmt::format("expected a key object {{time, value}}, found {}", key.type_name()));
+      json_.Fail(key_pointer,
+                 fmt::format("expected a key object {{time, value}}, found {}", key.type_name()));
     }
     const auto value = key.find("value");
     if (value == key.end()) continue;
     const std::string time_pointer = key_pointer + "/time";
-    out.times.push_back(
-        ToFloat32(RequireNumber(Require(key, "time", key_pointer), time_pointer), time_pointer));
+    out.times.push_back(json_.ToFloat32(
+        json_.RequireNumber(json_.Require(key, "time", key_pointer), time_pointer), time_pointer));
     const size_t size = value->is_array() ? value->size() : 1;
     if (value_size && size != *value_size) {
-      Fail(key_pointer + "/value",
-           fmt::format("{} numbers, expected {} like the track's first key", size, *value_size));
+      json_.Fail(
+          key_pointer + "/value",
+          fmt::format("{} numbers, expected {} like the track's first key", size, *value_size));
     }
     value_size = size;
     if (value->is_array()) {
       for (size_t i = 0; i < value->size(); ++i) {
-        out.values.push_back(Float32At(*value, i, key_pointer + "/value"));
+        out.values.push_back(json_.Float32At(*value, i, key_pointer + "/value"));
       }
     } else {
-      out.values.push_back(
-          ToFloat32(RequireNumber(*value, key_pointer + "/value"), key_pointer + "/value"));
+      out.values.push_back(json_.ToFloat32(json_.RequireNumber(*value, key_pointer + "/value"),
+                                           key_pointer + "/value"));
     }
     out.legacy_keys.push_back(k);
   }
@@ -390,15 +321,16 @@ void ClipReader::CheckTimes(const TrackKeys& keys, const std::string& name) cons
   for (size_t k = 0; k < keys.times.size(); ++k) {
     const double time = keys.times[k];
     if (time < 0) {
-      Fail(keys.TimePointer(k),
-           fmt::format("key {} of track '{}' is at {} s; expected times >= 0", k, name, time));
+      json_.Fail(
+          keys.TimePointer(k),
+          fmt::format("key {} of track '{}' is at {} s; expected times >= 0", k, name, time));
     }
     // three.js's validate() lets equal times pass (formats.md §1.2); the clip model does not.
     if (k > 0 && time <= keys.times[k - 1]) {
-      Fail(keys.TimePointer(k),
-           fmt::format("key {} of track '{}' is at {} s, not after key {} at {} s; expected "
-                       "strictly increasing times",
-                       k, name, time, k - 1, keys.times[k - 1]));
+      json_.Fail(keys.TimePointer(k),
+                 fmt::format("key {} of track '{}' is at {} s, not after key {} at {} s; expected "
+                             "strictly increasing times",
+                             k, name, time, k - 1, keys.times[k - 1]));
     }
   }
 }
@@ -410,9 +342,9 @@ Interpolation ClipReader::ReadInterpolation(const json& track, TrackType type,
   if (!code_json) return Interpolation::kLinear;
   const std::string code_pointer = pointer + "/interpolation";
   if (!code_json->is_number()) {
-    Fail(code_pointer,
-         fmt::format("expected an interpolation code (2300 discrete, 2301 linear), found {}",
-                     code_json->type_name()));
+    json_.Fail(code_pointer,
+               fmt::format("expected an interpolation code (2300 discrete, 2301 linear), found {}",
+                           code_json->type_name()));
   }
   const double code = code_json->get<double>();
   // `interpolation || DefaultInterpolation`: 0 is the default too.
@@ -427,18 +359,20 @@ Interpolation ClipReader::ReadInterpolation(const json& track, TrackType type,
                                 name));
       return Interpolation::kLinear;
     }
-    Fail(code_pointer,
-         fmt::format("track '{}' uses interpolation 2302 (InterpolateSmooth), three.js's own "
-                     "spline, which the clip model cannot express; resample it to linear keys "
-                     "(e.g. at 30 or 60 fps) and export again",
-                     name));
+    json_.Fail(
+        code_pointer,
+        fmt::format("track '{}' uses interpolation 2302 (InterpolateSmooth), three.js's own "
+                    "spline, which the clip model cannot express; resample it to linear keys "
+                    "(e.g. at 30 or 60 fps) and export again",
+                    name));
   }
   if (code == kInterpolateBezier) {
-    Fail(code_pointer,
-         fmt::format("track '{}' uses interpolation 2303 (InterpolateBezier) with tangents in "
-                     "'settings', which the clip model cannot express; resample it to linear "
-                     "keys and export again",
-                     name));
+    json_.Fail(
+        code_pointer,
+        fmt::format("track '{}' uses interpolation 2303 (InterpolateBezier) with tangents in "
+                    "'settings', which the clip model cannot express; resample it to linear "
+                    "keys and export again",
+                    name));
   }
   // setInterpolation falls back to the default with a console warning.
   AddDiagnostic(diagnostics_, Severity::kWarning,
@@ -455,15 +389,17 @@ void ClipReader::CheckTypeFitsPath(TrackType type, const Target& target,
   // A vector track on .quaternion blends components linearly instead of slerping; held keys
   // (discrete) are the same either way.
   if (target.path == Path::kRotation && !quaternion && interpolation != Interpolation::kStep) {
-    Fail(pointer + "/type",
-         fmt::format("track '{}' animates a quaternion with a non-quaternion track, which three.js "
-                     "interpolates component-wise; expected type 'quaternion'",
-                     name));
+    json_.Fail(
+        pointer + "/type",
+        fmt::format("track '{}' animates a quaternion with a non-quaternion track, which three.js "
+                    "interpolates component-wise; expected type 'quaternion'",
+                    name));
   }
   if (target.path != Path::kRotation && quaternion) {
-    Fail(pointer + "/type",
-         fmt::format("track '{}' is a quaternion track on {}; expected type '{}'", name,
-                     PathName(target.path), target.path == Path::kWeights ? "number" : "vector"));
+    json_.Fail(
+        pointer + "/type",
+        fmt::format("track '{}' is a quaternion track on {}; expected type '{}'", name,
+                    PathName(target.path), target.path == Path::kWeights ? "number" : "vector"));
   }
 }
 
@@ -474,9 +410,9 @@ int ClipReader::ValueWidth(const TrackKeys& keys, const Target& target,
       keys.legacy_keys.empty() ? keys.pointer + "/values" : keys.pointer + "/keys";
   // Value size is implicit: values.length / times.length (formats.md §1.1).
   if (keys.values.empty() || keys.values.size() % key_count != 0) {
-    Fail(values_pointer,
-         fmt::format("track '{}' has {} values for {} keys; expected a whole number per key", name,
-                     keys.values.size(), key_count));
+    json_.Fail(values_pointer,
+               fmt::format("track '{}' has {} values for {} keys; expected a whole number per key",
+                           name, keys.values.size(), key_count));
   }
   const size_t width = keys.values.size() / key_count;
   size_t expected = width;
@@ -490,16 +426,17 @@ int ClipReader::ValueWidth(const TrackKeys& keys, const Target& target,
   // toJSON of a GLTFLoader CUBICSPLINE track keeps the 3x values but drops the interpolation
   // (formats.md §1.4); a whole morph array's size is unknown, so only vectors can tell.
   if (width == 3 * expected && target.path != Path::kWeights) {
-    Fail(values_pointer,
-         fmt::format("track '{}' has {} values per key where {} needs {}: a glTF CUBICSPLINE "
-                     "track that AnimationClip.toJSON wrote without its interpolation (in-tangent, "
-                     "value, out-tangent per key), which three.js misreads as "
-                     "linear; export the clip sampled to linear keys instead",
-                     name, width, PathName(target.path), expected));
+    json_.Fail(
+        values_pointer,
+        fmt::format("track '{}' has {} values per key where {} needs {}: a glTF CUBICSPLINE "
+                    "track that AnimationClip.toJSON wrote without its interpolation (in-tangent, "
+                    "value, out-tangent per key), which three.js misreads as "
+                    "linear; export the clip sampled to linear keys instead",
+                    name, width, PathName(target.path), expected));
   }
   if (width != expected) {
-    Fail(values_pointer, fmt::format("track '{}' has {} values per key, expected {} for {}", name,
-                                     width, expected, PathName(target.path)));
+    json_.Fail(values_pointer, fmt::format("track '{}' has {} values per key, expected {} for {}",
+                                           name, width, expected, PathName(target.path)));
   }
   return static_cast<int>(width);
 }
@@ -507,9 +444,9 @@ int ClipReader::ValueWidth(const TrackKeys& keys, const Target& target,
 void ClipReader::CheckQuaternions(const TrackKeys& keys, const std::string& name) const {
   for (size_t k = 0; k < keys.times.size(); ++k) {
     if (Length(LoadQuat(&keys.values[k * 4])) == 0) {
-      Fail(keys.ValuePointer(k, 4),
-           fmt::format("key {} of track '{}' is the zero quaternion, which is no rotation", k,
-                       name));
+      json_.Fail(keys.ValuePointer(k, 4),
+                 fmt::format("key {} of track '{}' is the zero quaternion, which is no rotation", k,
+                             name));
     }
   }
 }
@@ -517,9 +454,10 @@ void ClipReader::CheckQuaternions(const TrackKeys& keys, const std::string& name
 void ClipReader::AddChannel(Channel channel, const std::string& name, const std::string& pointer) {
   const auto [it, inserted] = animated_.emplace(std::make_pair(channel.node, channel.path), name);
   if (!inserted) {
-    Fail(pointer + "/name",
-         fmt::format("track '{}' animates the same {} of '{}' as track '{}'", name,
-                     PathName(channel.path), asset_.rig.nodes[channel.node].name, it->second));
+    json_.Fail(
+        pointer + "/name",
+        fmt::format("track '{}' animates the same {} of '{}' as track '{}'", name,
+                    PathName(channel.path), asset_.rig.nodes[channel.node].name, it->second));
   }
   clip_.channels.push_back(std::move(channel));
 }
@@ -527,7 +465,7 @@ void ClipReader::AddChannel(Channel channel, const std::string& name, const std:
 void ClipReader::AddMorphTarget(const Target& target, Channel channel, const std::string& name,
                                 const std::string& pointer) {
   auto [it, first] = morph_groups_.try_emplace(channel.node);
-  MorphGroup& group = it->second;
+  ThreeMorphGroup& group = it->second;
   if (first) {
     group.slot = clip_.channels.size();
     group.first_track = name;
@@ -541,72 +479,24 @@ void ClipReader::AddMorphTarget(const Target& target, Channel channel, const std
   const Channel& merged = clip_.channels[group.slot];
   if (merged.times_seconds != channel.times_seconds ||
       merged.interpolation != channel.interpolation) {
-    Fail(pointer, fmt::format("morph track '{}' has other key times or interpolation than '{}' of "
-                              "the same node; per-target morph tracks merge into one weights "
-                              "channel only when their keys match (resample them to one grid)",
-                              name, group.first_track));
+    json_.Fail(pointer,
+               fmt::format("morph track '{}' has other key times or interpolation than '{}' of "
+                           "the same node; per-target morph tracks merge into one weights "
+                           "channel only when their keys match (resample them to one grid)",
+                           name, group.first_track));
   }
   if (std::find(group.names.begin(), group.names.end(), target.morph_target) != group.names.end()) {
-    Fail(pointer + "/name", fmt::format("track '{}' animates morph target '{}' a second time", name,
-                                        target.morph_target));
+    json_.Fail(pointer + "/name", fmt::format("track '{}' animates morph target '{}' a second time",
+                                              name, target.morph_target));
   }
   group.names.push_back(target.morph_target);
   group.columns.push_back(std::move(channel.values));
 }
 
-// Interleaves each group's per-target columns into one weights channel, in the node's target
-// order.
 void ClipReader::MergeMorphGroups() {
   for (auto& [node, group] : morph_groups_) {
-    Channel& channel = clip_.channels[group.slot];
-    const std::vector<size_t> columns =
-        MorphColumns(node, group.names.size(), group.names, group.first_track, group.first_pointer);
-    channel.width = static_cast<int>(columns.size());
-    const size_t key_count = channel.times_seconds.size();
-    channel.values.assign(key_count * columns.size(), 0);
-    for (size_t k = 0; k < key_count; ++k) {
-      for (size_t t = 0; t < columns.size(); ++t) {
-        channel.values[k * columns.size() + t] = group.columns[columns[t]][k];
-      }
-    }
+    MergeThreeMorphGroup(group, asset_.rig.nodes[node], clip_.channels[group.slot], json_);
   }
-}
-
-// Makes the node's morph targets `count` unnamed ones or the `names`, or checks them against
-// those an earlier track set: the model has one target list per node. Returns, per node target,
-// the index of its column in the track(s).
-std::vector<size_t> ClipReader::MorphColumns(int node_index, size_t count,
-                                             const std::vector<std::string>& names,
-                                             const std::string& track, const std::string& pointer) {
-  Node& node = asset_.rig.nodes[node_index];
-  std::vector<size_t> columns(count);
-  for (size_t t = 0; t < count; ++t) columns[t] = t;
-  if (node.morph_target_count == 0) {
-    node.morph_target_count = static_cast<int>(count);
-    node.morph_target_names = names;
-    return columns;
-  }
-  if (static_cast<size_t>(node.morph_target_count) == count && node.morph_target_names.empty() &&
-      names.empty()) {
-    return columns;
-  }
-  if (node.morph_target_names.size() == count && !names.empty()) {
-    bool all_found = true;
-    for (size_t t = 0; t < count && all_found; ++t) {
-      const auto found = std::find(names.begin(), names.end(), node.morph_target_names[t]);
-      all_found = found != names.end();
-      columns[t] = static_cast<size_t>(found - names.begin());
-    }
-    if (all_found) return columns;
-  }
-  auto list = [](const std::vector<std::string>& targets) {
-    return targets.empty() ? std::string("unnamed") : fmt::format("{}", fmt::join(targets, ", "));
-  };
-  Fail(pointer, fmt::format("track '{}' animates {} morph target(s) of '{}' ({}), but an earlier "
-                            "track animates {} ({}); the clip model needs the same targets in "
-                            "every clip",
-                            track, count, node.name, list(names), node.morph_target_count,
-                            list(node.morph_target_names)));
 }
 
 void ClipReader::Skip(const std::string& name, const std::string& why) {
@@ -673,12 +563,7 @@ std::vector<std::pair<const json*, std::string>> FindClips(const json& document,
 }  // namespace
 
 Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options) {
-  json document;
-  try {
-    document = json::parse(bytes);
-  } catch (const json::exception&) {
-    ThrowJsonSyntaxError(options.source, bytes);
-  }
+  const json document = ParseJsonOrThrow(bytes, options.source);
   ClipReader reader(options.source, options.diagnostics);
   const auto clips = FindClips(document, options.source);
   for (size_t c = 0; c < clips.size(); ++c) reader.ReadClip(*clips[c].first, clips[c].second, c);

@@ -53,6 +53,11 @@ TEST(TextTest, ShortestFloatReadsBackAsTheSameFloat) {
 TEST(TextTest, CaseInsensitiveCompareAndTrim) {
   EXPECT_TRUE(EqualsIgnoreCase("UpperChest", "upperchest"));
   EXPECT_FALSE(EqualsIgnoreCase("Hips", "Hip"));
+  EXPECT_TRUE(StartsWithIgnoreCase("MixamoRig:Hips", "mixamorig"));
+  EXPECT_FALSE(StartsWithIgnoreCase("Rig", "mixamorig"));
+  EXPECT_TRUE(EndsWithIgnoreCase("walk.GLB", ".glb"));
+  EXPECT_TRUE(EndsWithIgnoreCase("x", ""));
+  EXPECT_FALSE(EndsWithIgnoreCase("glb", ".glb"));
   EXPECT_EQ(TrimAscii(" \t x y \r\n"), "x y");
   EXPECT_EQ(TrimAscii("   "), "");
 }

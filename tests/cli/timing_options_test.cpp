@@ -60,6 +60,24 @@ TEST(TimingOptionsTest, ResampleAtTheOriginalRateWritesTheSameClip) {
   plain.erase("uuid");  // random per file
   resampled.erase("uuid");
   EXPECT_TRUE(resampled == plain);  // every time and value, bit for bit
+  // The identity above holds for an ignored --resample too: the option must also act. Twice the
+  // rate keeps every row as an even key and adds one key between rows.
+  const nlohmann::json doubled = Convert(dir, " --resample 10", "doubled.json");
+  ASSERT_EQ(doubled["tracks"].size(), plain["tracks"].size());
+  for (size_t t = 0; t < plain["tracks"].size(); ++t) {
+    const std::string name = plain["tracks"][t]["name"];
+    const size_t rows = plain["tracks"][t]["times"].size();
+    ASSERT_EQ(rows, 60u) << name;
+    ASSERT_EQ(doubled["tracks"][t]["times"].size(), 2 * rows - 1) << name;
+    for (size_t k = 0; k < 2 * rows - 1; ++k) {
+      EXPECT_NEAR(doubled["tracks"][t]["times"][k].get<double>(), static_cast<double>(k) / 10,
+                  1e-6);
+    }
+    for (size_t k = 0; k < rows; ++k) {
+      ExpectSameRotation(doubled["tracks"][t]["values"], 2 * k, plain["tracks"][t]["values"], k,
+                         name);
+    }
+  }
 }
 
 TEST(TimingOptionsTest, TrimStartsAtZeroWithTheValuesOfTheCut) {

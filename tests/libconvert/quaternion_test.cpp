@@ -24,12 +24,19 @@ TEST(QuaternionTest, SlerpEndpointsAreExact) {
 }
 
 TEST(QuaternionTest, SlerpFollowsTheShortPathAcrossHemispheres) {
-  // 170 degrees and 190 degrees about Y are 20 degrees apart; the midpoint is 180 degrees.
+  // 170 degrees and -170 degrees about Y are 20 degrees apart; the midpoint is 180 degrees.
+  // As 4-vectors they are 340 degrees apart: dot(a, b) = cos(170°) < 0, so only the short path's
+  // sign flip gets there (190 degrees written as such would be in a's hemisphere, dot cos(10°)).
   const Quat a = AxisAngle(0, 1, 0, 170 * kPi / 180);
-  const Quat b = AxisAngle(0, 1, 0, 190 * kPi / 180);  // w < 0: the other hemisphere
-  const Quat mid = SlerpShortest(a, b, 0.5);
-  EXPECT_NEAR(AngleBetween(mid, AxisAngle(0, 1, 0, kPi)), 0, 1e-9);
-  EXPECT_NEAR(AngleBetween(a, mid), 10 * kPi / 180, 1e-9);
+  const Quat b = AxisAngle(0, 1, 0, -170 * kPi / 180);
+  ASSERT_LT(Dot(a, b), -0.98);
+  for (const double alpha : {0.25, 0.5, 0.75}) {
+    const Quat q = SlerpShortest(a, b, alpha);
+    // Through 180 degrees, not back through 0: 20·alpha degrees from a, about Y.
+    EXPECT_NEAR(AngleBetween(a, q), 20 * alpha * kPi / 180, 1e-9) << alpha;
+    EXPECT_NEAR(AngleBetween(q, AxisAngle(0, 1, 0, (170 + 20 * alpha) * kPi / 180)), 0, 1e-9)
+        << alpha;
+  }
 }
 
 TEST(QuaternionTest, SlerpHasConstantAngularSpeed) {

@@ -234,6 +234,32 @@ TEST(ReduceTest, HalfTurnsAreNotCollapsed) {
   EXPECT_EQ(asset.clips[0].channels[0].key_count(), 3u);
 }
 
+// Sparse, large-angle keys: the reducer must check the slerp between original keys, not only at
+// them. 60 degrees about Y per key with the middle two keys 1.9 degrees off the arc, tilted about
+// different axes on different sides: dropping both is 1.9 degrees off at the keys, within the
+// 1.95 degree tolerance, but 1.967 degrees off halfway between them (two slerps through nearby
+// points part the most midway when the points lie 30 degrees apart in quaternion space). With
+// the same tilt on both keys the curves would be Clifford parallels, 1.9 degrees apart throughout,
+// which is why small tilts or dense clips cannot show the hole.
+TEST(ReduceTest, SparseLargeAngleKeysAreCheckedBetweenKeys) {
+  constexpr double kTilt = 1.9 * kPi / 180;
+  const Quat k1 = Multiply(AxisAngle(1, 0, 0, kTilt), AxisAngle(0, 1, 0, kPi / 3));
+  const Quat k2 = Multiply(AxisAngle(0, 1, 0, 2 * kPi / 3), AxisAngle(0, 0, 1, kTilt));
+  std::vector<double> rotation;
+  for (const Quat& q : {AxisAngle(0, 1, 0, 0), k1, k2, AxisAngle(0, 1, 0, kPi)}) {
+    rotation.insert(rotation.end(), q.begin(), q.end());
+  }
+  Asset asset = MakeAsset({"a"});
+  asset.clips[0].channels = {MakeChannel(0, Path::kRotation, {0, 1, 2, 3}, rotation, 4)};
+  ReduceOptions options;
+  options.rotation_degrees = 1.95;
+  ReduceReport report;
+  // CheckReduction samples 8 points inside every original segment, denser than the reducer.
+  EXPECT_LE(CheckReduction(asset, options, &report), 1 + 1e-9);
+  // Something was dropped, so the check above measured a reduced curve.
+  EXPECT_EQ(report.keys_after(), 3u);
+}
+
 TEST(ReduceTest, ConstantChannelsCollapseToOneKeyAndKeepTheClipDuration) {
   Asset asset = MakeAsset({"a"});
   // Within 0.05 mm of the first key: constant at the 0.1 mm default.

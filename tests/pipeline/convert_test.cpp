@@ -2,8 +2,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <utility>
+#include <vector>
 
+#include "animconv/axes.h"
 #include "animconv/error.h"
 #include "formats/csv/unity_csv.h"
 #include "test_support.h"
@@ -100,6 +107,47 @@ TEST(PipelineTest, WalkSampleRoundTripsExactlyThroughTheModel) {
     ConvertHandedness(mirrored, Handedness::kRight, mirror);
     options.mirror = mirror;
     EXPECT_EQ(RenderAsset(mirrored, *FindFormat("unity-csv"), options), walk);
+  }
+}
+
+// Known values, not a round trip: a round trip through our own inverse hides a sign error
+// common to both directions (the mirror's determinant factor). UniGLTF's documented conversion
+// from Unity (left-handed, Y up) to glTF / three.js (right-handed) by reversing Z is
+// (x,y,z,w) -> (-x,-y,z,w); UniVRM 1.0's by reversing X is (x,y,z,w) -> (x,-y,-z,w) (formats.md
+// §4.1). Physically: mirroring the space reverses the sense of every rotation, so the axis
+// components that the mirror keeps change sign.
+TEST(PipelineTest, UnityCsvToThreeGivesUniGltfsValues) {
+  // hips (0.5,0.5,0.5,0.5): 120 degrees about (1,1,1); leftUpperLeg (0.36,0.48,0,0.8); the other
+  // 53 bones identity.
+  std::string row = "0.500,0.500,0.500,0.500,0.360,0.480,0.000,0.800,";
+  for (int b = 2; b < 55; ++b) row += "0.000,0.000,0.000,1.000,";
+  TempDir dir;
+  testing::WriteText(dir.File("pose.csv"), row + "\n" + row + "\n");
+  const std::vector<std::pair<Mirror, std::array<double, 8>>> cases = {
+      {Mirror::kZ, {-0.5, -0.5, 0.5, 0.5, -0.36, -0.48, 0, 0.8}},
+      {Mirror::kX, {0.5, -0.5, -0.5, 0.5, 0.36, -0.48, 0, 0.8}},
+  };
+  for (const auto& [mirror, expected] : cases) {
+    ConvertOptions options;
+    options.mirror = mirror;
+    const std::string output = dir.File(std::string("pose.") + MirrorName(mirror) + ".json");
+    ConvertFile(dir.File("pose.csv"), output, options);
+    const auto clip = nlohmann::json::parse(testing::ReadText(output));
+    for (size_t bone = 0; bone < 2; ++bone) {
+      const auto& track = clip["tracks"][bone];
+      EXPECT_EQ(track["name"].get<std::string>(),
+                bone == 0 ? "hips.quaternion" : "leftUpperLeg.quaternion");
+      // q and -q are one rotation: compare up to the sign of the whole key.
+      double plus = 0;
+      double minus = 0;
+      for (size_t i = 0; i < 4; ++i) {
+        const double value = track["values"][i].get<double>();
+        plus = std::max(plus, std::fabs(value - expected[bone * 4 + i]));
+        minus = std::max(minus, std::fabs(value + expected[bone * 4 + i]));
+      }
+      EXPECT_LT(std::min(plus, minus), 1e-6)
+          << "mirror " << MirrorName(mirror) << ", " << track["name"] << ": " << track["values"];
+    }
   }
 }
 

@@ -141,6 +141,24 @@ TEST(UnityCsvReaderTest, ZeroQuaternionInSomeRowsSkipsThoseKeys) {
   EXPECT_EQ(ChannelOf(asset, "hips")->times_seconds, (std::vector<double>{0, 0.4}));
 }
 
+// Only 0,0,0,0 marks a missing bone. The exporter prints 3 decimals, so every half turn (and any
+// key with |w| < 0.0005) is written with w = 0.000: such keys are rotations, in every row and in
+// some.
+TEST(UnityCsvReaderTest, HalfTurnKeysWithZeroWAreRotations) {
+  const Asset asset =
+      Read(Row({0, 1, 0, 0}) + "\n" + Row({0, 0, 0, 1}) + "\n" + Row({0.6, 0, 0.8, 0}) + "\n");
+  EXPECT_EQ(asset.clips[0].channels.size(), 55u);
+  const Channel* hips = ChannelOf(asset, "hips");
+  ASSERT_NE(hips, nullptr);
+  EXPECT_EQ(hips->times_seconds, (std::vector<double>{0, 0.2, 0.4}));
+  ASSERT_EQ(hips->values.size(), 12u);
+  EXPECT_EQ(std::vector<double>(hips->values.begin(), hips->values.begin() + 4),
+            (std::vector<double>{0, 1, 0, 0}));
+  EXPECT_EQ(std::vector<double>(hips->values.begin() + 8, hips->values.end()),
+            (std::vector<double>{0.6, 0, 0.8, 0}));
+  for (const std::string& note : asset.notes) EXPECT_EQ(note.find("0,0,0,0"), std::string::npos);
+}
+
 TEST(UnityCsvReaderTest, AllBonesMissingIsAnError) {
   std::vector<int> all(55);
   for (int i = 0; i < 55; ++i) all[i] = i;

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -68,6 +69,70 @@ TEST(GltfWriterTest, UnityCsvBecomesAGlbWithOneNodePerBone) {
   for (const json& view : document["bufferViews"]) EXPECT_FALSE(view.contains("byteStride"));
   const Asset back = ReadGltf(glb, ReadOptions{});
   EXPECT_EQ(back.clips[0].channels.size(), asset.clips[0].channels.size());
+}
+
+// The BIN chunk of a .glb (the one buffer the writer makes).
+std::string BinOfGlb(const std::string& glb) {
+  uint32_t json_length;
+  std::memcpy(&json_length, glb.data() + 12, 4);
+  uint32_t bin_length;
+  std::memcpy(&bin_length, glb.data() + 20 + json_length, 4);
+  return glb.substr(28 + json_length, bin_length);
+}
+
+// glTF 2.0 §3.6.2.5 and the validator (ACCESSOR_MIN_MISMATCH, ACCESSOR_MAX_MISMATCH): an
+// accessor's min and max are the extremes of the stored float32 values, exactly, and animation
+// inputs must have them. Key times that float32 cannot hold (0.1, 1.3) and channels on different
+// times, neither starting at 0, so a bound taken from the double times, from the wrong end or
+// from another channel is off. Checked here as well as by the validator in tests/interop, which
+// needs Node.
+TEST(GltfWriterTest, AccessorMinAndMaxAreTheStoredFloat32Extremes) {
+  Asset asset = testing::MakeAsset({"a", "b"});
+  asset.clips[0].channels = {
+      testing::MakeChannel(0, Path::kTranslation, {0.1, 0.7, 1.3}, {1, 2, 3, -4, 5, 6, 7, 8, -9},
+                           3),
+      testing::MakeChannel(1, Path::kRotation, {1.0 / 3, 0.35, 2.9},
+                           {0, 0, 0, 1, 0, 0.6, 0, 0.8, 0.6, 0, 0, 0.8}, 4),
+      testing::MakeChannel(1, Path::kScale, {0.1, 0.7, 1.3}, {1, 1, 1, 2, 2, 2, 3, 3, 3}, 3)};
+  const std::string glb = RenderAsset(asset, *FindFormat("glb"), ConvertOptions{});
+  const json document = JsonOfGlb(glb);
+  const std::string bin = BinOfGlb(glb);
+  std::set<size_t> inputs;
+  for (const json& sampler : document["animations"][0]["samplers"]) {
+    inputs.insert(sampler["input"].get<size_t>());
+  }
+  EXPECT_EQ(inputs.size(), 2u);  // the translation and scale share one
+  size_t checked = 0;
+  for (size_t a = 0; a < document["accessors"].size(); ++a) {
+    const json& accessor = document["accessors"][a];
+    if (inputs.count(a)) {
+      EXPECT_TRUE(accessor.contains("min") && accessor.contains("max")) << "input " << a;
+    }
+    if (!accessor.contains("min") && !accessor.contains("max")) continue;
+    ASSERT_EQ(accessor["componentType"], 5126) << a;  // FLOAT
+    const json& view = document["bufferViews"][accessor["bufferView"].get<size_t>()];
+    const size_t width = accessor["type"] == "SCALAR" ? 1 : accessor["type"] == "VEC3" ? 3 : 4;
+    const size_t count = accessor["count"];
+    const size_t offset = view["byteOffset"].get<size_t>() + accessor.value("byteOffset", 0u);
+    ASSERT_LE(offset + count * width * 4, bin.size()) << a;
+    ASSERT_EQ(accessor["min"].size(), width) << a;
+    ASSERT_EQ(accessor["max"].size(), width) << a;
+    for (size_t i = 0; i < width; ++i) {
+      float low = 0;
+      float high = 0;
+      for (size_t e = 0; e < count; ++e) {
+        float value;
+        std::memcpy(&value, bin.data() + offset + (e * width + i) * 4, 4);
+        low = e == 0 ? value : std::min(low, value);
+        high = e == 0 ? value : std::max(high, value);
+      }
+      // Exactly: the JSON number read back as a double is the float32 value.
+      EXPECT_EQ(accessor["min"][i].get<double>(), static_cast<double>(low)) << a << "." << i;
+      EXPECT_EQ(accessor["max"][i].get<double>(), static_cast<double>(high)) << a << "." << i;
+    }
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2u);
 }
 
 TEST(GltfWriterTest, RoundTripKeepsEveryInterpolationAndWeights) {

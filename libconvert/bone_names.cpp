@@ -108,7 +108,8 @@ bool HasBone(const Reading& reading, HumanBone a, HumanBone b) {
 
 // The Unity / VRM 0.x / VRM 1.0 reading under one prefix. Unity and VRM 0.x names are equal
 // ignoring case, and VRM 1.0 differs from them only in the thumbs, so the choice among them rests
-// on the thumb names (formats.md §2.2): a Metacarpal exists only in VRM 1.0.
+// on the thumb names (VRM 1.0 humanoid spec: the thumbs renamed from VRM 0.x): a Metacarpal exists
+// only in VRM 1.0.
 Reading HumanoidReading(const Rig& rig, std::string_view prefix) {
   Reading vrm1 = Read(rig, prefix, {BoneNaming::kVrm1, std::nullopt});
   const bool has_metacarpal =

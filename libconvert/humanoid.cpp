@@ -9,8 +9,8 @@ namespace {
 
 using B = HumanBone;
 
-// Rows in HumanBodyBones order; names and requirements from shared/reference/formats.md §2.1,
-// parents from §2.2 (VRM 1.0 humanoid.md parent map).
+// Rows in HumanBodyBones order; names and requirements from Unity HumanBodyBones and the VRM 0.x
+// / 1.0 humanoid specs, parents from §2.2 (VRM 1.0 humanoid.md parent map).
 constexpr std::array<HumanBoneInfo, kHumanBoneCount> kBones = {{
     {"Hips", "hips", "hips", "Hips", true, true, std::nullopt},
     {"LeftUpperLeg", "leftUpperLeg", "leftUpperLeg", "LeftUpLeg", true, true, B::kHips},

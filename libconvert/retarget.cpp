@@ -18,7 +18,8 @@ namespace {
 
 constexpr Quat kIdentity{0, 0, 0, 1};
 
-// 180° about +Y, between +Z- and -Z-facing data: negate x and z (formats.md §4.3, §3.3).
+// 180° about +Y, between +Z- and -Z-facing data: negate x and z (VRM 0.x faces -Z, VRM 1.0 +Z;
+// @pixiv/three-vrm-animation 3.5).
 Quat TurnAboutY(const Quat& q) { return {-q[0], q[1], -q[2], q[3]}; }
 Vec3 TurnAboutY(const Vec3& v) { return {-v[0], v[1], -v[2]}; }
 

@@ -99,7 +99,7 @@ void CubicKeyAt(const Channel& channel, double seconds, double* elements) {
   const double* value1 = channel.values.data() + (3 * (key + 1) + 1) * width;
   std::vector<double> raw(width);
   for (size_t i = 0; i < width; ++i) {
-    // d/dt of formats.md §6.5's Hermite form: d/ds divided by t_delta.
+    // d/dt of glTF 2.0 Appendix C (CUBICSPLINE)'s Hermite form: d/ds divided by t_delta.
     out_tangent[i] = (6 * s * s - 6 * s) * value0[i] / t_delta + (3 * s * s - 4 * s + 1) * out0[i] +
                      (-6 * s * s + 6 * s) * value1[i] / t_delta + (3 * s * s - 2 * s) * in1[i];
     raw[i] = (2 * s * s * s - 3 * s * s + 1) * value0[i] +

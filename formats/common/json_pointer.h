@@ -12,7 +12,7 @@ namespace animconv {
 const nlohmann::json* Given(const nlohmann::json& object, const char* key);
 
 // Whether a double survives as a finite float32: three.js keeps track times and values in
-// Float32Arrays (formats.md §1.1), where a larger number would be Infinity.
+// Float32Arrays (three.js r187 AnimationClip.toJSON), where a larger number would be Infinity.
 bool FitsFloat32(double number);
 
 class JsonPointerReader {

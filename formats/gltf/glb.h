@@ -1,4 +1,4 @@
-// The GLB 2.0 container's constants, little-endian u32s (glTF 2.0 §4.4, formats.md §6.8): one
+// The GLB 2.0 container's constants, little-endian u32s (glTF 2.0 §4.4 GLB, §3.6 alignment): one
 // definition for the reader (gltf_buffers.cpp) and the writer (gltf_writer.cpp).
 #pragma once
 

@@ -1,5 +1,5 @@
 // glTF 2.0 (`gltf`: .gltf JSON with embedded or external buffers, .glb, and .vrm / .vrma, which are
-// GLB). Details: docs/formats/gltf.md; the rules: shared/reference/formats.md §6.
+// GLB). Details: docs/formats/gltf.md; the rules: glTF 2.0 §3.11 Animations.
 #pragma once
 
 #include <string>
@@ -16,7 +16,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options);
 // hemisphere-aligned (RenderAsset in animconv/convert.h does that).
 std::string WriteGltf(const Asset& asset, const WriteOptions& options);
 std::string WriteGlb(const Asset& asset, const WriteOptions& options);
-// VRM Animation (`VRMC_vrm_animation` 1.0, formats.md §3): a GLB whose humanoid nodes stand in the
+// VRM Animation (`VRMC_vrm_animation` 1.0): a GLB whose humanoid nodes stand in the
 // rest T-pose facing +Z, with rotation channels on humanoid bones and translation on hips only.
 bool SniffVrma(std::string_view bytes);
 std::string WriteVrma(const Asset& asset, const WriteOptions& options);

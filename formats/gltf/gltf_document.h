@@ -1,5 +1,5 @@
 // The parsed glTF a reader keeps for pass-through writing (see SourceDocument in model.h), and the
-// shared helpers of the glTF reader and writer. glTF 2.0 facts: shared/reference/formats.md §6.
+// shared helpers of the glTF reader and writer. glTF 2.0 facts: §3.11 Animations.
 #pragma once
 
 #include <functional>

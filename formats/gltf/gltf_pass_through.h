@@ -13,8 +13,8 @@ namespace animconv {
 // Owns the output's single buffer, its bufferViews and accessors.
 class GltfBuilder {
  public:
-  // Appends `bytes` 4-byte aligned (formats.md §6.8) as a new bufferView; returns its index.
-  // `definition` carries members to keep (byteStride, target, name, extras).
+  // Appends `bytes` 4-byte aligned (glTF 2.0 §3.6 buffers and accessors) as a new bufferView;
+  // returns its index. `definition` carries members to keep (byteStride, target, name, extras).
   size_t AddBufferView(std::string_view bytes,
                        nlohmann::json definition = nlohmann::json::object());
   // A tightly packed FLOAT accessor in a bufferView of its own (animation data must not be

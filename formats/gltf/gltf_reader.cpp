@@ -120,8 +120,8 @@ void ReadMorphTargets(const json& meshes, size_t mesh_index, const GltfErrors& e
   node.morph_target_count = static_cast<int>(*count);
   node.mesh = MeshInfo{errors.OptionalString(mesh, "name", pointer), static_cast<int>(mesh_index),
                        static_cast<int>(primitives->size())};
-  // mesh.extras.targetNames is the de-facto convention (formats.md §6.7); used only when it
-  // names every target, like GLTFLoader.
+  // mesh.extras.targetNames is the de-facto convention (glTF 2.0 §3.7.2.1 morph targets); used only
+  // when it names every target, like GLTFLoader.
   if (mesh.contains("extras") && mesh["extras"].is_object() &&
       mesh["extras"].contains("targetNames")) {
     const json& names = mesh["extras"]["targetNames"];
@@ -199,7 +199,8 @@ std::optional<Path> ParsePath(const std::string& text) {
   return std::nullopt;
 }
 
-// Checks a sampler output's accessor type against the spec table (formats.md §6.3).
+// Checks a sampler output's accessor type against the spec table (glTF 2.0 §3.11 sampler output
+// formats).
 void CheckOutputFormat(const AccessorData& output, Path path, const std::string& pointer,
                        const GltfErrors& errors) {
   const bool is_float = output.component_type == kGltfFloat;

@@ -1,7 +1,7 @@
 // glTF writer. With a glTF source document it passes through everything that is not animation
 // (meshes, materials, images, skins, extensions such as VRM) and replaces only the animations;
 // otherwise it generates nodes from the rig. What it writes must pass the Khronos validator with
-// no errors or warnings: the rules are in shared/reference/formats.md §6.
+// no errors or warnings: the rules are in glTF 2.0 §3.11 Animations.
 #include <fmt/format.h>
 
 #include <functional>
@@ -76,7 +76,7 @@ class AnimationWriter {
   size_t InputAccessor(const Asset& asset, const Clip& clip, const Channel& channel) {
     std::vector<float> times(channel.times_seconds.begin(), channel.times_seconds.end());
     // The validator checks the stored float32 values: keys that collide after rounding are an
-    // error there (ACCESSOR_ANIMATION_INPUT_NON_INCREASING, formats.md §6.2).
+    // error there (ACCESSOR_ANIMATION_INPUT_NON_INCREASING, glTF 2.0 §3.11 sampler input).
     for (size_t k = 1; k < times.size(); ++k) {
       if (!(times[k] > times[k - 1])) {
         ThrowUsage(fmt::format(
@@ -162,7 +162,7 @@ std::string Serialize(json document, std::string binary, bool glb) {
   std::string text = document.dump();
   if (!glb) return text + "\n";
   // GLB 2.0: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros, every
-  // chunk 4-byte aligned (formats.md §6.8).
+  // chunk 4-byte aligned (glTF 2.0 §3.6 buffers and accessors).
   text.append((4 - text.size() % 4) % 4, ' ');
   binary.append((4 - binary.size() % 4) % 4, '\0');
   const size_t total = 12 + 8 + text.size() + (binary.empty() ? 0 : 8 + binary.size());

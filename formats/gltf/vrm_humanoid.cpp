@@ -89,7 +89,8 @@ void ReadVrm0(const json& humanoid, const std::string& pointer, HumanBoneAssigne
 }
 
 // VRM 1.0 and VRMA. Files written against the 1.0 beta still use `*ThumbIntermediate`; then every
-// thumb name has the 0.x meaning, which is what three-vrm assumes too (formats.md §2.2).
+// thumb name has the 0.x meaning, which is what three-vrm assumes too (VRM 1.0 humanoid spec: the
+// thumbs renamed from VRM 0.x).
 void ReadVrm1(const json& humanoid, const std::string& pointer, HumanBoneAssigner& assigner,
               const GltfErrors& errors, Asset& asset) {
   const json& bones = errors.Object(humanoid, "humanBones", pointer);

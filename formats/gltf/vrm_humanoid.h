@@ -1,6 +1,6 @@
-// The humanoid mapping VRM files carry (shared/reference/formats.md §2.2, §3.1): VRM 0.x
-// `extensions.VRM.humanoid.humanBones` (an array of {bone, node}), VRM 1.0
-// `extensions.VRMC_vrm.humanoid.humanBones` and VRM Animation
+// The humanoid mapping VRM files carry (VRM 1.0 humanoid spec: the thumbs renamed from VRM 0.x;
+// VRMC_vrm_animation 1.0 schema): VRM 0.x `extensions.VRM.humanoid.humanBones` (an array of {bone,
+// node}), VRM 1.0 `extensions.VRMC_vrm.humanoid.humanBones` and VRM Animation
 // `extensions.VRMC_vrm_animation.humanoid.humanBones` (objects keyed by bone name).
 #pragma once
 
@@ -14,8 +14,9 @@ namespace animconv {
 enum class VrmKind { kNone, kVrm0, kVrm1, kVrma };
 
 // Sets Node::human_bone from the document's VRM extension and the facing it implies (VRM 0.x
-// models face -Z, VRM 1.0 and VRMA +Z, formats.md §4.3). Notes what it found in asset.notes.
-// Extensions not listed in extensionsUsed are ignored, as three-vrm does (formats.md §3.1).
+// models face -Z, VRM 1.0 and VRMA +Z, VRM 0.x faces -Z, VRM 1.0 +Z). Notes what it found in
+// asset.notes. Extensions not listed in extensionsUsed are ignored, as three-vrm does
+// (VRMC_vrm_animation 1.0 schema).
 VrmKind ReadVrmHumanoid(const nlohmann::json& document, Asset& asset, const GltfErrors& errors);
 
 }  // namespace animconv

@@ -1,5 +1,5 @@
 // VRM Animation writer: the glTF writer plus the root extension `VRMC_vrm_animation`, laid out as
-// shared/reference/formats.md §3.1-3.2 lists (and §3.3: what @pixiv/three-vrm-animation does
+// VRMC_vrm_animation 1.0 lists (and what @pixiv/three-vrm-animation 3.5 does
 // with it). The pipeline hands it the normalised T-pose rig (retarget_job.h).
 #include <fmt/format.h>
 
@@ -74,7 +74,7 @@ std::string WriteVrma(const Asset& asset, const WriteOptions& options) {
   if (asset.clips.size() > 1) {
     ThrowUsage(
         fmt::format("vrma: the input has {} clips and players use only the first "
-                    "(formats.md §3.2); pick one with --clip",
+                    "(VRMC_vrm_animation 1.0 conventions); pick one with --clip",
                     asset.clips.size()));
   }
   CheckChannels(asset);

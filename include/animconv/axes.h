@@ -5,8 +5,8 @@
 //   position / translation  t' = M t
 //   rotation quaternion     (v', w') = (det(M) * M v, w)   i.e. the matrix M R M^-1
 //   scale                   s'[i] = s[j] where M maps old axis j to new axis i (signs drop)
-// Unity -> glTF mirrors (shared/reference/formats.md §4.1): reverse Z gives (-x,-y,z,w) and
-// (x,y,-z); reverse X gives (x,-y,-z,w) and (-x,y,z). Each is its own inverse.
+// Unity -> glTF mirrors (UniGLTF axis inverters (ReverseZ / ReverseX)): reverse Z gives (-x,-y,z,w)
+// and (x,y,-z); reverse X gives (x,-y,-z,w) and (-x,y,z). Each is its own inverse.
 #pragma once
 
 #include <array>

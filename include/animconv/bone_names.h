@@ -1,9 +1,11 @@
-// Humanoid bone names in the four namings we know (shared/reference/formats.md §2), guessing a
-// rig's humanoid mapping from its node names, and renaming bones (user maps, output naming).
+// Humanoid bone names in the four namings we know (Unity HumanBodyBones and the VRM 0.x / 1.0
+// humanoid specs), guessing a rig's humanoid mapping from its node names, and renaming bones (user
+// maps, output naming).
 //
 // The trap: "leftThumbProximal" is Unity LeftThumbProximal in VRM 0.x but Unity
-// LeftThumbIntermediate in VRM 1.0 (formats.md §2.2), so a name alone does not always say which
-// bone it is; lookups either take the naming or report both candidates.
+// LeftThumbIntermediate in VRM 1.0 (VRM 1.0 humanoid spec: the thumbs renamed from VRM 0.x), so a
+// name alone does not always say which bone it is; lookups either take the naming or report both
+// candidates.
 #pragma once
 
 #include <optional>

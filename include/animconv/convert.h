@@ -22,8 +22,8 @@ struct ConvertOptions {
   std::string from;  // forced input format id; empty = detect
   std::string to;    // forced output format id; empty = detect
   // How to cross handedness when input and output differ (Unity CSV -> three.js/glTF and back).
-  // Unset: z, UniGLTF's default and what the seed article does (formats.md §4.2); with a
-  // source rig, the mirror UniVRM uses for that model (MirrorForModel in retarget_job.h).
+  // Unset: z, UniGLTF's default and what the seed article does (UniVRM: which inverter where); with
+  // a source rig, the mirror UniVRM uses for that model (MirrorForModel in retarget_job.h).
   std::optional<Mirror> mirror;
   // The model the input was recorded on (--source-rig): its rest pose is what the input's raw
   // rotations are relative to. Without it a humanoid input counts as normalised.

@@ -1,6 +1,7 @@
 // Humanoid bone identities. The numbering is Unity's HumanBodyBones enum, so a 55-column-group
 // Unity CSV maps column group i to HumanBone(i). UpperChest is value 54, the last one, although
-// Unity's source declares it between Chest and Neck (shared/reference/formats.md §2.1).
+// Unity's source declares it between Chest and Neck (Unity HumanBodyBones and the VRM 0.x / 1.0
+// humanoid specs).
 #pragma once
 
 #include <optional>
@@ -75,7 +76,8 @@ struct HumanBoneInfo {
   std::string_view mixamo;  // suffix after the "mixamorig:" prefix; empty when Mixamo has none
   bool required_vrm0;
   bool required_vrm1;
-  std::optional<HumanBone> parent;  // VRM 1.0 humanoid parent map (formats.md §2.2)
+  std::optional<HumanBone> parent;  // VRM 1.0 humanoid parent map (VRM 1.0 humanoid spec: the
+                                    // thumbs renamed from VRM 0.x)
 };
 
 const HumanBoneInfo& GetHumanBoneInfo(HumanBone bone);

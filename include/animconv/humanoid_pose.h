@@ -8,15 +8,17 @@
 
 namespace animconv {
 
-// Gives every humanoid node the translation of a VRM T-pose (formats.md §3.2: arms along ±X,
-// palms down, thumbs 45° between X and the front, soles on Y = 0) of a 1.70 m adult, facing +Z or,
-// for Facing::kMinusZ, -Z (turned 180° about Y). Rest rotations and scales become identity, so a
-// local rotation of the clip is the pose relative to the T-pose, as in VRM 0.x. Non-humanoid
-// nodes keep their values. Proportions: docs/formats/gltf.md. Sets rig.rest_pose_known.
+// Gives every humanoid node the translation of a VRM T-pose (VRMC_vrm_animation 1.0 conventions:
+// arms along ±X, palms down, thumbs 45° between X and the front, soles on Y = 0) of a 1.70 m adult,
+// facing +Z or, for Facing::kMinusZ, -Z (turned 180° about Y). Rest rotations and scales become
+// identity, so a local rotation of the clip is the pose relative to the T-pose, as in VRM 0.x.
+// Non-humanoid nodes keep their values. Proportions: docs/formats/gltf.md. Sets
+// rig.rest_pose_known.
 void ApplyHumanoidTPose(Rig& rig, Facing facing);
 
 // Makes each humanoid node a child of the node of its nearest humanoid ancestor in the VRM 1.0
-// parent map (formats.md §2.2), skipping bones the rig lacks; other nodes keep their parents.
+// parent map (VRM 1.0 humanoid spec: the thumbs renamed from VRM 0.x), skipping bones the rig
+// lacks; other nodes keep their parents.
 void LinkHumanoidParents(Rig& rig);
 
 // A rig of exactly these bones, named with their VRM 1.0 names, standing in the T-pose above.

@@ -1,5 +1,5 @@
 // World-space rest transforms of a rig: what retargeting needs to move a rotation between a bone's
-// local frame and the world-aligned humanoid frame (shared/reference/formats.md §5).
+// local frame and the world-aligned humanoid frame (three-vrm VRMHumanoidRig, normalized vs raw).
 #pragma once
 
 #include <array>
@@ -31,8 +31,8 @@ class RestPose {
 
 // Which way a humanoid rig faces at rest, from where its left and right limbs are: facing +Z with
 // +Y up, a character's left side is at +X in right-handed space and at -X in left-handed space
-// (formats.md §4). kUnknown without a rest pose, without a left/right pair of upper legs, upper
-// arms, feet or hands, or when the pair is not mostly apart along X (a character facing ±X).
+// (UniGLTF axis conversion). kUnknown without a rest pose, without a left/right pair of upper legs,
+// upper arms, feet or hands, or when the pair is not mostly apart along X (a character facing ±X).
 Facing FacingFromRestPose(const Rig& rig, Handedness handedness);
 
 }  // namespace animconv

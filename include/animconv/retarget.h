@@ -1,6 +1,6 @@
 // Moving humanoid motion from one rig to another through the normalised humanoid space
-// (shared/reference/formats.md §5, VRM 1.0 how_to_transform_human_pose.md). docs/retargeting.md
-// explains the method.
+// (three-vrm VRMHumanoidRig, normalized vs raw, VRM 1.0 how_to_transform_human_pose.md).
+// docs/retargeting.md explains the method.
 //
 // For a humanoid bone with rest local rotation R whose scene-graph parent has rest world rotation
 // P (so its rest world rotation is W = P·R), a raw local rotation A becomes the normalised
@@ -20,7 +20,7 @@ namespace animconv {
 
 struct RetargetOptions {
   // Scales the hips translation by (target hips height) / (source hips height) at rest, as
-  // VRM Animation players do (formats.md §3.2, §3.3).
+  // VRM Animation players do (VRMC_vrm_animation 1.0 conventions; @pixiv/three-vrm-animation 3.5).
   bool scale_hips_translation = true;
 };
 

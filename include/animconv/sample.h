@@ -8,7 +8,7 @@ namespace animconv {
 // Writes channel.width numbers to `out`. Before the first key and after the last the end values
 // hold. At a key time the key value is returned exactly. Step holds the previous key; linear
 // rotations slerp on the short path; cubic splines use the Hermite form with tangents per second
-// (formats.md §6.5), rotations renormalised.
+// (glTF 2.0 Appendix C (CUBICSPLINE)), rotations renormalised.
 void EvaluateChannel(const Channel& channel, double seconds, double* out);
 
 }  // namespace animconv

@@ -887,7 +887,7 @@ async function checkOutput(file, source, csv) {
   if (!read.ok) return;
   const bytes = read.value;
   const ext = extname(file).toLowerCase();
-  // .vrm and .vrma are GLB by convention (formats.md §3.1), like .glb; .gltf is JSON.
+  // .vrm and .vrma are GLB by convention (VRMC_vrm_animation 1.0 schema), like .glb; .gltf is JSON.
   const wantGlb = ['.glb', '.vrm', '.vrma'].includes(ext);
   report.check(wantGlb === isGlb(bytes), () => `a ${ext} file ${isGlb(bytes) ? 'in' : 'not in'} GLB format`);
   const split = report.attempt('reading the glTF container', () => splitContainer(bytes));

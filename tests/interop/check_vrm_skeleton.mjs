@@ -15,7 +15,7 @@
 // time and every midpoint, after updateMatrixWorld, each object's world-space delta rotation
 // D = Wpose · Wrest⁻¹ (Wrest captured before playing) must equal, up to sign within 1e-5:
 //   - for a humanoid bone b: G_b = G_parent(b) · N_b over the VRM 1.0 humanoid parent chain
-//     (formats.md §2.2), N_b = the CSV's Unity localRotation as (x,−y,−z,w), normalised
+//     (VRM 1.0 humanoid spec: the thumbs renamed from VRM 0.x), N_b = the CSV's Unity localRotation as (x,−y,−z,w), normalised
 //     (identity where the CSV has no data), interpolated with our own slerp between rows.
 //     This is the pose in world axes, independent of the model's rest rotations (§5).
 //     On a VRM 0.x model (facing −Z) G is turned 180° about Y: R_y(π)·G·R_y(π)⁻¹ = (−x,y,−z,w).
@@ -75,7 +75,7 @@ const ORDERED = [];
 }
 
 // The expectation for a model that has the humanoid bones `present`. Each present bone b gets,
-// relative to its nearest present humanoid ancestor a (formats.md §2.2: walk up past missing
+// relative to its nearest present humanoid ancestor a (VRM 1.0 humanoid spec: the thumbs renamed from VRM 0.x: walk up past missing
 // bones), the rotation F_b = N_s1 · … · N_sk · N_b of the bones in between that the model lacks
 // (a missing bone passes its rotation to its children, issue 4) — at the CSV rows. F_b =
 // G_a⁻¹ · G_b there, so at the rows the model's world pose is exactly the CSV's full-chain pose

@@ -10,9 +10,9 @@
 // midpoint between rows each NORMALIZED humanoid bone node's quaternion must equal the value
 // computed from the CSV alone (up to sign, 1e-5):
 //   - column i of the CSV is Unity HumanBodyBones i (or the --bones list), VRM 1.0 name with the
-//     thumb shift (lib/vrm.mjs, formats.md §2.1);
+//     thumb shift (lib/vrm.mjs, Unity HumanBodyBones and the VRM 0.x / 1.0 humanoid specs);
 //   - the Unity localRotation (x,y,z,w) is normalised and mirrored to the VRM 1.0 / VRMA
-//     convention (x,−y,−z,w) (formats.md §4.3; the CSV's avatar is a normalized rig, §4.4);
+//     convention (x,−y,−z,w) (VRM 0.x faces -Z, VRM 1.0 +Z; the CSV's avatar is a normalized rig: docs/retargeting.md);
 //   - on a VRM 0.x model three-vrm-animation negates x and z (180° about Y; §3.3), so the
 //     expected value is (−x,−y,z,w);
 //   - between rows the expectation is our own short-path slerp of the neighbouring rows;

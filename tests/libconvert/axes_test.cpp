@@ -20,7 +20,7 @@ std::array<double, 9> Matrix(const Quat& q) {
 }
 
 TEST(AxesTest, ReverseZMatchesUniGltf) {
-  // formats.md §4.1: reverse Z gives (-x,-y,z,w) and (x,y,-z).
+  // UniGLTF axis inverters (ReverseZ / ReverseX): reverse Z gives (-x,-y,z,w) and (x,y,-z).
   const AxisMap map = MirrorAxisMap(Mirror::kZ);
   EXPECT_EQ(TransformRotation(map, {0.1, 0.2, 0.3, 0.9}), (Quat{-0.1, -0.2, 0.3, 0.9}));
   EXPECT_EQ(TransformVector(map, {1, 2, 3}), (Vec3{1, 2, -3}));
@@ -28,7 +28,7 @@ TEST(AxesTest, ReverseZMatchesUniGltf) {
 }
 
 TEST(AxesTest, ReverseXMatchesUniVrm10) {
-  // formats.md §4.1: reverse X gives (x,-y,-z,w) and (-x,y,z).
+  // UniGLTF axis inverters (ReverseZ / ReverseX): reverse X gives (x,-y,-z,w) and (-x,y,z).
   const AxisMap map = MirrorAxisMap(Mirror::kX);
   EXPECT_EQ(TransformRotation(map, {0.1, 0.2, 0.3, 0.9}), (Quat{0.1, -0.2, -0.3, 0.9}));
   EXPECT_EQ(TransformVector(map, {1, 2, 3}), (Vec3{-1, 2, 3}));
@@ -63,7 +63,8 @@ TEST(AxesTest, EverySignedPermutationConjugatesTheRotationMatrix) {
 }
 
 TEST(AxesTest, MirrorsDifferByHalfTurnAboutY) {
-  // formats.md §4.1: the two results differ by a 180 degree turn about Y (negate x and z).
+  // UniGLTF axis inverters (ReverseZ / ReverseX): the two results differ by a 180 degree turn about
+  // Y (negate x and z).
   const Quat q = Normalized({0.3, -0.5, 0.2, 0.7});
   const Quat by_x = TransformRotation(MirrorAxisMap(Mirror::kX), q);
   const Quat by_z = TransformRotation(MirrorAxisMap(Mirror::kZ), q);

@@ -15,7 +15,8 @@ struct Row {
   bool required_vrm1;
 };
 
-// shared/reference/formats.md §2.1, transcribed row by row (the VRM 1.0 column without its
+// Unity HumanBodyBones and the VRM 0.x / 1.0 humanoid specs, transcribed row by row (the VRM 1.0
+// column without its
 // "(not in VRMA)" remarks).
 constexpr Row kTable[] = {
     {0, "Hips", "hips", "hips", "Hips", true, true},
@@ -161,7 +162,8 @@ TEST(BoneNamesTest, NamingIdsRoundTrip) {
 }
 
 TEST(BoneNamesTest, ThumbShiftBothWays) {
-  // formats.md §2.2: VRM 0.x thumbProximal = VRM 1.0 thumbMetacarpal, thumbIntermediate = proximal.
+  // VRM 1.0 humanoid spec: the thumbs renamed from VRM 0.x: VRM 0.x thumbProximal = VRM 1.0
+  // thumbMetacarpal, thumbIntermediate = proximal.
   EXPECT_EQ(FindHumanBone("leftThumbProximal", BoneNaming::kVrm0), HumanBone::kLeftThumbProximal);
   EXPECT_EQ(FindHumanBone("leftThumbProximal", BoneNaming::kVrm1),
             HumanBone::kLeftThumbIntermediate);

@@ -6,7 +6,8 @@ namespace animconv {
 namespace {
 
 TEST(HumanoidTest, UpperChestIsTheLastEnumValue) {
-  // formats.md §2.1: Unity declares UpperChest between Chest and Neck but gives it value 54.
+  // Unity HumanBodyBones and the VRM 0.x / 1.0 humanoid specs: Unity declares UpperChest between
+  // Chest and Neck but gives it value 54.
   EXPECT_EQ(static_cast<int>(HumanBone::kUpperChest), 54);
   EXPECT_EQ(GetHumanBoneInfo(HumanBone::kUpperChest).unity, "UpperChest");
   EXPECT_EQ(GetHumanBoneInfo(static_cast<HumanBone>(53)).unity, "RightLittleDistal");

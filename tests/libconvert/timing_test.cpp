@@ -224,7 +224,8 @@ TEST(TimingTest, StepStaysStepWithSampledValuesHolding) {
 }
 
 TEST(TimingTest, CubicIsEvaluatedWithTangentsPerSecond) {
-  // One segment of 2 s: tangents per second are multiplied by t_d = 2 (formats.md §6.5).
+  // One segment of 2 s: tangents per second are multiplied by t_d = 2 (glTF 2.0 Appendix C
+  // (CUBICSPLINE)).
   const double v0 = 1, b0 = 3, a1 = -2, v1 = 4;
   Clip clip;
   clip.channels.push_back(MakeChannel(0, Path::kWeights, {0, 2}, {0, v0, b0, a1, v1, 0}, 1,

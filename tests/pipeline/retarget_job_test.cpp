@@ -28,7 +28,8 @@ Asset ReadModel(const std::string& path) {
   return ReadGltf(testing::ReadText(path), options);
 }
 
-// Reverse-X, its own inverse: glTF (VRM 1.0) <-> Unity (formats.md §4.1).
+// Reverse-X, its own inverse: glTF (VRM 1.0) <-> Unity (UniGLTF axis inverters (ReverseZ /
+// ReverseX)).
 Quat ReverseX(const Quat& q) { return {q[0], -q[1], -q[2], q[3]}; }
 Quat ReverseZ(const Quat& q) { return {-q[0], -q[1], q[2], q[3]}; }
 

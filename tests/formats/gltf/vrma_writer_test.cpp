@@ -63,7 +63,7 @@ TEST(VrmaWriterTest, UnityCsvBecomesAValidVrmaWithNormalisedRotations) {
   const json& extension = document["extensions"]["VRMC_vrm_animation"];
   EXPECT_EQ(extension["specVersion"], "1.0");
   const json& bones = extension["humanoid"]["humanBones"];
-  EXPECT_EQ(bones.size(), 53u);  // all 55 but the eyes (formats.md §3.1)
+  EXPECT_EQ(bones.size(), 53u);  // all 55 but the eyes (VRMC_vrm_animation 1.0 schema)
   EXPECT_FALSE(bones.contains("leftEye"));
   EXPECT_TRUE(bones.contains("leftThumbMetacarpal"));
   // Rest = T-pose facing +Z: hips up, no rotations on any node.
@@ -84,7 +84,8 @@ TEST(VrmaWriterTest, UnityCsvBecomesAValidVrmaWithNormalisedRotations) {
     ASSERT_EQ(channel.key_count(), rows.size());
     for (size_t k = 0; k < rows.size(); ++k) {
       const double* unity = &rows[k][static_cast<size_t>(bone) * 4];
-      // A VRM 0.x-style (normalised) recording; Unity -> VRM 1.0 is reverse-X (formats.md §4.1).
+      // A VRM 0.x-style (normalised) recording; Unity -> VRM 1.0 is reverse-X (UniGLTF axis
+      // inverters (ReverseZ / ReverseX)).
       const Quat expected = Normalized({unity[0], -unity[1], -unity[2], unity[3]});
       EXPECT_LT(AngleBetween(expected, LoadQuat(channel.key_value(k))), 1e-6)
           << GetHumanBoneInfo(bone).unity << " row " << k;

@@ -158,7 +158,8 @@ TEST(ThreeHierarchyReaderTest, NameAndLengthDefaults) {
   asset = Read(R"({"name":"idle","length":2,"fps":24,"hierarchy":[)" + keys + "]}");
   EXPECT_EQ(asset.clips[0].name, "idle");
   EXPECT_EQ(asset.clips[0].duration_seconds, 2.0);
-  // Times are seconds as given: parseAnimation does not scale them by fps (formats.md §1.6).
+  // Times are seconds as given: parseAnimation does not scale them by fps (three.js <= r184
+  // AnimationClip.parseAnimation).
   EXPECT_EQ(asset.clips[0].channels[0].times_seconds, (std::vector<double>{0.5}));
 }
 

@@ -138,7 +138,8 @@ TEST(ThreeJsonReaderTest, FpsMakesTimesFrameNumbersButLeavesDuration) {
       {"name":"n.position","times":[0,5,50],"values":[0,0,0,1,1,1,2,2,2],"type":"vector"}]})");
   EXPECT_EQ(asset.clips[0].channels[0].times_seconds,
             (std::vector<double>{0, F32(5 * (1.0 / 25)), F32(50 * (1.0 / 25))}));
-  EXPECT_EQ(asset.clips[0].duration_seconds, 10.0);  // formats.md §1.2: not scaled
+  EXPECT_EQ(asset.clips[0].duration_seconds,
+            10.0);  // three.js r187 AnimationClip.parse: not scaled
   ASSERT_EQ(asset.notes.size(), 1u);
   EXPECT_TRUE(Contains(asset.notes[0], "frame numbers")) << asset.notes[0];
   // `json.fps || 1`: 0 means no fps.
@@ -231,8 +232,9 @@ TEST(ThreeJsonReaderTest, BonesAccessorsAndDirectoriesNameTheNode) {
   ASSERT_EQ(asset.rig.nodes.size(), 4u);
   EXPECT_EQ(asset.rig.nodes[0].name, "mixamorig:Hips");
   EXPECT_EQ(asset.rig.nodes[1].name, "Spine");
-  EXPECT_EQ(asset.rig.nodes[2].name, "Hips");  // what three.js binds it to (formats.md §1.5)
-  EXPECT_EQ(asset.rig.nodes[3].name, "");      // the mixer's root
+  EXPECT_EQ(asset.rig.nodes[2].name,
+            "Hips");  // what three.js binds it to (three.js r187 PropertyBinding.parseTrackName)
+  EXPECT_EQ(asset.rig.nodes[3].name, "");  // the mixer's root
 }
 
 TEST(ThreeJsonReaderTest, InterpolationCodes) {
@@ -309,8 +311,8 @@ TEST(ThreeJsonReaderTest, ValueSizeMustMatchTheProperty) {
 }
 
 TEST(ThreeJsonReaderTest, ReportsTheCubicSplineQuirk) {
-  // formats.md §1.4: toJSON of a GLTFLoader CUBICSPLINE track keeps in-tangent, value and
-  // out-tangent per key but drops the interpolation.
+  // three.js r187 src/constants.js: toJSON of a GLTFLoader CUBICSPLINE track keeps in-tangent,
+  // value and out-tangent per key but drops the interpolation.
   std::string values;
   for (int i = 0; i < 24; ++i) values += (i ? "," : "") + std::to_string(i % 4 == 3 ? 1 : 0);
   auto [location, message] = ReadError(ClipWith(
@@ -506,7 +508,8 @@ TEST(ThreeJsonReaderTest, SurvivesDeepNesting) {
 
 const std::filesystem::path kSharedData = ANIMCONV_SOURCE_DIR "/../shared/data";
 
-// Whether the clip file has a track whose value size is 3x its property's (formats.md §1.4).
+// Whether the clip file has a track whose value size is 3x its property's (three.js r187
+// src/constants.js).
 bool HasCubicSplineQuirk(const json& clips) {
   for (const json& clip : clips) {
     for (const json& track : clip["tracks"]) {

@@ -31,7 +31,8 @@ TEST(ThreeJsonWriterTest, WritesToJsonLayoutInToJsonKeyOrder) {
   const ordered_json clip = ordered_json::parse(WriteThreeJson(SmallAsset(), {}));
   std::vector<std::string> keys;
   for (const auto& item : clip.items()) keys.push_back(item.key());
-  // formats.md §1.1: name, duration, tracks, uuid, blendMode, userData (a JSON string).
+  // three.js r187 AnimationClip.toJSON: name, duration, tracks, uuid, blendMode, userData (a JSON
+  // string).
   EXPECT_EQ(keys, (std::vector<std::string>{"name", "duration", "tracks", "uuid", "blendMode",
                                             "userData"}));
   EXPECT_EQ(clip["name"], "clip");

@@ -10,7 +10,7 @@ namespace animconv {
 namespace {
 
 TEST(ThreeNamesTest, SanitizesLikePropertyBinding) {
-  // formats.md §1.5 examples.
+  // three.js r187 PropertyBinding.parseTrackName examples.
   EXPECT_EQ(SanitizeNodeName("mixamorig:Hips"), "mixamorigHips");
   EXPECT_EQ(SanitizeNodeName("mixamorig:Left Arm.001"), "mixamorigLeft_Arm001");
   EXPECT_EQ(SanitizeNodeName("Armature/Hips"), "ArmatureHips");

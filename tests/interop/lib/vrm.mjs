@@ -1,5 +1,5 @@
 // Helpers of the VRM interop checks (check_vrma.mjs, check_vrm_skeleton.mjs): humanoid bone
-// tables written out from ../shared/reference/formats.md §2 (not taken from animconv's C++), a
+// tables written out from ../Unity HumanBodyBones and the VRM 0.x / 1.0 humanoid specs (not taken from animconv's C++), a
 // GLTFLoader wrapper for Node, and the quaternion algebra the expectations need.
 
 import { readFileSync } from 'node:fs';
@@ -8,7 +8,7 @@ import {
 } from './common.mjs';
 
 // ---------------------------------------------------------------------------------------------
-// Bone names (formats.md §2.1): Unity HumanBodyBones in enum order (UpperChest = 54, last), the
+// Bone names (Unity HumanBodyBones and the VRM 0.x / 1.0 humanoid specs): Unity HumanBodyBones in enum order (UpperChest = 54, last), the
 // VRM 0.x name (same order, lowerCamelCase) and the VRM 1.0 / VRMA name. The thumbs shift by one
 // segment: Unity/0.x ThumbProximal = 1.0 ThumbMetacarpal, ThumbIntermediate = 1.0 ThumbProximal.
 export const HUMAN_BONES = [
@@ -71,10 +71,10 @@ export const HUMAN_BONES = [
 
 export const VRM1_BONES = HUMAN_BONES.map((row) => row[2]);
 
-// VRMA's humanBones may not hold the eyes (formats.md §3.1: they are driven by lookAt).
+// VRMA's humanBones may not hold the eyes (VRMC_vrm_animation 1.0 schema: they are driven by lookAt).
 export const NOT_IN_VRMA = new Set(['leftEye', 'rightEye']);
 
-// VRM 1.0 humanoid parent of each bone (formats.md §2.2; spec humanoid.md). hips is the root.
+// VRM 1.0 humanoid parent of each bone (VRM 1.0 humanoid spec: the thumbs renamed from VRM 0.x; spec humanoid.md). hips is the root.
 export const VRM1_PARENT = (() => {
   const parent = {
     spine: 'hips', chest: 'spine', upperChest: 'chest',

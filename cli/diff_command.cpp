@@ -30,10 +30,10 @@ nlohmann::json UnitJson(const UnitDiff& unit) {
 
 nlohmann::json ChannelJson(const ChannelDiff& channel, bool with_path) {
   nlohmann::json json = {
-      {"node", channel.node},      {"node_b", channel.node_b},
-      {"unit", channel.unit},      {"max", channel.max},
-      {"p99", channel.p99},        {"time_of_max_seconds", channel.time_of_max_seconds},
-      {"samples", channel.samples}};
+      {"node", channel.node},       {"node_b", channel.node_b},
+      {"unit", channel.unit},       {"max", channel.max},
+      {"p99", channel.p99},         {"time_of_max_seconds", channel.time_of_max_seconds},
+      {"samples", channel.samples}, {"adaptive_samples", channel.adaptive_samples}};
   if (with_path) {
     json["path"] = PathName(channel.path);
     json["only_in_a"] = channel.only_in_a;
@@ -69,6 +69,11 @@ nlohmann::json ToJson(const std::string& path_a, const std::string& path_b, cons
   return {{"a", {{"input", path_a}, {"clip", diff.clip_a}}},
           {"b", {{"input", path_b}, {"clip", diff.clip_b}}},
           {"samples_between_keys", options.samples_between_keys},
+          {"sampling",
+           {{"samples_between_keys", options.samples_between_keys},
+            {"cubic_chord_fraction", options.cubic_chord_fraction},
+            {"adaptive_samples", diff.adaptive_samples},
+            {"hierarchical_adaptive_samples", diff.hierarchical_adaptive_samples}}},
           {"duration_difference_seconds", diff.duration_difference_seconds},
           {"overall", overall},
           {"only_in_a", diff.only_in_a},
@@ -108,6 +113,14 @@ void PrintText(const std::string& path_a, const std::string& path_b, const ClipD
   std::cout << fmt::format("A: {} clip '{}'\nB: {} clip '{}'\n", EscapeForTerminal(path_a),
                            EscapeForTerminal(diff.clip_a), EscapeForTerminal(path_b),
                            EscapeForTerminal(diff.clip_b));
+  std::cout << fmt::format(
+      "sampling: both clips' keys + {} between each pair{}\n", options.samples_between_keys,
+      options.cubic_chord_fraction > 0
+          ? fmt::format("; cubic splines halved until within {:g} % of the tolerance of their "
+                        "chord (+{} samples)",
+                        options.cubic_chord_fraction * 100,
+                        diff.adaptive_samples + diff.hierarchical_adaptive_samples)
+          : std::string());
   if (diff.duration_difference_seconds != 0) {
     std::cout << fmt::format("duration: B - A = {:+.6g} s\n", diff.duration_difference_seconds);
   }
@@ -184,6 +197,11 @@ int RunDiff(const std::vector<std::string>& args) {
        po::value(&diff_options.samples_between_keys)
            ->default_value(diff_options.samples_between_keys),
        "evenly spaced samples between consecutive key times, besides the keys of both clips")
+      ("cubic-chord-fraction",
+       po::value(&diff_options.cubic_chord_fraction)
+           ->default_value(diff_options.cubic_chord_fraction),
+       "also sample cubic splines until each is within this fraction of the --reduce tolerance "
+       "of its chord between samples (0: off)")
       ("mirror", po::value(&mirror),
        "how to bring a left-handed input (Unity CSV) to right-handed for the comparison: z, x or "
        "none, as in convert. Default z");
@@ -220,6 +238,9 @@ int RunDiff(const std::vector<std::string>& args) {
     diff_options.hierarchical_distance_metres = hierarchical;
   }
   if (diff_options.samples_between_keys < 0) ThrowUsage("--samples-between must be 0 or more");
+  if (!(diff_options.cubic_chord_fraction >= 0)) {
+    ThrowUsage("--cubic-chord-fraction must be 0 or more");
+  }
 
   const Asset a = Load(inputs[0], options);
   const Asset b = Load(inputs[1], options);

@@ -8,6 +8,7 @@
 
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
+#include "animconv/resample.h"
 #include "animconv/sample.h"
 #include "animconv/transform.h"
 #include "libconvert/clip_select.h"
@@ -66,6 +67,38 @@ std::vector<double> SampleTimes(std::vector<double> times, int between) {
     }
   }
   std::sort(times.begin(), times.end());
+  return times;
+}
+
+// `times` plus, for every cubic-spline channel, the times that halve each interval between them
+// until the channel's curve stays within `fraction` of its --reduce tolerance of its chord between
+// consecutive samples (AppendChordTimes). Between two samples a linear or slerp side is its chord,
+// so the error there is the error at the samples' ends to within that bound: keys and midpoints
+// alone cannot see a cubic replaced by its chord, which agrees at every key. Adds the count of new
+// times to `added`.
+std::vector<double> AdaptiveTimes(std::vector<double> times,
+                                  const std::vector<const Channel*>& channels, double fraction,
+                                  size_t* added) {
+  std::vector<double> extra;
+  for (const Channel* channel : channels) {
+    if (channel->interpolation != Interpolation::kCubicSpline || !(fraction > 0)) continue;
+    const double target = fraction * ToleranceOf(ReduceOptions{}, channel->path);
+    for (size_t k = 0; k + 1 < times.size(); ++k) {
+      // Outside its keys the channel holds its end value.
+      if (times[k + 1] <= channel->times_seconds.front() ||
+          times[k] >= channel->times_seconds.back()) {
+        continue;
+      }
+      AppendChordTimes(*channel, times[k], times[k + 1], target, &extra);
+      extra.pop_back();  // times[k + 1] itself
+    }
+  }
+  if (extra.empty()) return times;
+  const size_t before = times.size();
+  times.insert(times.end(), extra.begin(), extra.end());
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  *added += times.size() - before;
   return times;
 }
 
@@ -208,12 +241,16 @@ void MeasureHierarchical(const Asset& a, const Clip& ca, const Asset& b, const C
   // bone lengths. A's skeleton, or B's when only B knows its rest pose.
   const Rig& skeleton = a.rig.rest_pose_known || !b.rig.rest_pose_known ? a.rig : b.rig;
   std::vector<double> key_times;
+  std::vector<const Channel*> channels;
   for (const Clip* clip : {&ca, &cb}) {
     for (const Channel& channel : clip->channels) {
       key_times.insert(key_times.end(), channel.times_seconds.begin(), channel.times_seconds.end());
+      if (channel.path != Path::kWeights) channels.push_back(&channel);
     }
   }
-  const std::vector<double> times = SampleTimes(std::move(key_times), options.samples_between_keys);
+  const std::vector<double> times =
+      AdaptiveTimes(SampleTimes(std::move(key_times), options.samples_between_keys), channels,
+                    options.cubic_chord_fraction, &diff->hierarchical_adaptive_samples);
   const double distance = *options.hierarchical_distance_metres;
   const Poser pose_a(skeleton, a.rig, ca);
   const Poser pose_b(skeleton, b.rig, cb);
@@ -299,6 +336,8 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
     ThrowUsage("the clips to compare differ in handedness; convert one first (ConvertHandedness)");
   }
   if (options.samples_between_keys < 0) ThrowUsage("samples between keys must be 0 or more");
+  if (!(options.cubic_chord_fraction >= 0))
+    ThrowUsage("the cubic chord fraction must be 0 or more");
   ClipDiff diff;
   diff.clip_a = ca.name;
   diff.clip_b = cb.name;
@@ -345,9 +384,13 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
     } else {
       side_b.constant = rest;
     }
-    Measure(any.path, side_a, side_b,
-            SampleTimes(std::move(key_times), options.samples_between_keys), &channel,
-            &unit_errors[channel.unit]);
+    const std::vector<double> times =
+        AdaptiveTimes(SampleTimes(std::move(key_times), options.samples_between_keys),
+                      {side_a.channel ? side_a.channel : side_b.channel,
+                       side_b.channel ? side_b.channel : side_a.channel},
+                      options.cubic_chord_fraction, &channel.adaptive_samples);
+    diff.adaptive_samples += channel.adaptive_samples;
+    Measure(any.path, side_a, side_b, times, &channel, &unit_errors[channel.unit]);
     const std::string name = fmt::format("{}.{}", channel.node, PathName(channel.path));
     if (channel.only_in_a) diff.only_in_a.push_back(name);
     if (channel.only_in_b) diff.only_in_b.push_back(name);

@@ -1,13 +1,25 @@
 #include "animconv/resample.h"
 
-#include <cmath>
+#include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "animconv/quaternion.h"
 #include "animconv/sample.h"
+#include "libconvert/value_error.h"
 
 namespace animconv {
 namespace {
 
-std::vector<double> SampleTimes(const Channel& channel, std::optional<double> interval_seconds) {
+constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
+// Points inside each chord where it is compared with the curve (ChordError, resample.h).
+constexpr int kCheckPoints = 15;
+// A chord is never shorter than its segment / 2^20 (AppendChordTimes).
+constexpr int kMaxDepth = 20;
+
+std::vector<double> GridTimes(const Channel& channel, std::optional<double> interval_seconds) {
   if (!interval_seconds) return channel.times_seconds;
   const double first = channel.times_seconds.front();
   const double last = channel.times_seconds.back();
@@ -22,28 +34,113 @@ std::vector<double> SampleTimes(const Channel& channel, std::optional<double> in
   return times;
 }
 
+std::vector<double> At(const Channel& channel, double seconds) {
+  std::vector<double> value(static_cast<size_t>(channel.width));
+  EvaluateChannel(channel, seconds, value.data());
+  return value;
+}
+
+double Split(const Channel& channel, double t0, double t1, double target, int depth,
+             std::vector<double>* times) {
+  const double error = ChordError(channel, t0, t1);
+  if (error > target && depth < kMaxDepth) {
+    const double middle = t0 + (t1 - t0) / 2;
+    // Two statements: the first half's times must be appended first.
+    const double first = Split(channel, t0, middle, target, depth + 1, times);
+    return std::max(first, Split(channel, middle, t1, target, depth + 1, times));
+  }
+  times->push_back(t1);
+  return error;
+}
+
 }  // namespace
 
-size_t BakeCubicSplines(Asset& asset, std::optional<double> interval_seconds) {
-  size_t converted = 0;
+double ToleranceOf(const ReduceOptions& tolerances, Path path) {
+  switch (path) {
+    case Path::kRotation:
+      return tolerances.rotation_degrees * kRadiansPerDegree;
+    case Path::kTranslation:
+      return tolerances.translation_metres;
+    case Path::kScale:
+      return tolerances.scale_ratio;
+    case Path::kWeights:
+      return tolerances.weight;
+  }
+  return 0;
+}
+
+double ChordError(const Channel& channel, double t0, double t1) {
+  const std::vector<double> v0 = At(channel, t0);
+  const std::vector<double> v1 = At(channel, t1);
+  std::vector<double> chord(v0.size());
+  double error = 0;
+  for (int i = 1; i <= kCheckPoints; ++i) {
+    const double alpha = static_cast<double>(i) / (kCheckPoints + 1);
+    if (channel.path == Path::kRotation) {
+      StoreQuat(SlerpShortest(LoadQuat(v0.data()), LoadQuat(v1.data()), alpha), chord.data());
+    } else {
+      for (size_t c = 0; c < v0.size(); ++c) chord[c] = v0[c] + (v1[c] - v0[c]) * alpha;
+    }
+    const std::vector<double> curve = At(channel, t0 + (t1 - t0) * alpha);
+    error = std::max(
+        error, ValueError(channel.path, curve.data(), curve.size(), chord.data(), chord.size()));
+  }
+  return error;
+}
+
+double AppendChordTimes(const Channel& channel, double t0, double t1, double target,
+                        std::vector<double>* times) {
+  return Split(channel, t0, t1, target, 0, times);
+}
+
+CubicBakeReport BakeCubicSplines(Asset& asset, std::optional<double> interval_seconds,
+                                 const ReduceOptions& tolerances) {
+  CubicBakeReport report;
   for (Clip& clip : asset.clips) {
     for (Channel& channel : clip.channels) {
       if (channel.interpolation != Interpolation::kCubicSpline) continue;
+      const size_t path = static_cast<size_t>(channel.path);
+      const double tolerance = ToleranceOf(tolerances, channel.path);
+      const std::vector<double> grid = GridTimes(channel, interval_seconds);
       Channel linear;
       linear.node = channel.node;
       linear.path = channel.path;
       linear.width = channel.width;
       linear.interpolation = Interpolation::kLinear;
-      linear.times_seconds = SampleTimes(channel, interval_seconds);
-      linear.values.resize(linear.times_seconds.size() * static_cast<size_t>(channel.width));
-      for (size_t k = 0; k < linear.times_seconds.size(); ++k) {
+      linear.times_seconds.push_back(grid.front());
+      double max_error = 0;
+      for (size_t k = 1; k < grid.size(); ++k) {
+        max_error = std::max(max_error, AppendChordTimes(channel, grid[k - 1], grid[k],
+                                                         tolerance / 2, &linear.times_seconds));
+      }
+      linear.values.resize(linear.key_count() * static_cast<size_t>(channel.width));
+      for (size_t k = 0; k < linear.key_count(); ++k) {
         EvaluateChannel(channel, linear.times_seconds[k], linear.key_value(k));
       }
+      ++report.channels;
+      report.cubic_keys += channel.key_count();
+      report.linear_keys += linear.key_count();
+      report.has_path[path] = true;
+      report.tolerance[path] = tolerance;
+      report.max_error[path] = std::max(report.max_error[path], max_error);
       channel = std::move(linear);
-      ++converted;
     }
   }
-  return converted;
+  return report;
+}
+
+std::string DescribeCubicBake(const CubicBakeReport& report) {
+  static const char* const kUnits[] = {"m", "deg", "ratio", "weight"};
+  std::vector<std::string> errors;
+  for (size_t path = 0; path < 4; ++path) {
+    if (!report.has_path[path]) continue;
+    const double unit = static_cast<Path>(path) == Path::kRotation ? kRadiansPerDegree : 1.0;
+    errors.push_back(fmt::format("{:.2g} {} (tolerance {:g})", report.max_error[path] / unit,
+                                 kUnits[path], report.tolerance[path] / unit));
+  }
+  return fmt::format("{} cubic-spline channel(s) ({} keys) baked to {} linear keys; max error {}",
+                     report.channels, report.cubic_keys, report.linear_keys,
+                     fmt::join(errors, ", "));
 }
 
 }  // namespace animconv

@@ -157,13 +157,19 @@ std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions&
   }
   ConvertHandedness(asset, format.handedness, mirror);
   if (!format.accepts_cubic) {
-    if (const size_t baked = BakeCubicSplines(asset, options.write.row_interval_seconds)) {
-      AddDiagnostic(diagnostics, Severity::kInfo,
-                    fmt::format("{} has no cubic splines: {} channel(s) sampled to linear {}",
-                                format.id, baked,
+    // The format's consumers interpolate linearly (three.js: slerp), so the cubic curve is baked to
+    // keys whose chords stay within the --reduce tolerances of it (docs/timing.md, "Cubic
+    // splines"); the motion changes by that much, so the user is told (a warning, not info).
+    const CubicBakeReport baked = BakeCubicSplines(asset, options.write.row_interval_seconds);
+    if (baked.channels > 0) {
+      AddDiagnostic(diagnostics, Severity::kWarning,
+                    fmt::format("{} has no cubic splines: {}, as a linear (slerp) player "
+                                "interpolates them; sampled {}",
+                                format.id, DescribeCubicBake(baked),
                                 options.write.row_interval_seconds
-                                    ? fmt::format("every {} s", *options.write.row_interval_seconds)
-                                    : std::string("at their key times (--fps for a finer grid)")));
+                                    ? fmt::format("every {} s, plus keys where that grid was off",
+                                                  *options.write.row_interval_seconds)
+                                    : std::string("at the key times, plus keys where needed")));
     }
   }
   if (format.needs_rest_pose && !asset.rig.rest_pose_known) {

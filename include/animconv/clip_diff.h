@@ -25,6 +25,12 @@ struct DiffOptions {
   // Sample times are the union of both channels' key times plus this many evenly spaced times
   // inside every consecutive pair (1: the midpoint), so the error between keys is measured too.
   int samples_between_keys = 1;
+  // Cubic-spline channels are also sampled adaptively: every interval between those times is halved
+  // until each cubic curve stays within this fraction of the --reduce default tolerance (0.1°,
+  // 0.1 mm, 0.1 % scale, 0.001 weight; reduce.h) of its chord between consecutive samples. Between
+  // samples a linear side is its own chord, so the reported max is the true max to within that
+  // fraction of the tolerance (docs/cli.md, `diff`). 0: keys and evenly spaced samples only.
+  double cubic_chord_fraction = 0.01;
   // Also measure the ozz-animation / ACL virtual-vertex error: the object-space distance between
   // the two poses of points at this distance from each joint along its three local axes, with
   // every parent's error accumulated down the hierarchy. Both clips are posed on one skeleton (A's,
@@ -43,6 +49,7 @@ struct ChannelDiff {
   double p99 = 0;
   double time_of_max_seconds = 0;
   size_t samples = 0;
+  size_t adaptive_samples = 0;  // of `samples`, added for a cubic spline (cubic_chord_fraction)
   // A channel only in one clip is compared against the other rig's rest value of the node
   // (weights: 0); when the other rig lacks the node too, against this rig's own rest value.
   bool only_in_a = false;
@@ -82,7 +89,9 @@ struct ClipDiff {
   std::optional<UnitDiff> hierarchical_overall;
   std::vector<std::string> only_in_a;  // "node.path" of channels only in A, e.g. "Hips.rotation"
   std::vector<std::string> only_in_b;
-  double duration_difference_seconds = 0;  // B's duration minus A's
+  double duration_difference_seconds = 0;    // B's duration minus A's
+  size_t adaptive_samples = 0;               // the sum over `channels`
+  size_t hierarchical_adaptive_samples = 0;  // times added to the hierarchical measurement
 };
 
 // The clips `options` names (see DiffOptions::clip_a); Error(kUsage) when one does not exist.

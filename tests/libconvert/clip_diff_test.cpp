@@ -296,5 +296,38 @@ TEST(ClipDiffTest, SelectClipPairByNameThenIndex) {
   EXPECT_THROW(SelectClipPair(a, b, options), Error);
 }
 
+TEST(ClipDiffTest, ACubicReplacedByItsChordIsMeasuredBetweenTheKeys) {
+  // Equal keys, equal tangents T: H(s) - chord = T h s (1 - s) (1 - 2 s), zero at the keys AND at
+  // the midpoint, largest T h sqrt(3) / 18 at s = 1/2 -+ sqrt(3) / 6. Keys and midpoints saw 0 m.
+  const double tangent = 4;  // m/s
+  const double span = 0.5;   // s
+  Asset cubic = MakeAsset({"bone"});
+  cubic.clips[0].channels.push_back(
+      MakeChannel(0, Path::kTranslation, {0, span},
+                  {tangent, 0, 0, 0, 0, 0, tangent, 0, 0, tangent, 0, 0, 0, 0, 0, tangent, 0, 0}, 3,
+                  Interpolation::kCubicSpline));
+  Asset chord = MakeAsset({"bone"});
+  chord.clips[0].channels.push_back(
+      MakeChannel(0, Path::kTranslation, {0, span}, {0, 0, 0, 0, 0, 0}, 3));
+  // An independent dense evaluation of the same curves.
+  double dense = 0;
+  for (int i = 0; i <= 100000; ++i) {
+    const double s = i / 100000.0;
+    dense = std::max(dense, std::abs(tangent * span * s * (1 - s) * (1 - 2 * s)));
+  }
+  EXPECT_NEAR(dense, tangent * span * std::sqrt(3.0) / 18, 1e-9);
+  EXPECT_GT(dense, 0.19);
+  const ClipDiff diff = Diff(cubic, chord);
+  // Exact to within the bound: 1 % of the 0.1 mm tolerance.
+  EXPECT_NEAR(diff.channels[0].max, dense, 1e-6);
+  EXPECT_GT(diff.channels[0].adaptive_samples, 0u);
+  EXPECT_EQ(diff.adaptive_samples, diff.channels[0].adaptive_samples);
+  EXPECT_NEAR(Diff(chord, cubic).overall.at("m").max, dense, 1e-6);
+  // Without the adaptive samples, the keys and the midpoint see nothing.
+  DiffOptions uniform;
+  uniform.cubic_chord_fraction = 0;
+  EXPECT_LT(Diff(cubic, chord, uniform).channels[0].max, 1e-12);
+}
+
 }  // namespace
 }  // namespace animconv

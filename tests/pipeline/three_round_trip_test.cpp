@@ -151,5 +151,20 @@ TEST(ThreeFacingTest, RetargetWithoutFacingIsAUsageError) {
   ConvertFile(dir.File("plain.json"), dir.File("copy.json"), ConvertOptions{});
 }
 
+// The CLI's side of it: exit 1 (usage) and the option named on stderr.
+TEST(ThreeFacingTest, CliExitsOneWithoutFacing) {
+  TempDir dir;
+  testing::WriteText(dir.File("plain.json"),
+                     R"({"name":"a","tracks":[{"name":"Hips.quaternion","times":[0],)"
+                     R"("values":[0,0,0,1],"type":"quaternion"}],"userData":"{}"})");
+  const auto result =
+      testing::RunAnimconv("convert " + dir.File("plain.json") + " -o " + dir.File("a.vrma"));
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("give --source-facing +z|-z"), std::string::npos) << result.output;
+  const auto with_facing = testing::RunAnimconv("convert " + dir.File("plain.json") + " -o " +
+                                                dir.File("a.vrma") + " --source-facing +z");
+  EXPECT_EQ(with_facing.exit_code, 0) << with_facing.output;
+}
+
 }  // namespace
 }  // namespace animconv

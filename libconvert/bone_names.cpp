@@ -302,10 +302,7 @@ std::string DescribeHumanoidGuess(const HumanoidGuess& guess) {
   }
   const std::vector<std::string>& unmatched = guess.unmatched_candidates;
   if (!unmatched.empty()) {
-    const size_t shown = std::min(unmatched.size(), kListed);
-    text += fmt::format("; not matched: {}",
-                        fmt::join(unmatched.begin(), unmatched.begin() + shown, ", "));
-    if (shown < unmatched.size()) text += fmt::format(" and {} more", unmatched.size() - shown);
+    text += "; not matched: " + ListFirst(unmatched, kListed);
   }
   return text;
 }

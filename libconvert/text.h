@@ -3,6 +3,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace animconv {
 
@@ -35,5 +36,9 @@ size_t FormatShortest(double value, char* out);
 size_t FormatFixed(double value, int decimals, char* out);
 
 std::string ShortestText(double value);
+
+// The first `shown` of `items` joined by ", ", then " and N more" for the rest: for messages
+// that name what was left out without flooding the terminal.
+std::string ListFirst(const std::vector<std::string>& items, size_t shown);
 
 }  // namespace animconv

@@ -63,6 +63,22 @@ void SelectClip(Asset& asset, const std::string& selector) {
 
 namespace {
 
+const char* FacingOptionName(Facing facing) { return facing == Facing::kPlusZ ? "+z" : "-z"; }
+
+// Retargeting turns the character to the target's facing: taking an unknown one for +Z would
+// play a -Z clip turned 180° with exit 0 (docs/retargeting.md).
+void RequireFacing(const Asset& asset) {
+  if (asset.coordinates.facing != Facing::kUnknown) return;
+  if (std::none_of(asset.rig.nodes.begin(), asset.rig.nodes.end(),
+                   [](const Node& node) { return node.human_bone; })) {
+    return;  // the retarget step says what is missing
+  }
+  ThrowUsage(
+      "the input does not record which way its character faces, and its rest pose does not show "
+      "it: give --source-facing +z|-z (a three.js JSON from a Unity CSV with the default "
+      "--mirror z faces -z), or --source-rig MODEL");
+}
+
 // Models named by --source-rig / --skeleton are detected on their own, whatever --from says.
 LoadedAsset LoadModel(const std::string& path, const ConvertOptions& options,
                       Diagnostics* diagnostics) {
@@ -89,14 +105,23 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
   for (const std::string& warning : RenameBones(asset.rig, options.bone_map, std::nullopt)) {
     AddDiagnostic(diagnostics, Severity::kWarning, "--bone-map: " + warning);
   }
-  if (options.source_facing && asset.coordinates.facing == Facing::kUnknown) {
+  // An explicit --source-facing wins over what the input records (the userData of our own
+  // three.js JSON, a VRM's version), but not silently (docs/cli.md).
+  if (options.source_facing) {
+    if (asset.coordinates.facing != Facing::kUnknown &&
+        asset.coordinates.facing != *options.source_facing) {
+      AddDiagnostic(diagnostics, Severity::kWarning,
+                    fmt::format("--source-facing {} overrides the facing {} the input records",
+                                FacingOptionName(*options.source_facing),
+                                FacingOptionName(asset.coordinates.facing)));
+    }
     asset.coordinates.facing = *options.source_facing;
   }
   Mirror mirror = options.mirror.value_or(Mirror::kZ);
   if (!options.source_rig.empty()) {
     const LoadedAsset model = LoadModel(options.source_rig, options, diagnostics);
     if (!options.mirror) mirror = MirrorForModel(model.asset);
-    AdoptSourceRig(asset, model.asset, mirror, options.source_rig);
+    AdoptSourceRig(asset, model.asset, mirror, options.source_rig, diagnostics);
   }
   const bool has_humanoid = std::any_of(asset.rig.nodes.begin(), asset.rig.nodes.end(),
                                         [](const Node& node) { return node.human_bone; });
@@ -111,12 +136,14 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
                       "humanoid ones, which any model plays",
                       format.id));
     }
+    RequireFacing(asset);
     const LoadedAsset model = LoadModel(options.skeleton, options, diagnostics);
     RetargetReport report;
     asset = RetargetOntoModel(std::move(asset), model.asset, options.skeleton, mirror,
                               options.write.row_interval_seconds, &report);
     ReportRetarget(report, options.skeleton, diagnostics);
   } else if (to_normalized) {
+    RequireFacing(asset);
     NormalizedRig rig;  // VRM Animation
     if (format.normalized_humanoid == NormalizedHumanoid::kWhenRestPoseKnown) {
       // Unity localRotations of a VRM 0.x-style avatar: all 55 columns, and the facing the

@@ -8,6 +8,8 @@
 #include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
 #include "animconv/resample.h"
+#include "formats/three/three_json.h"
+#include "libconvert/text.h"
 
 namespace animconv {
 namespace {
@@ -50,35 +52,64 @@ Mirror MirrorForModel(const Asset& model) {
   return model.coordinates.facing == Facing::kMinusZ ? Mirror::kZ : Mirror::kX;
 }
 
-void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror,
-                    const std::string& model_name) {
-  RequireHumanoid(model.rig, model_name);
-  ConvertHandedness(input, Handedness::kRight, mirror);
-  std::array<int, kHumanBoneCount> model_node_of_bone;
-  model_node_of_bone.fill(-1);
-  for (size_t n = 0; n < model.rig.nodes.size(); ++n) {
-    if (model.rig.nodes[n].human_bone) {
-      model_node_of_bone[static_cast<size_t>(*model.rig.nodes[n].human_bone)] = int(n);
+namespace {
+
+// The model's node a channel of `node` belongs on: by humanoid bone, else by name. A name is
+// compared with the node's own name and with the name three.js gives it (GLTFLoader sanitises
+// node names with PropertyBinding.sanitizeNodeName and makes them unique, and PropertyBinding
+// binds a track to the object so named, docs/formats/threejs.md), so our own three.js JSON,
+// whose tracks say `upper_armL` for the node `upper_arm.L`, finds its nodes again.
+class ModelNodeFinder {
+ public:
+  explicit ModelNodeFinder(const Rig& model)
+      : model_(model), three_(ThreeNodeNames(model, nullptr)) {
+    bone_node_.fill(-1);
+    for (size_t n = 0; n < model.nodes.size(); ++n) {
+      if (model.nodes[n].human_bone) {
+        bone_node_[static_cast<size_t>(*model.nodes[n].human_bone)] = int(n);
+      }
     }
   }
-  auto model_node = [&](const Node& node) {
-    if (node.human_bone) return model_node_of_bone[static_cast<size_t>(*node.human_bone)];
-    for (size_t n = 0; n < model.rig.nodes.size(); ++n) {
-      if (model.rig.nodes[n].name == node.name) return int(n);
+
+  int Find(const Node& node) const {
+    if (node.human_bone) {
+      const int by_bone = bone_node_[static_cast<size_t>(*node.human_bone)];
+      if (by_bone >= 0) return by_bone;
+    }
+    for (size_t n = 0; n < model_.nodes.size(); ++n) {
+      if (model_.nodes[n].name == node.name) return int(n);
+    }
+    for (size_t n = 0; n < model_.nodes.size(); ++n) {
+      if (three_.nodes[n] == node.name) return int(n);
     }
     return -1;
-  };
-  size_t dropped = 0;
+  }
+
+ private:
+  const Rig& model_;
+  const ThreeObjectNames three_;
+  std::array<int, kHumanBoneCount> bone_node_;
+};
+
+}  // namespace
+
+void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::string& model_name,
+                    Diagnostics* diagnostics) {
+  RequireHumanoid(model.rig, model_name);
+  ConvertHandedness(input, Handedness::kRight, mirror);
+  const ModelNodeFinder finder(model.rig);
+  std::vector<std::string> dropped;
   for (Clip& clip : input.clips) {
     std::vector<Channel> kept;
     for (Channel& channel : clip.channels) {
-      const int node = model_node(input.rig.nodes[static_cast<size_t>(channel.node)]);
+      const Node& input_node = input.rig.nodes[static_cast<size_t>(channel.node)];
+      const int node = finder.Find(input_node);
       const bool fits =
           node >= 0 &&
           (channel.path != Path::kWeights ||
            model.rig.nodes[static_cast<size_t>(node)].morph_target_count == channel.width);
       if (!fits) {
-        ++dropped;
+        dropped.push_back(fmt::format("{} {}", input_node.name, PathName(channel.path)));
         continue;
       }
       channel.node = node;
@@ -86,10 +117,12 @@ void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror,
     }
     clip.channels = std::move(kept);
   }
-  if (dropped > 0) {
-    input.notes.push_back(
-        fmt::format("--source-rig {}: {} channel(s) on nodes the model lacks were dropped",
-                    model_name, dropped));
+  // A dropped channel is motion the output does not play: a warning, never only a note.
+  if (!dropped.empty()) {
+    AddDiagnostic(diagnostics, Severity::kWarning,
+                  fmt::format("--source-rig {}: {} channel(s) match no node of the model (by "
+                              "humanoid bone, name or three.js name) and were dropped: {}",
+                              model_name, dropped.size(), ListFirst(dropped, 5)));
   }
   input.rig = model.rig;
   input.coordinates = model.coordinates;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "animconv/axes.h"
+#include "animconv/diagnostic.h"
 #include "animconv/model.h"
 #include "animconv/retarget.h"
 
@@ -17,10 +18,13 @@ namespace animconv {
 Mirror MirrorForModel(const Asset& model);
 
 // Re-homes the input's channels on `model`'s nodes, matched by humanoid bone, else by name, so the
-// raw rotations are read against the model's rest pose. The input is first made right-handed
-// with `mirror`. The result keeps the model's rig, coordinates and source document (a glTF output
-// is then the model with the clip). Channels on nodes the model lacks are dropped, with a note.
-void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::string& model_name);
+// raw rotations are read against the model's rest pose. A name matches the node's own or the one
+// three.js gives it (sanitised, as our three.js JSON names tracks). The input is first made
+// right-handed with `mirror`. The result keeps the model's rig, coordinates and source document (a
+// glTF output is then the model with the clip). Channels on nodes the model lacks are dropped,
+// with a warning naming them in `diagnostics`.
+void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::string& model_name,
+                    Diagnostics* diagnostics);
 
 // Retargets the input onto `model` (RetargetClips): the result animates the model's nodes, with
 // the model's rig, coordinates and source document. `interval_seconds` is the grid cubic splines

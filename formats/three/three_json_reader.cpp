@@ -14,6 +14,7 @@
 #include "formats/common/json_skim.h"
 #include "formats/three/three_json.h"
 #include "formats/three/three_morph_targets.h"
+#include "formats/three/three_user_data.h"
 #include "libconvert/text.h"
 
 namespace animconv {
@@ -107,6 +108,9 @@ class ClipReader {
   Clip clip_;
   std::map<std::pair<int, Path>, std::string> animated_;  // target -> the track that animates it
   std::map<int, ThreeMorphGroup> morph_groups_;           // by node
+  // The facing the clips' userData records (ours), and the clip that said it first.
+  std::optional<Facing> facing_;
+  std::string facing_clip_;
 };
 
 void ClipReader::ReadClip(const json& clip_json, const std::string& pointer, size_t index) {
@@ -122,6 +126,19 @@ void ClipReader::ReadClip(const json& clip_json, const std::string& pointer, siz
     clip_.name = json_.RequireString(*name, pointer + "/name");
   }
   if (clip_.name.empty()) clip_.name = fmt::format("animation_{}", index);
+  if (const json* user_data = Given(clip_json, "userData")) {
+    const std::optional<Facing> facing = ReadThreeUserDataFacing(*user_data, pointer, diagnostics_);
+    if (facing && facing_ && *facing != *facing_) {
+      json_.Fail(pointer + "/userData",
+                 fmt::format("clip '{}' faces the other way than clip '{}'; expected one facing "
+                             "per file",
+                             clip_.name, facing_clip_));
+    }
+    if (facing && !facing_) {
+      facing_ = facing;
+      facing_clip_ = clip_.name;
+    }
+  }
   if (const json* blend = Given(clip_json, "blendMode");
       blend && blend->is_number() && blend->get<double>() == kAdditiveAnimationBlendMode) {
     json_.Fail(
@@ -521,7 +538,11 @@ Asset ClipReader::Finish() {
         fmt::format("skipped {} track(s) that are not node transforms or morph weights: {}",
                     skipped_.size(), fmt::join(skipped_, ", ")));
   }
-  asset_.coordinates = {Handedness::kRight, Facing::kUnknown};
+  asset_.coordinates = {Handedness::kRight, facing_.value_or(Facing::kUnknown)};
+  if (facing_) {
+    asset_.notes.push_back(fmt::format("facing {} from the clip's userData (animconv)",
+                                       *facing_ == Facing::kPlusZ ? "+Z" : "-Z"));
+  }
   // Once every track has its node: the thumbs are told apart by the names of the whole rig.
   TagHumanoidByExactNames(asset_.rig);
   return std::move(asset_);

@@ -3,6 +3,7 @@
 #include "animconv/error.h"
 #include "formats/common/writer_support.h"
 #include "formats/three/three_json.h"
+#include "formats/three/three_user_data.h"
 
 namespace animconv {
 namespace {
@@ -167,8 +168,12 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip, size_t c
   }
   out += "],\"uuid\":\"";
   out += ClipUuid(std::string_view(out).substr(clip_start), clip_index);
-  // userData must be a JSON *string*: r180+ runs JSON.parse on it (formats.md §1.2).
-  out += fmt::format("\",\"blendMode\":{},\"userData\":\"{{}}\"}}", kNormalAnimationBlendMode);
+  // userData must be a JSON *string*: r180+ runs JSON.parse on it (formats.md §1.2). It records
+  // the facing, which the format has no place for, so that the clip reads back facing the same
+  // way (docs/formats/threejs.md).
+  out += fmt::format("\",\"blendMode\":{},\"userData\":", kNormalAnimationBlendMode);
+  AppendJsonString(out, ThreeUserDataText(asset.coordinates));
+  out += '}';
 }
 
 size_t CountNumbers(const Asset& asset) {

@@ -13,8 +13,8 @@
 namespace animconv {
 
 // The mirror that brings a left-handed recording into a model's own convention: UniVRM imports
-// VRM 0.x with reverse-Z and VRM 1.0 with reverse-X (formats.md §4.2), which shows in the facing
-// the model's reader found (-Z for 0.x, +Z otherwise).
+// VRM 0.x with reverse-Z and VRM 1.0 with reverse-X (UniVRM: which inverter where), which shows in
+// the facing the model's reader found (-Z for 0.x, +Z otherwise).
 Mirror MirrorForModel(const Asset& model);
 
 // Re-homes the input's channels on `model`'s nodes, matched by humanoid bone, else by name, so the
@@ -36,8 +36,8 @@ Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& mode
 // The generated rig a normalised-humanoid format holds.
 struct NormalizedRig {
   Facing facing = Facing::kPlusZ;
-  // VRMA maps every VRM 1.0 bone but the eyes, which lookAt drives (formats.md §3.1), and needs
-  // the 15 required bones; a Unity CSV has columns for all 55.
+  // VRMA maps every VRM 1.0 bone but the eyes, which lookAt drives (VRMC_vrm_animation 1.0 schema),
+  // and needs the 15 required bones; a Unity CSV has columns for all 55.
   bool eyes = false;
   bool required_vrm1_bones = true;
 };

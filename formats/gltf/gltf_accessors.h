@@ -1,6 +1,7 @@
-// Decoding glTF accessors into doubles: every component type, normalized integers (formats.md
-// §6.3), byteStride, matrix column padding, sparse substitution, accessors without a bufferView.
-// Every offset and count is checked against the real bytes before anything is allocated.
+// Decoding glTF accessors into doubles: every component type, normalized integers (glTF
+// 2.0 §3.11 sampler output formats, §3.6.2.3), byteStride, matrix column padding, sparse
+// substitution, accessors without a bufferView. Every offset and count is checked against the real
+// bytes before anything is allocated.
 #pragma once
 
 #include <memory>

@@ -16,7 +16,8 @@ namespace {
 
 using nlohmann::json;
 
-// The key properties parseAnimation turns into tracks, in its order (formats.md §1.6).
+// The key properties parseAnimation turns into tracks, in its order (three.js <= r184
+// AnimationClip.parseAnimation).
 struct KeyProperty {
   const char* key;
   Path path;
@@ -205,7 +206,7 @@ void HierarchyReader::ReadEntry(const json& keys, int node, const std::string& p
     if (key.contains("morphTargets")) {
       json_.Fail(
           fmt::format("{}/{}/morphTargets", pointer, k),
-          // formats.md §1.6: the morph branch indexes past the keys.
+          // three.js <= r184 AnimationClip.parseAnimation: the morph branch indexes past the keys.
           "morph target keys are not supported: three.js's own parseAnimation throws on them");
     }
   }
@@ -283,9 +284,10 @@ void HierarchyReader::ReadClip(const json& animation, const std::string& pointer
   asset_.clips.push_back(std::move(clip_));
 }
 
-// parseAnimation never scales times by fps (formats.md §1.6), so key times are read as seconds.
-// A file whose keys sit 1000/fps apart was most likely written in milliseconds (the seed
-// article's convention, `--time-unit ms`): say so, without changing the data.
+// parseAnimation never scales times by fps (three.js <= r184 AnimationClip.parseAnimation), so key
+// times are read as seconds. A file whose keys sit 1000/fps apart was most likely written in
+// milliseconds (the seed article's convention, `--time-unit ms`): say so, without changing the
+// data.
 void HierarchyReader::NoteMilliseconds(const json& animation) {
   const json* fps_json = Given(animation, "fps");
   if (!fps_json || !fps_json->is_number() || !(fps_json->get<double>() > 0)) return;

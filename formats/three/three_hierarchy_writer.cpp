@@ -24,7 +24,7 @@ void AppendArray(std::string& out, const double* values, size_t count) {
 
 // One key per distinct time of the node's channels. parseAnimation builds each property's track
 // only from the keys that carry it, so a property is written exactly at its own key times and
-// tracks of one bone may differ in length (formats.md §1.6).
+// tracks of one bone may differ in length (three.js <= r184 AnimationClip.parseAnimation).
 void AppendKeys(std::string& out, const NodeChannels& node, double time_scale) {
   const Channel* channels[3] = {node.rotation, node.translation, node.scale};
   const char* fields[3] = {"rot", "pos", "scl"};
@@ -98,7 +98,8 @@ std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options)
 
   std::string out = "{\"name\":";
   AppendJsonString(out, clip.name);
-  // fps is informational: parseAnimation does not scale key times by it (formats.md §1.6).
+  // fps is informational: parseAnimation does not scale key times by it (three.js <= r184
+  // AnimationClip.parseAnimation).
   if (const std::optional<double> rate = ClipKeyRate(clip)) {
     out += ",\"fps\":";
     AppendDouble(out, *rate);

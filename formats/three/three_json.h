@@ -17,8 +17,9 @@ Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options);
 // Rotations must be unit and hemisphere-aligned (RenderAsset in animconv/convert.h does that).
 std::string WriteThreeJson(const Asset& asset, const WriteOptions& options);
 
-// A track name split like three.js PropertyBinding.parseTrackName (formats.md §1.5); an empty
-// string stands for a part the name leaves out (an empty `node` is the mixer's root).
+// A track name split like three.js PropertyBinding.parseTrackName (three.js r187
+// PropertyBinding.parseTrackName); an empty string stands for a part the name leaves out (an empty
+// `node` is the mixer's root).
 struct ThreeTrackName {
   std::string node;
   std::string object;

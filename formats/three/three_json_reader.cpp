@@ -22,7 +22,7 @@ namespace {
 
 using nlohmann::json;
 
-// three.js codes (src/constants.js, formats.md §1.4).
+// three.js codes (src/constants.js, three.js r187 src/constants.js).
 constexpr double kInterpolateDiscrete = 2300;
 constexpr double kInterpolateLinear = 2301;
 constexpr double kInterpolateSmooth = 2302;
@@ -31,7 +31,7 @@ constexpr double kAdditiveAnimationBlendMode = 2501;
 
 enum class TrackType { kNumber, kVector, kQuaternion, kColor, kBool, kString };
 
-// AnimationClip's getTrackTypeForValueTypeName (formats.md §1.3).
+// AnimationClip's getTrackTypeForValueTypeName (three.js r187 KeyframeTrack types).
 std::optional<TrackType> FindTrackType(std::string_view type) {
   static const std::pair<std::string_view, TrackType> kAliases[] = {
       {"scalar", TrackType::kNumber},         {"double", TrackType::kNumber},
@@ -148,8 +148,8 @@ void ClipReader::ReadClip(const json& clip_json, const std::string& pointer, siz
                     "(2500)",
                     clip_.name));
   }
-  // `fps` makes every time a frame number, but leaves `duration` alone (formats.md §1.2); like
-  // `json.fps || 1.0`, 0 means no fps.
+  // `fps` makes every time a frame number, but leaves `duration` alone (three.js r187
+  // AnimationClip.parse); like `json.fps || 1.0`, 0 means no fps.
   double frame_seconds = 1;
   if (const json* fps_json = Given(clip_json, "fps")) {
     const double fps = json_.RequireNumber(*fps_json, pointer + "/fps");
@@ -244,7 +244,7 @@ std::optional<Target> ClipReader::ResolveTarget(const std::string& name,
   }
   Target target;
   // `.bones[NAME].prop` animates bone NAME of the node's skeleton (parseAnimation's names,
-  // formats.md §1.6).
+  // three.js <= r184 AnimationClip.parseAnimation).
   const bool bone = parsed->object == "bones" && !parsed->object_index.empty();
   if (!parsed->object.empty() && !bone) {
     Skip(name, fmt::format("'{}.{}' is not a node transform or morph weight", parsed->object,
@@ -342,7 +342,8 @@ void ClipReader::CheckTimes(const TrackKeys& keys, const std::string& name) cons
           keys.TimePointer(k),
           fmt::format("key {} of track '{}' is at {} s; expected times >= 0", k, name, time));
     }
-    // three.js's validate() lets equal times pass (formats.md §1.2); the clip model does not.
+    // three.js's validate() lets equal times pass (three.js r187 AnimationClip.parse); the clip
+    // model does not.
     if (k > 0 && time <= keys.times[k - 1]) {
       json_.Fail(keys.TimePointer(k),
                  fmt::format("key {} of track '{}' is at {} s, not after key {} at {} s; expected "
@@ -425,7 +426,7 @@ int ClipReader::ValueWidth(const TrackKeys& keys, const Target& target,
   const size_t key_count = keys.times.size();
   const std::string values_pointer =
       keys.legacy_keys.empty() ? keys.pointer + "/values" : keys.pointer + "/keys";
-  // Value size is implicit: values.length / times.length (formats.md §1.1).
+  // Value size is implicit: values.length / times.length (three.js r187 AnimationClip.toJSON).
   if (keys.values.empty() || keys.values.size() % key_count != 0) {
     json_.Fail(values_pointer,
                fmt::format("track '{}' has {} values for {} keys; expected a whole number per key",
@@ -441,7 +442,8 @@ int ClipReader::ValueWidth(const TrackKeys& keys, const Target& target,
     expected = 3;
   }
   // toJSON of a GLTFLoader CUBICSPLINE track keeps the 3x values but drops the interpolation
-  // (formats.md §1.4); a whole morph array's size is unknown, so only vectors can tell.
+  // (three.js r187 src/constants.js); a whole morph array's size is unknown, so only vectors can
+  // tell.
   if (width == 3 * expected && target.path != Path::kWeights) {
     json_.Fail(
         values_pointer,

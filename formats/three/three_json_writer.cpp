@@ -8,7 +8,7 @@
 namespace animconv {
 namespace {
 
-// three.js interpolation codes (src/constants.js, formats.md §1.4).
+// three.js interpolation codes (src/constants.js, three.js r187 src/constants.js).
 constexpr int kInterpolateDiscrete = 2300;
 constexpr int kNormalAnimationBlendMode = 2500;
 
@@ -32,10 +32,10 @@ TrackKind KindOf(Path path) {
 }
 
 // A UUID derived from the clip's JSON text and its place in the output, in the lower-case form
-// three.js MathUtils.generateUUID writes. ObjectLoader keys clips by uuid (formats.md §1.2), so
-// clips of one file must differ, which their index guarantees; deriving it instead of drawing
-// it makes the same input always give the same bytes (and batch runs reproducible). Marked as a
-// version-8 (custom) UUID, RFC 9562 §5.8: it is not random.
+// three.js MathUtils.generateUUID writes. ObjectLoader keys clips by uuid (three.js r187
+// AnimationClip.parse), so clips of one file must differ, which their index guarantees; deriving it
+// instead of drawing it makes the same input always give the same bytes (and batch runs
+// reproducible). Marked as a version-8 (custom) UUID, RFC 9562 §5.8: it is not random.
 std::string ClipUuid(std::string_view clip_text, size_t clip_index) {
   // Two FNV-1a 64-bit hashes with different offset bases: 128 bits, fast, no dependency.
   uint64_t high = 0xcbf29ce484222325ull ^ clip_index;
@@ -110,7 +110,8 @@ void AppendTrack(std::string& out, TimesText& times, const std::string& object_n
 std::string MorphTargetKey(const Node& node, size_t target) {
   if (node.morph_target_names.empty()) return std::to_string(target);
   const std::string& name = node.morph_target_names[target];
-  // A bracket accessor may hold anything but ']' (PropertyBinding, formats.md §1.5).
+  // A bracket accessor may hold anything but ']' (PropertyBinding, three.js r187
+  // PropertyBinding.parseTrackName).
   if (name.find(']') != std::string::npos) {
     ThrowUsage(
         fmt::format("three: morph target '{}' of '{}' contains ']', which a per-target "
@@ -124,7 +125,7 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip, size_t c
                 const ThreeObjectNames& names, bool morph_per_target) {
   RequireInterpolation(asset, clip, "three", true);
   const size_t clip_start = out.size();
-  // Key order as AnimationClip.toJSON writes it (formats.md §1.1).
+  // Key order as AnimationClip.toJSON writes it (three.js r187 AnimationClip.toJSON).
   out += "{\"name\":";
   AppendJsonString(out, clip.name);
   out += ",\"duration\":";
@@ -141,7 +142,7 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip, size_t c
     }
     RequireFloat32Increasing(asset, clip, channel);
     // Weights drive every mesh object of the node: GLTFLoader makes one object per primitive and
-    // one track for each (formats.md §1.5).
+    // one track for each (three.js r187 PropertyBinding.parseTrackName).
     if (channel.path == Path::kWeights && morph_per_target) {
       const size_t width = static_cast<size_t>(channel.width);
       for (size_t target = 0; target < width; ++target) {
@@ -168,9 +169,9 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip, size_t c
   }
   out += "],\"uuid\":\"";
   out += ClipUuid(std::string_view(out).substr(clip_start), clip_index);
-  // userData must be a JSON *string*: r180+ runs JSON.parse on it (formats.md §1.2). It records
-  // the facing, which the format has no place for, so that the clip reads back facing the same
-  // way (docs/formats/threejs.md).
+  // userData must be a JSON *string*: r180+ runs JSON.parse on it (three.js r187
+  // AnimationClip.parse). It records the facing, which the format has no place for, so that the
+  // clip reads back facing the same way (docs/formats/threejs.md).
   out += fmt::format("\",\"blendMode\":{},\"userData\":", kNormalAnimationBlendMode);
   AppendJsonString(out, ThreeUserDataText(asset.coordinates));
   out += '}';

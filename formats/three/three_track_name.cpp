@@ -8,7 +8,7 @@
 namespace animconv {
 namespace {
 
-// Track names (formats.md §1.5): PropertyBinding's regular expression
+// Track names (three.js r187 PropertyBinding.parseTrackName): PropertyBinding's regular expression
 //   ^((?:W+[/:])*)(N+)?(?:\.(W+)(?:\[(.+)\])?)?\.(W+)(?:\[(.+)\])?$
 // with W = [^[\].:/] and N = W or '.', matched with JavaScript's backtracking priorities
 // (longest node name first, then an object part before none, longest accessor first).

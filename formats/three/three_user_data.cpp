@@ -23,7 +23,8 @@ std::optional<Facing> ReadThreeUserDataFacing(const nlohmann::json& user_data,
                   fmt::format("three: {}/userData {}; ignored", pointer, what));
   };
   if (user_data.is_null()) return std::nullopt;
-  // AnimationClip.parse runs JSON.parse(json.userData || '{}') (r180+, formats.md §1.2).
+  // AnimationClip.parse runs JSON.parse(json.userData || '{}') (r180+, three.js r187
+  // AnimationClip.parse).
   if (!user_data.is_string()) {
     warn(fmt::format("is {}, not a JSON string: three.js r180+ throws on it",
                      user_data.type_name()));

@@ -12,8 +12,9 @@
 
 namespace animconv {
 
-// The text of a clip's `userData` (a JSON *string* in the file: r180+ JSON.parses it, formats.md
-// §1.2): {"animconv":{"facing":"-z","handedness":"right"}}, without "facing" when unknown.
+// The text of a clip's `userData` (a JSON *string* in the file: r180+ JSON.parses it in
+// AnimationClip.parse): {"animconv":{"facing":"-z","handedness":"right"}}, without "facing" when
+// unknown.
 std::string ThreeUserDataText(const CoordinateSystem& coordinates);
 
 // The facing a clip's `userData` (the member's value, at `pointer`) records under "animconv", or

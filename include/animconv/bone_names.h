@@ -35,8 +35,8 @@ std::optional<std::string> HumanBoneName(HumanBone bone, BoneNaming naming);
 
 // Exact lookup in one naming, ignoring case. kMixamo accepts the prefixes "mixamorig:",
 // "mixamorigN:", "mixamorig_", the glued "mixamorig"/"mixamorigN" three.js sanitising leaves, and
-// no prefix. Spine1 is chest and Spine2 upperChest, as in three-vrm's example map (formats.md
-// §2.3).
+// no prefix. Spine1 is chest and Spine2 upperChest, as in three-vrm's example map (its
+// Mixamo VRMA example).
 std::optional<HumanBone> FindHumanBone(std::string_view name, BoneNaming naming);
 
 // Every bone `name` denotes in some naming: names matching with their exact case win over names

@@ -31,8 +31,9 @@ struct CubicBakeReport {
 // files). The samples start at the channel's own key times, or, when `interval_seconds` is given,
 // at a uniform grid from its first to its last key (the last key always included): every grid time
 // is kept and keys are added between grid times only where the grid alone would be off. For
-// formats without glTF's CUBICSPLINE (three.js JSON has none, formats.md §1.4), where writing the
-// tangent-laden values as they are would be misread. Algorithm: docs/timing.md, "Cubic splines".
+// formats without glTF's CUBICSPLINE (three.js JSON has none, three.js r187 src/constants.js),
+// where writing the tangent-laden values as they are would be misread. Algorithm: docs/timing.md,
+// "Cubic splines".
 CubicBakeReport BakeCubicSplines(Asset& asset, std::optional<double> interval_seconds,
                                  const ReduceOptions& tolerances = ReduceOptions{});
 

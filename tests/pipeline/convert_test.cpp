@@ -113,9 +113,9 @@ TEST(PipelineTest, WalkSampleRoundTripsExactlyThroughTheModel) {
 // Known values, not a round trip: a round trip through our own inverse hides a sign error
 // common to both directions (the mirror's determinant factor). UniGLTF's documented conversion
 // from Unity (left-handed, Y up) to glTF / three.js (right-handed) by reversing Z is
-// (x,y,z,w) -> (-x,-y,z,w); UniVRM 1.0's by reversing X is (x,y,z,w) -> (x,-y,-z,w) (formats.md
-// §4.1). Physically: mirroring the space reverses the sense of every rotation, so the axis
-// components that the mirror keeps change sign.
+// (x,y,z,w) -> (-x,-y,z,w); UniVRM 1.0's by reversing X is (x,y,z,w) -> (x,-y,-z,w) (UniGLTF
+// axis inverters). Physically: mirroring the space reverses the sense of every rotation, so the
+// axis components that the mirror keeps change sign.
 TEST(PipelineTest, UnityCsvToThreeGivesUniGltfsValues) {
   // hips (0.5,0.5,0.5,0.5): 120 degrees about (1,1,1); leftUpperLeg (0.36,0.48,0,0.8); the other
   // 53 bones identity.

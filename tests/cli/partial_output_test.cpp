@@ -28,9 +28,9 @@ bool Has(const std::string& text, const std::string& part) {
 // `convert INPUT -o OUTPUT` fails with exit 2, writing nothing and saying `loss`; with
 // --allow-partial it writes OUTPUT and warns with the same text.
 void ExpectPartial(const std::string& input, const std::string& output_name,
-                   const std::string& loss) {
+                   const std::string& loss, const std::string& options = "") {
   TempDir dir;
-  const std::string command = "convert " + input + " -o " + dir.File(output_name);
+  const std::string command = "convert " + input + " -o " + dir.File(output_name) + options;
   const auto refused = RunAnimconv(command);
   EXPECT_EQ(refused.exit_code, 2) << refused.output;
   EXPECT_TRUE(Has(refused.output, "error: " + input + ": " + loss)) << refused.output;
@@ -59,6 +59,16 @@ TEST(PartialOutputTest, UnityCsvThatDropsMostChannelsFails) {
   ExpectPartial(Shared("vrm/three-vrm_test.vrma"), "t.unity.csv",
                 "2 of the input's 3 animated channel(s) have no place in the unity-csv output: "
                 "happy.translation, lookAt.rotation");
+}
+
+TEST(PartialOutputTest, AClipOfANonHumanoidRobotIsNoVrma) {
+  // RobotExpressive's bones are no humanoid naming; only its Head matches a bone, so a .vrma
+  // would move the head alone.
+  ExpectPartial(Shared("threejs/generated-by-three-r187/threejs_RobotExpressive.clips.json"),
+                "robot.vrma",
+                "9 of the input's 10 animated channel(s) have no place in the vrma output: "
+                "Body.rotation",
+                " --clip 0");
 }
 
 TEST(PartialOutputTest, BatchCountsAPartialOutputAsFailed) {

@@ -46,6 +46,10 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
        "(VRM 1.0/VRMA); none = keep the numbers. Default z; with --source-rig, the model's own "
        "(z for VRM 0.x, x otherwise)")
       ("clip", po::value(&values->clip), "convert only this clip (name or 0-based index)")
+      ("allow-partial", po::bool_switch(&values->allow_partial),
+       "write the output, with a warning, even when it holds no animation or lost most of the "
+       "input's (more than half of its animated channels or humanoid bones, or a required VRM "
+       "bone); without it that is an error (exit 2)")
       ("source-rig", po::value(&values->source_rig),
        "the model (VRM, glTF, ...) the input was recorded on: its rest pose is what the input's "
        "raw rotations are relative to. Without it a humanoid input counts as normalised (true "
@@ -143,6 +147,7 @@ void ApplyConvertOptions(ConvertOptionValues values, const po::variables_map& ma
   }
   if (map.count("clip")) options->clip = values.clip;
   options->write.three_array = values.three_array;
+  options->allow_partial = values.allow_partial;
   if (values.morph_tracks == "per-target") {
     options->write.three_morph_per_target = true;
   } else if (values.morph_tracks != "all") {

@@ -22,6 +22,7 @@ struct ConvertOptionValues {
   std::string morph_tracks = "all";
   int precision = -1;
   bool three_array = false;
+  bool allow_partial = false;
   std::string trim;
   std::string interpolation;
   bool loop = false;

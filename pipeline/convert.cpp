@@ -13,6 +13,7 @@
 #include "animconv/rest_pose.h"
 #include "formats/common/resource_path.h"
 #include "libconvert/clip_select.h"
+#include "pipeline/coverage.h"
 #include "pipeline/retarget_job.h"
 
 namespace animconv {
@@ -98,10 +99,14 @@ void ReportRetarget(const RetargetReport& report, const std::string& onto,
   for (const std::string& note : report.notes) AddDiagnostic(diagnostics, Severity::kInfo, note);
 }
 
-}  // namespace
+// What PrepareAsset did to the rig, for the coverage check (pipeline/coverage.h).
+struct PreparedSteps {
+  bool adopted_source_rig = false;
+  bool retargeted = false;
+};
 
-Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& options,
-                   Diagnostics* diagnostics) {
+Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
+              Diagnostics* diagnostics, PreparedSteps* steps) {
   for (const std::string& warning : RenameBones(asset.rig, options.bone_map, std::nullopt)) {
     AddDiagnostic(diagnostics, Severity::kWarning, "--bone-map: " + warning);
   }
@@ -122,6 +127,7 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
     const LoadedAsset model = LoadModel(options.source_rig, options, diagnostics);
     if (!options.mirror) mirror = MirrorForModel(model.asset);
     AdoptSourceRig(asset, model.asset, mirror, options.source_rig, diagnostics);
+    steps->adopted_source_rig = true;
   }
   const bool has_humanoid = std::any_of(asset.rig.nodes.begin(), asset.rig.nodes.end(),
                                         [](const Node& node) { return node.human_bone; });
@@ -141,6 +147,7 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
     RetargetReport report;
     asset = RetargetOntoModel(std::move(asset), model.asset, options.skeleton, mirror,
                               options.write.row_interval_seconds, &report);
+    steps->retargeted = true;
     ReportRetarget(report, options.skeleton, diagnostics);
   } else if (to_normalized) {
     RequireFacing(asset);
@@ -153,6 +160,7 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
     RetargetReport report;
     asset = RetargetOntoNormalizedRig(std::move(asset), rig, mirror,
                                       options.write.row_interval_seconds, &report);
+    steps->retargeted = true;
     ReportRetarget(report, fmt::format("the normalised T-pose rig of {}", format.id), diagnostics);
   }
   if (options.bone_names) {
@@ -170,6 +178,39 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
                   "--reduce: " + DescribeReduction(Reduce(asset, *options.reduce)));
   }
   return asset;
+}
+
+// The coverage rule (pipeline/coverage.h): a partial output is an error unless --allow-partial,
+// then a warning; smaller losses are warnings naming what was lost.
+void CheckCoverage(const InputCoverage& input, const Asset& prepared, const Format& format,
+                   const ConvertOptions& options, const PreparedSteps& steps,
+                   const std::string& path, Diagnostics* diagnostics) {
+  CoverageCheck check;
+  check.humanoid_output =
+      format.normalized_humanoid != NormalizedHumanoid::kNo || !options.skeleton.empty();
+  check.retargeted = steps.retargeted;
+  check.same_nodes = !steps.retargeted && !steps.adopted_source_rig;
+  const CoverageLoss loss = MeasureCoverageLoss(input, prepared, format, options.write, check);
+  for (const std::string& detail : loss.details) {
+    AddDiagnostic(diagnostics, Severity::kWarning, detail);
+  }
+  if (!loss.partial) return;
+  if (options.allow_partial) {
+    AddDiagnostic(diagnostics, Severity::kWarning, "--allow-partial: " + loss.summary);
+    return;
+  }
+  throw Error(ErrorKind::kBadInput, path, "",
+              fmt::format("{}; nothing written: {}, or pass --allow-partial to write it anyway "
+                          "(docs/cli.md, partial outputs)",
+                          loss.summary, loss.fix));
+}
+
+}  // namespace
+
+Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& options,
+                   Diagnostics* diagnostics) {
+  PreparedSteps steps;
+  return Prepare(std::move(asset), format, options, diagnostics, &steps);
 }
 
 std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options,
@@ -238,8 +279,12 @@ void ConvertFile(const std::string& input, const std::string& output, const Conv
   report->input_format = loaded.format;
   report->input_bytes = loaded.input_bytes;
   if (options.clip) SelectClip(loaded.asset, *options.clip);
-  Asset prepared =
-      PrepareAsset(std::move(loaded.asset), *report->output_format, options, &report->diagnostics);
+  const InputCoverage coverage = DescribeInputCoverage(loaded.asset);
+  PreparedSteps steps;
+  Asset prepared = Prepare(std::move(loaded.asset), *report->output_format, options,
+                           &report->diagnostics, &steps);
+  CheckCoverage(coverage, prepared, *report->output_format, options, steps, input,
+                &report->diagnostics);
   const std::string bytes =
       RenderAsset(std::move(prepared), *report->output_format, options, &report->diagnostics);
   WriteFileAtomic(output, bytes);

@@ -10,11 +10,8 @@
 #include "libconvert/text.h"
 
 namespace animconv {
-namespace {
 
-// The node a column group stands for: by humanoid identity when the name is a humanoid bone,
-// else by exact node name.
-int FindColumnNode(const Rig& rig, const std::string& bone_name) {
+int FindUnityCsvColumnNode(const Rig& rig, const std::string& bone_name) {
   const std::optional<HumanBone> bone = FindHumanBoneByUnityName(bone_name);
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     const Node& node = rig.nodes[n];
@@ -23,10 +20,31 @@ int FindColumnNode(const Rig& rig, const std::string& bone_name) {
   return -1;
 }
 
+namespace {
+
 // The most values (rows x bones x 4) one output may hold: about 1 GiB of text, so the file stays
 // under the readers' default --max-input-mb. A clip key at 1e8 s sampled every 0.2 s would
 // otherwise ask for terabytes, and one at 1e300 s overflow the row count.
 constexpr double kMaxValues = 1u << 27;
+
+// A Unity CSV has no times: the reader needs the row interval, and assumes the exporter's 0.2 s
+// (docs/formats/unity-csv.md, "Timing"). Any other interval is said, with the option that reads
+// the file back at its own speed (a 24 fps file read at 0.2 s plays 4.8 times too slow).
+void TellRowInterval(double interval, Diagnostics* diagnostics) {
+  const double reader_default = ReadOptions{}.row_interval_seconds;
+  if (!(interval > 0) || std::fabs(interval - reader_default) <= 1e-9) return;
+  const double fps = 1 / interval;
+  const double whole_fps = std::round(fps);
+  const std::string interval_text = fmt::format("{:.9g}", interval);
+  const std::string option =
+      whole_fps >= 1 && std::fabs(fps - whole_fps) <= 1e-5 * fps
+          ? fmt::format("--fps {} (or --interval {})", whole_fps, interval_text)
+          : fmt::format("--interval {}", interval_text);
+  AddDiagnostic(diagnostics, Severity::kWarning,
+                fmt::format("unity-csv: rows every {} s ({:.6g} fps); read it back with {}: the "
+                            "reader's default is {} s",
+                            interval_text, fps, option, reader_default));
+}
 
 std::vector<double> RowTimes(const Clip& clip, const std::vector<const Channel*>& used,
                              const WriteOptions& options) {
@@ -44,6 +62,7 @@ std::vector<double> RowTimes(const Clip& clip, const std::vector<const Channel*>
     }
     const auto rows = static_cast<size_t>(row_count);
     for (size_t r = 0; r < rows; ++r) times.push_back(static_cast<double>(r) * interval);
+    if (rows > 1) TellRowInterval(interval, options.diagnostics);
     return times;
   }
   // Without a requested grid the keys themselves must be one: rows are implicit times.
@@ -68,6 +87,7 @@ std::vector<double> RowTimes(const Clip& clip, const std::vector<const Channel*>
           "--fps to sample them");
     }
   }
+  TellRowInterval(interval, options.diagnostics);
   return keys;
 }
 
@@ -82,7 +102,7 @@ std::string WriteUnityCsv(const Asset& asset, const WriteOptions& options) {
   std::vector<const Channel*> column_channel(bones.size(), nullptr);
   std::vector<bool> written(clip.channels.size(), false);
   for (size_t b = 0; b < bones.size(); ++b) {
-    const int node = FindColumnNode(asset.rig, bones[b]);
+    const int node = FindUnityCsvColumnNode(asset.rig, bones[b]);
     for (size_t c = 0; c < clip.channels.size(); ++c) {
       const Channel& channel = clip.channels[c];
       if (channel.node == node && channel.path == Path::kRotation) {

@@ -40,6 +40,10 @@ struct ConvertOptions {
   TimingOptions timing;
   // --reduce: error-bounded keyframe reduction, the last step of PrepareAsset.
   std::optional<ReduceOptions> reduce;
+  // --allow-partial: write an output that holds no animation or lost most of the input's
+  // (MeasureCoverageLoss in pipeline/coverage.h, docs/cli.md "Partial outputs") with a warning
+  // instead of failing with Error(kBadInput).
+  bool allow_partial = false;
   uint64_t max_input_bytes = kDefaultMaxInputBytes;
   // --scale: multiplies every length after the reader's own unit conversion (BVH is read as
   // centimetres, FBX in its UnitScaleFactor, everything else as metres).

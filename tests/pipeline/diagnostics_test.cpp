@@ -77,9 +77,9 @@ TEST(DiagnosticsTest, ReaderWarningsReachTheSinkAlsoWhenALaterTrackFails) {
 TEST(DiagnosticsTest, WritersReportThroughWriteOptionsAndANullSinkDropsThem) {
   Asset asset = testing::MakeAsset({"Root"});  // not a humanoid name: matched by name
   asset.clips[0].channels = {
-      testing::MakeChannel(0, Path::kRotation, {0, 1}, {0, 0, 0, 1, 0, 0, 0, 1}, 4),
-      testing::MakeChannel(0, Path::kTranslation, {0, 1}, {0, 1, 0, 0, 1, 0}, 3)};
-  WriteOptions options;
+      testing::MakeChannel(0, Path::kRotation, {0, 0.2}, {0, 0, 0, 1, 0, 0, 0, 1}, 4),
+      testing::MakeChannel(0, Path::kTranslation, {0, 0.2}, {0, 1, 0, 0, 1, 0}, 3)};
+  WriteOptions options;  // rows 0.2 s apart: the reader's default, no interval warning
   options.bone_names = {"Root"};
   Diagnostics diagnostics;
   options.diagnostics = &diagnostics;

@@ -99,7 +99,11 @@ TEST(VrmaWriterTest, VrmaFromAnotherToolKeepsEveryBonesWorldMotion) {
   const std::string input = std::string(ANIMCONV_SHARED_DATA_DIR) + "/vrm/three-vrm_test.vrma";
   if (!std::filesystem::exists(input)) GTEST_SKIP() << input << " is absent";
   TempDir dir;
-  ConvertFile(input, dir.File("again.vrma"), ConvertOptions{});
+  // The file's expression and lookAt tracks are not carried over (2 of its 3 animated channels):
+  // a partial output (docs/cli.md), asked for here because the bones are what is tested.
+  ConvertOptions options;
+  options.allow_partial = true;
+  ConvertFile(input, dir.File("again.vrma"), options);
   const Asset source = ReadBack(input);  // rest rotations are not identity in this file
   const Asset output = ReadBack(dir.File("again.vrma"));
   size_t compared = 0;
@@ -125,6 +129,8 @@ TEST(VrmaWriterTest, AVrmaConvertsToEveryOtherOutput) {
        {"x.json", "x.hierarchy.json", "x.csv", "x.unity.csv", "x.gltf", "x.glb", "x.vrma"}) {
     ConvertOptions options;
     if (std::string(name) == "x.unity.csv") options.write.row_interval_seconds = 0.5;
+    // Humanoid outputs hold neither the expression nor lookAt: partial (docs/cli.md).
+    options.allow_partial = std::string(name) == "x.unity.csv" || std::string(name) == "x.vrma";
     const ConvertReport report = ConvertFile(input, dir.File(name), options);
     EXPECT_GT(report.output_bytes, 0u) << name;
   }

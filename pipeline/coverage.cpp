@@ -1,0 +1,203 @@
+#include "pipeline/coverage.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <set>
+#include <utility>
+
+#include "animconv/humanoid.h"
+#include "formats/csv/unity_csv.h"
+
+namespace animconv {
+namespace {
+
+using ChannelKey = std::pair<int, Path>;  // node, path
+
+// Values that change between keys: a channel that holds one value all along animates nothing,
+// so losing it (Assimp's constant translation on every joint, a generated clip's fingers held
+// still) is no loss of motion. A rotation and its negation are the same pose.
+bool Animated(const Channel& channel) {
+  constexpr double kTolerance = 1e-6;
+  const auto width = static_cast<size_t>(channel.width);
+  for (size_t k = 1; k < channel.key_count(); ++k) {
+    const double* value = channel.key_value(k);
+    const double* first = channel.key_value(0);
+    bool same = true;
+    bool negated = channel.path == Path::kRotation;
+    for (size_t i = 0; i < width; ++i) {
+      same = same && std::fabs(value[i] - first[i]) <= kTolerance;
+      negated = negated && std::fabs(value[i] + first[i]) <= kTolerance;
+    }
+    if (!same && !negated) return true;
+  }
+  return false;
+}
+
+// The channels of `output` its writer holds: unity-csv stores the rotations of its column nodes
+// only (docs/formats/unity-csv.md), the other writers every channel with keys.
+std::set<ChannelKey> HeldChannels(const Asset& output, const Format& format,
+                                  const WriteOptions& write) {
+  std::set<int> columns;
+  const bool unity_csv = format.id == "unity-csv";
+  if (unity_csv) {
+    const std::vector<std::string> bones =
+        write.bone_names.empty() ? DefaultUnityBoneNames() : write.bone_names;
+    for (const std::string& bone : bones) columns.insert(FindUnityCsvColumnNode(output.rig, bone));
+  }
+  std::set<ChannelKey> held;
+  for (const Clip& clip : output.clips) {
+    for (const Channel& channel : clip.channels) {
+      if (channel.key_count() == 0) continue;
+      if (unity_csv && (channel.path != Path::kRotation || !columns.count(channel.node))) continue;
+      held.emplace(channel.node, channel.path);
+    }
+  }
+  return held;
+}
+
+// The output node standing for input node `n`: the same index when the rig is the same, else the
+// node with the same humanoid bone, else with the same name.
+int Counterpart(const Rig& input, const Asset& output, int n, bool same_nodes) {
+  if (same_nodes) return n;
+  const Node& node = input.nodes[static_cast<size_t>(n)];
+  for (size_t m = 0; m < output.rig.nodes.size(); ++m) {
+    const Node& candidate = output.rig.nodes[m];
+    if (node.human_bone ? candidate.human_bone == node.human_bone
+                        : !candidate.human_bone && candidate.name == node.name) {
+      return static_cast<int>(m);
+    }
+  }
+  return -1;
+}
+
+std::string NameList(const std::vector<std::string>& names) {
+  constexpr size_t kShown = 10;
+  std::string text;
+  for (size_t i = 0; i < names.size() && i < kShown; ++i) text += (i ? ", " : "") + names[i];
+  if (names.size() > kShown) text += fmt::format(" and {} more", names.size() - kShown);
+  return text;
+}
+
+std::string ChannelName(const Rig& rig, const ChannelKey& key) {
+  const Node& node = rig.nodes[static_cast<size_t>(key.first)];
+  return fmt::format("{}.{}", node.name, PathName(key.second));
+}
+
+std::string BoneName(HumanBone bone) { return std::string(GetHumanBoneInfo(bone).vrm1); }
+
+}  // namespace
+
+InputCoverage DescribeInputCoverage(const Asset& input) {
+  InputCoverage coverage;
+  coverage.rig = input.rig;
+  coverage.clips = input.clips.size();
+  std::set<ChannelKey> animated;
+  for (const Clip& clip : input.clips) {
+    coverage.channels += clip.channels.size();
+    for (const Channel& channel : clip.channels) {
+      if (Animated(channel)) animated.emplace(channel.node, channel.path);
+    }
+  }
+  coverage.animated.assign(animated.begin(), animated.end());
+  return coverage;
+}
+
+CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output,
+                                 const Format& format, const WriteOptions& write,
+                                 const CoverageCheck& check) {
+  CoverageLoss loss;
+  const size_t input_channels = input.channels;
+  const std::vector<ChannelKey>& animated = input.animated;
+  const std::set<ChannelKey> held = HeldChannels(output, format, write);
+  if (held.empty()) {
+    loss.partial = true;
+    loss.summary = input.clips == 0
+                       ? "the input holds no animation (no clip), so neither would the output"
+                   : input_channels == 0
+                       ? "the input's clips hold no channel, so the output would hold no animation"
+                       : fmt::format(
+                             "the {} output would hold no animation: none of the input's {} "
+                             "channel(s) has a place in it",
+                             format.id, input_channels);
+    loss.fix = input_channels == 0 ? "convert a file that holds a clip"
+                                   : "choose an output format that holds the input's channels";
+    return loss;
+  }
+
+  // Input nodes whose motion a retargeted output still carries through a humanoid bone below
+  // them (RetargetClips folds a rotation into the bones below, docs/retargeting.md).
+  std::vector<bool> carried_below(input.rig.nodes.size(), false);
+  if (check.retargeted) {
+    for (size_t n = 0; n < input.rig.nodes.size(); ++n) {
+      if (!input.rig.nodes[n].human_bone) continue;
+      const int m = Counterpart(input.rig, output, static_cast<int>(n), check.same_nodes);
+      if (m < 0 || !held.count({m, Path::kRotation})) continue;
+      for (int p = input.rig.nodes[n].parent; p >= 0;
+           p = input.rig.nodes[static_cast<size_t>(p)].parent) {
+        carried_below[static_cast<size_t>(p)] = true;
+      }
+    }
+  }
+
+  std::vector<std::string> lost_channels;
+  std::set<HumanBone> animated_bones, kept_bones, folded_bones;
+  for (const ChannelKey& key : animated) {
+    const Node& node = input.rig.nodes[static_cast<size_t>(key.first)];
+    const int m = Counterpart(input.rig, output, key.first, check.same_nodes);
+    const bool kept = m >= 0 && held.count({m, key.second});
+    const bool folded =
+        !kept && key.second == Path::kRotation && carried_below[static_cast<size_t>(key.first)];
+    if (node.human_bone) {
+      animated_bones.insert(*node.human_bone);
+      if (kept) kept_bones.insert(*node.human_bone);
+      if (folded) folded_bones.insert(*node.human_bone);
+    }
+    if (!kept && !folded) lost_channels.push_back(ChannelName(input.rig, key));
+  }
+  std::vector<std::string> lost_bones, lost_required;
+  std::vector<std::string> folded_names;
+  for (const HumanBone bone : animated_bones) {
+    if (kept_bones.count(bone)) continue;
+    if (folded_bones.count(bone)) {
+      folded_names.push_back(BoneName(bone));
+      continue;
+    }
+    lost_bones.push_back(BoneName(bone));
+    if (GetHumanBoneInfo(bone).required_vrm1) lost_required.push_back(BoneName(bone));
+  }
+
+  const std::string where = fmt::format("in the {} output", format.id);
+  if (check.humanoid_output && !lost_required.empty()) {
+    loss.partial = true;
+    loss.summary = fmt::format(
+        "the input animates VRM 1.0 required humanoid bone(s) {} that have "
+        "no place {}",
+        NameList(lost_required), where);
+  } else if (check.humanoid_output && lost_bones.size() * 2 > animated_bones.size()) {
+    loss.partial = true;
+    loss.summary =
+        fmt::format("{} of the input's {} animated humanoid bone(s) have no place {}: {}",
+                    lost_bones.size(), animated_bones.size(), where, NameList(lost_bones));
+  } else if (!lost_channels.empty()) {
+    loss.partial = lost_channels.size() * 2 > animated.size();
+    loss.summary =
+        fmt::format("{} of the input's {} animated channel(s) have no place {}: {}",
+                    lost_channels.size(), animated.size(), where, NameList(lost_channels));
+  }
+  if (loss.partial) {
+    loss.fix = check.humanoid_output
+                   ? "give the input's nodes humanoid identities with --bone-map (animconv bones), "
+                     "or choose an output format that is not humanoid (glb, three)"
+                   : "choose an output format that holds the input's channels";
+  }
+  if (!loss.summary.empty() && !loss.partial) loss.details.push_back(loss.summary);
+  if (!folded_names.empty()) {
+    loss.details.push_back(fmt::format(
+        "{} source bone(s) missing on the target passed their rotation to the bones below: {}",
+        folded_names.size(), NameList(folded_names)));
+  }
+  return loss;
+}
+
+}  // namespace animconv

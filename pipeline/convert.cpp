@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
@@ -103,6 +104,9 @@ void ReportRetarget(const RetargetReport& report, const std::string& onto,
 struct PreparedSteps {
   bool adopted_source_rig = false;
   bool retargeted = false;
+  // With --source-rig: what the input animates once on the model's nodes (with their humanoid
+  // identities), the baseline the output is measured against.
+  std::optional<InputCoverage> adopted;
 };
 
 Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
@@ -128,6 +132,7 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
     if (!options.mirror) mirror = MirrorForModel(model.asset);
     AdoptSourceRig(asset, model.asset, mirror, options.source_rig, diagnostics);
     steps->adopted_source_rig = true;
+    steps->adopted = DescribeInputCoverage(asset);
   }
   const bool has_humanoid = std::any_of(asset.rig.nodes.begin(), asset.rig.nodes.end(),
                                         [](const Node& node) { return node.human_bone; });
@@ -189,8 +194,25 @@ void CheckCoverage(const InputCoverage& input, const Asset& prepared, const Form
   check.humanoid_output =
       format.normalized_humanoid != NormalizedHumanoid::kNo || !options.skeleton.empty();
   check.retargeted = steps.retargeted;
-  check.same_nodes = !steps.retargeted && !steps.adopted_source_rig;
-  const CoverageLoss loss = MeasureCoverageLoss(input, prepared, format, options.write, check);
+  check.same_nodes = !steps.retargeted && (!steps.adopted_source_rig || steps.adopted);
+  // Tracks that found no node of the --source-rig model are already warned about, one by one;
+  // when they are most of the input, the output is partial as well.
+  if (steps.adopted && 2 * steps.adopted->animated.size() < input.animated.size()) {
+    const std::string summary = fmt::format(
+        "{} of the input's {} animated channel(s) match no node of the --source-rig model",
+        input.animated.size() - steps.adopted->animated.size(), input.animated.size());
+    if (options.allow_partial) {
+      AddDiagnostic(diagnostics, Severity::kWarning, "--allow-partial: " + summary);
+    } else {
+      throw Error(ErrorKind::kBadInput, path, "",
+                  fmt::format("{}; nothing written: check that the clip was made on that model, "
+                              "or pass --allow-partial to write it anyway (docs/cli.md, partial "
+                              "outputs)",
+                              summary));
+    }
+  }
+  const CoverageLoss loss = MeasureCoverageLoss(steps.adopted ? *steps.adopted : input, prepared,
+                                                format, options.write, check);
   for (const std::string& detail : loss.details) {
     AddDiagnostic(diagnostics, Severity::kWarning, detail);
   }

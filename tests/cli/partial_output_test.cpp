@@ -61,6 +61,24 @@ TEST(PartialOutputTest, UnityCsvThatDropsMostChannelsFails) {
                 "happy.translation, lookAt.rotation");
 }
 
+// A clip whose tracks name nodes the --source-rig model does not have: each is warned about, and
+// when they are most of the clip the output is partial.
+TEST(PartialOutputTest, TracksThatMissTheSourceRigMakeAPartialOutput) {
+  nlohmann::json tracks = nlohmann::json::array();
+  for (const char* node : {"Hips", "Tail1", "Tail2", "Tail3"}) {
+    tracks.push_back({{"name", std::string(node) + ".quaternion"},
+                      {"type", "quaternion"},
+                      {"times", {0, 1}},
+                      {"values", {0, 0, 0, 1, 0, 0.2, 0, 0.98}}});
+  }
+  TempDir inputs;
+  const std::string input = inputs.File("tail.json");
+  testing::WriteText(input, nlohmann::json{{"name", "tail"}, {"tracks", tracks}}.dump());
+  ExpectPartial(input, "tail.vrma",
+                "3 of the input's 4 animated channel(s) match no node of the --source-rig model",
+                " --source-rig " + Shared("vrm/vrmaddon_debug_robot.vrm"));
+}
+
 TEST(PartialOutputTest, AClipOfANonHumanoidRobotIsNoVrma) {
   // RobotExpressive's bones are no humanoid naming; only its Head matches a bone, so a .vrma
   // would move the head alone.
@@ -68,7 +86,8 @@ TEST(PartialOutputTest, AClipOfANonHumanoidRobotIsNoVrma) {
                 "robot.vrma",
                 "9 of the input's 10 animated channel(s) have no place in the vrma output: "
                 "Body.rotation",
-                " --clip 0");
+                // A three.js clip records no facing: the retargeting step would refuse first.
+                " --clip 0 --source-facing +z");
 }
 
 TEST(PartialOutputTest, BatchCountsAPartialOutputAsFailed) {

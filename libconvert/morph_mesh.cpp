@@ -21,8 +21,8 @@ void RequireSizes(const MorphMesh& mesh, const std::vector<double>& weights) {
     ThrowInternal("EvaluateMorph: normals and positions differ in count");
   }
   if (weights.size() != mesh.targets.size()) {
-    ThrowInternal("EvaluateMorph: " + std::to_string(weights.size()) +
-                                " weights for " + std::to_string(mesh.targets.size()) + " targets");
+    ThrowInternal("EvaluateMorph: " + std::to_string(weights.size()) + " weights for " +
+                  std::to_string(mesh.targets.size()) + " targets");
   }
   for (const MorphTarget& target : mesh.targets) {
     // An empty delta list is a target that leaves that attribute alone (glTF allows a target

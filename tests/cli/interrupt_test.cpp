@@ -2,8 +2,8 @@
 // animconv/io.h): `convert` and `bake`, stopped by SIGINT or SIGTERM while their temporary file
 // exists, leave no temporary file, no partial output, and an older output untouched; the process
 // dies by that signal (the shell's 130/143).
-#include <gtest/gtest.h>
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>

@@ -16,8 +16,14 @@ namespace {
 constexpr double kRadiansPerDegree = 3.14159265358979323846 / 180.0;
 // Points inside each chord where it is compared with the curve (ChordError, resample.h).
 constexpr int kCheckPoints = 15;
-// A chord is never shorter than its segment / 2^20 (AppendChordTimes).
-constexpr int kMaxDepth = 20;
+// A chord is never shorter than its segment / 2^12 (AppendChordTimes): at 30 fps a piece of
+// 8 microseconds, far below any real curve's need, and a bound on a hostile one's cost.
+constexpr int kMaxDepth = 12;
+// Halvings a whole channel may spend beyond its grid (BakeCubicSplines): 64 per segment on
+// average, and 4096 for any channel. A curve the tolerance cannot follow (a fuzzed tangent of
+// 1e30) then ends in bounded time, and the report says the error reached.
+constexpr size_t kSplitsPerSegment = 64;
+constexpr size_t kMinSplits = 4096;
 
 std::vector<double> GridTimes(const Channel& channel, std::optional<double> interval_seconds) {
   if (!interval_seconds) return channel.times_seconds;
@@ -40,14 +46,15 @@ std::vector<double> At(const Channel& channel, double seconds) {
   return value;
 }
 
-double Split(const Channel& channel, double t0, double t1, double target, int depth,
+double Split(const Channel& channel, double t0, double t1, double target, int depth, size_t* budget,
              std::vector<double>* times) {
   const double error = ChordError(channel, t0, t1);
-  if (error > target && depth < kMaxDepth) {
+  if (error > target && depth < kMaxDepth && (!budget || *budget > 0)) {
+    if (budget) --*budget;
     const double middle = t0 + (t1 - t0) / 2;
     // Two statements: the first half's times must be appended first.
-    const double first = Split(channel, t0, middle, target, depth + 1, times);
-    return std::max(first, Split(channel, middle, t1, target, depth + 1, times));
+    const double first = Split(channel, t0, middle, target, depth + 1, budget, times);
+    return std::max(first, Split(channel, middle, t1, target, depth + 1, budget, times));
   }
   times->push_back(t1);
   return error;
@@ -89,8 +96,8 @@ double ChordError(const Channel& channel, double t0, double t1) {
 }
 
 double AppendChordTimes(const Channel& channel, double t0, double t1, double target,
-                        std::vector<double>* times) {
-  return Split(channel, t0, t1, target, 0, times);
+                        std::vector<double>* times, size_t* budget) {
+  return Split(channel, t0, t1, target, 0, budget, times);
 }
 
 CubicBakeReport BakeCubicSplines(Asset& asset, std::optional<double> interval_seconds,
@@ -109,9 +116,11 @@ CubicBakeReport BakeCubicSplines(Asset& asset, std::optional<double> interval_se
       linear.interpolation = Interpolation::kLinear;
       linear.times_seconds.push_back(grid.front());
       double max_error = 0;
+      size_t budget = std::max(kMinSplits, kSplitsPerSegment * (grid.size() - 1));
       for (size_t k = 1; k < grid.size(); ++k) {
-        max_error = std::max(max_error, AppendChordTimes(channel, grid[k - 1], grid[k],
-                                                         tolerance / 2, &linear.times_seconds));
+        max_error =
+            std::max(max_error, AppendChordTimes(channel, grid[k - 1], grid[k], tolerance / 2,
+                                                 &linear.times_seconds, &budget));
       }
       linear.values.resize(linear.key_count() * static_cast<size_t>(channel.width));
       for (size_t k = 0; k < linear.key_count(); ++k) {

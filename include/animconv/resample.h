@@ -47,12 +47,13 @@ double ToleranceOf(const ReduceOptions& tolerances, Path path);
 // 0.3 % (the peak is at most 1/32 of the span from a point, where the error is flat).
 double ChordError(const Channel& channel, double t0, double t1);
 
-// Halves [t0, t1] until every piece's ChordError is at most `target` (at most 2^20 pieces, so a
-// jump the tolerance cannot follow still ends) and appends the pieces' end times to `times`, t1
-// last. Returns the largest ChordError of the pieces: what playing the curve's values at
-// t0, *times linearly is off by. Shared by BakeCubicSplines and DiffClips' adaptive sampling.
+// Halves [t0, t1] until every piece's ChordError is at most `target` (at most 2^12 pieces, and
+// at most `*budget` halvings when given, each one spent from it: a jump the tolerance cannot
+// follow still ends in bounded time) and appends the pieces' end times to `times`, t1 last.
+// Returns the largest ChordError of the pieces: what playing the curve's values at t0, *times
+// linearly is off by. Shared by BakeCubicSplines and DiffClips' adaptive sampling.
 double AppendChordTimes(const Channel& channel, double t0, double t1, double target,
-                        std::vector<double>* times);
+                        std::vector<double>* times, size_t* budget = nullptr);
 
 // "3 cubic-spline channel(s) (12 keys) baked to 96 linear keys; max error 0.048 deg (tolerance
 // 0.1), 4.1e-05 m (tolerance 0.0001)".

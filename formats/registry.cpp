@@ -117,7 +117,9 @@ const std::vector<Format>& Formats() {
        false,
        SniffThreeHierarchy,
        ReadThreeHierarchy,
-       WriteThreeHierarchy},
+       WriteThreeHierarchy,
+       NormalizedHumanoid::kNo,
+       /*holds_morph_weights=*/false},
       // Read only: Assimp's exporters lose what we keep (anchors.md §5); we write glTF ourselves.
       {"assimp",
        "FBX, BVH, COLLADA and other animated formats, read through Assimp 5.2",

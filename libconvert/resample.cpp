@@ -131,21 +131,33 @@ CubicBakeReport BakeCubicSplines(Asset& asset, std::optional<double> interval_se
       report.linear_keys += linear.key_count();
       report.has_path[path] = true;
       report.tolerance[path] = tolerance;
-      report.max_error[path] = std::max(report.max_error[path], max_error);
+      if (report.worst_node[path] < 0 || max_error > report.max_error[path]) {
+        report.max_error[path] = max_error;
+        report.worst_node[path] = channel.node;
+      }
       channel = std::move(linear);
     }
   }
   return report;
 }
 
-std::string DescribeCubicBake(const CubicBakeReport& report) {
+std::string DescribeCubicBake(const CubicBakeReport& report, const Rig& rig) {
   static const char* const kUnits[] = {"m", "deg", "ratio", "weight"};
   std::vector<std::string> errors;
   for (size_t path = 0; path < 4; ++path) {
     if (!report.has_path[path]) continue;
     const double unit = static_cast<Path>(path) == Path::kRotation ? kRadiansPerDegree : 1.0;
-    errors.push_back(fmt::format("{:.2g} {} (tolerance {:g})", report.max_error[path] / unit,
-                                 kUnits[path], report.tolerance[path] / unit));
+    std::string error = fmt::format("{:.2g} {} (tolerance {:g})", report.max_error[path] / unit,
+                                    kUnits[path], report.tolerance[path] / unit);
+    // Over the tolerance only where the halving budget ran out (a curve no sane key count
+    // follows): name the channel, so the user knows which motion is off.
+    const int node = report.worst_node[path];
+    if (report.max_error[path] > report.tolerance[path] && node >= 0 &&
+        static_cast<size_t>(node) < rig.nodes.size()) {
+      error += fmt::format(", over it on {}.{}", rig.nodes[static_cast<size_t>(node)].name,
+                           PathName(static_cast<Path>(path)));
+    }
+    errors.push_back(std::move(error));
   }
   return fmt::format("{} cubic-spline channel(s) ({} keys) baked to {} linear keys; max error {}",
                      report.channels, report.cubic_keys, report.linear_keys,

@@ -255,7 +255,7 @@ std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions&
       AddDiagnostic(diagnostics, Severity::kWarning,
                     fmt::format("{} has no cubic splines: {}, as a linear (slerp) player "
                                 "interpolates them; sampled {}",
-                                format.id, DescribeCubicBake(baked),
+                                format.id, DescribeCubicBake(baked, asset.rig),
                                 options.write.row_interval_seconds
                                     ? fmt::format("every {} s, plus keys where that grid was off",
                                                   *options.write.row_interval_seconds)

@@ -35,7 +35,8 @@ bool Animated(const Channel& channel) {
 }
 
 // The channels of `output` its writer holds: unity-csv stores the rotations of its column nodes
-// only (docs/formats/unity-csv.md), the other writers every channel with keys.
+// only (docs/formats/unity-csv.md), three-hierarchy no morph weights (Format::holds_morph_weights),
+// the other writers every channel with keys.
 std::set<ChannelKey> HeldChannels(const Asset& output, const Format& format,
                                   const WriteOptions& write) {
   std::set<int> columns;
@@ -50,6 +51,7 @@ std::set<ChannelKey> HeldChannels(const Asset& output, const Format& format,
     for (const Channel& channel : clip.channels) {
       if (channel.key_count() == 0) continue;
       if (unity_csv && (channel.path != Path::kRotation || !columns.count(channel.node))) continue;
+      if (channel.path == Path::kWeights && !format.holds_morph_weights) continue;
       held.emplace(channel.node, channel.path);
     }
   }

@@ -84,6 +84,10 @@ struct Format {
   // Formats whose rotations are by definition normalised humanoid ones (identity = T-pose): the
   // pipeline first retargets the input onto a generated T-pose rig (retarget_job.h).
   NormalizedHumanoid normalized_humanoid = NormalizedHumanoid::kNo;
+  // False for formats that cannot hold morph weights (three-hierarchy: parseAnimation's morph
+  // branch throws, docs/formats/threejs.md): their writers drop such channels, and the partial
+  // output rule (docs/cli.md) counts them as lost.
+  bool holds_morph_weights = true;
 };
 
 const std::vector<Format>& Formats();

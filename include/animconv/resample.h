@@ -21,6 +21,9 @@ struct CubicBakeReport {
   std::array<double, 4> max_error{};
   std::array<double, 4> tolerance{};  // per Path, what the chords were held to (same units)
   std::array<bool, 4> has_path{};     // which paths had a cubic channel
+  // Per Path, the node of the channel with max_error (-1: none), so a bake over its tolerance
+  // names where (the exit-0 rule: a warning names what plays differently).
+  std::array<int, 4> worst_node{-1, -1, -1, -1};
 };
 
 // Replaces every cubic-spline channel with a linear one that plays, as a linear (slerp for
@@ -57,6 +60,6 @@ double AppendChordTimes(const Channel& channel, double t0, double t1, double tar
 
 // "3 cubic-spline channel(s) (12 keys) baked to 96 linear keys; max error 0.048 deg (tolerance
 // 0.1), 4.1e-05 m (tolerance 0.0001)".
-std::string DescribeCubicBake(const CubicBakeReport& report);
+std::string DescribeCubicBake(const CubicBakeReport& report, const Rig& rig);
 
 }  // namespace animconv

@@ -48,6 +48,13 @@ TEST(PartialOutputTest, AModelWithoutAnimationIsNoVrma) {
                 "the input holds no animation (no clip)");
 }
 
+TEST(PartialOutputTest, AMorphOnlyClipIsNoHierarchyJson) {
+  // The hierarchy writer drops morph weights (parseAnimation's morph branch throws), which left
+  // a file with an empty clip that three.js's parseAnimation returns null for, with exit 0.
+  ExpectPartial(testing::SourcePath("data/gltf/morph_cube.gltf"), "cube.hierarchy.json",
+                "the three-hierarchy output would hold no animation");
+}
+
 TEST(PartialOutputTest, AnFbxWithoutClipIsNoGlb) {
   ExpectPartial(Shared("fbx/threejs_morph_test.fbx"), "m.glb",
                 "the input holds no animation (no clip)");

@@ -89,8 +89,9 @@ TEST(BakeCubicSplinesTest, BakedTranslationPlaysWithinTheTolerance) {
   Channel chord =
       MakeChannel(0, Path::kTranslation, {0, 0.5, 1}, {0.1, 0, 0, 0.1, 0, 0, 0.1, 0, 0}, 3);
   EXPECT_GT(DenseError(cubic, chord), 0.1);
-  EXPECT_NE(DescribeCubicBake(report).find("1 cubic-spline channel(s) (3 keys) baked to"),
-            std::string::npos);
+  EXPECT_NE(
+      DescribeCubicBake(report, asset.rig).find("1 cubic-spline channel(s) (3 keys) baked to"),
+      std::string::npos);
 }
 
 TEST(BakeCubicSplinesTest, BakedRotationSlerpsWithinTheTolerance) {
@@ -125,6 +126,28 @@ TEST(BakeCubicSplinesTest, ALinearCubicNeedsNoExtraKeys) {
   const CubicBakeReport report = BakeCubicSplines(asset, std::nullopt);
   EXPECT_EQ(asset.clips[0].channels[0].times_seconds, (std::vector<double>{0, 1}));
   EXPECT_LT(report.max_error[static_cast<size_t>(Path::kWeights)], 1e-12);
+}
+
+TEST(BakeCubicSplinesTest, ABakeOverItsToleranceNamesTheChannel) {
+  // A tangent of 1e30 weight/s: no key budget follows it, so the bake ends over its tolerance and
+  // the description must say where (a warning names what plays differently).
+  Asset asset = MakeAsset({"calm", "wild"});
+  asset.clips[0].channels = {
+      MakeChannel(0, Path::kWeights, {0, 1}, {1, 0, 1, 1, 1, 1}, 1, Interpolation::kCubicSpline),
+      MakeChannel(1, Path::kWeights, {0, 1}, {0, 0, 1e30, -1e30, 1, 0}, 1,
+                  Interpolation::kCubicSpline)};
+  const CubicBakeReport report = BakeCubicSplines(asset, std::nullopt);
+  const size_t weights = static_cast<size_t>(Path::kWeights);
+  EXPECT_GT(report.max_error[weights], report.tolerance[weights]);
+  EXPECT_EQ(report.worst_node[weights], 1);
+  EXPECT_NE(DescribeCubicBake(report, asset.rig).find("over it on wild.weights"), std::string::npos)
+      << DescribeCubicBake(report, asset.rig);
+  // Within the tolerance, no channel is named.
+  Asset calm = MakeAsset({"calm"});
+  calm.clips[0].channels = {
+      MakeChannel(0, Path::kWeights, {0, 1}, {1, 0, 1, 1, 1, 1}, 1, Interpolation::kCubicSpline)};
+  EXPECT_EQ(DescribeCubicBake(BakeCubicSplines(calm, std::nullopt), calm.rig).find("over it"),
+            std::string::npos);
 }
 
 }  // namespace

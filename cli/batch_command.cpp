@@ -41,8 +41,10 @@ std::string Duration(double seconds) {
 // One status line rewritten in place on a terminal; plain lines per file otherwise (logs, CI).
 class Progress {
  public:
-  explicit Progress(size_t total)
+  // `quiet` (-q, errors only): no progress at all; failures are still listed at the end.
+  Progress(size_t total, bool quiet)
       : total_(total),
+        quiet_(quiet),
         terminal_(isatty(STDERR_FILENO) != 0),
         start_(std::chrono::steady_clock::now()) {}
 
@@ -55,6 +57,7 @@ class Progress {
     PrintDiagnostics(result.diagnostics, result.item.input);
     ++done_;
     if (result.status == BatchStatus::kFailed) ++failed_;
+    if (quiet_) return;
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     const double rate = static_cast<double>(done_) / std::max(elapsed, 1e-9);
@@ -76,11 +79,12 @@ class Progress {
   }
 
   void Finish() {
-    if (terminal_) std::cerr << "\r\033[K";
+    if (terminal_ && !quiet_) std::cerr << "\r\033[K";
   }
 
  private:
   size_t total_;
+  bool quiet_;
   size_t done_ = 0;
   size_t failed_ = 0;
   bool terminal_;
@@ -117,7 +121,7 @@ int RunBatch(const std::vector<std::string>& args) {
   po::options_description visible;
   visible.add(batch)
       .add(ConvertOptionsDescription(&convert_values))
-      .add(InputOptions(&input_values));
+      .add(InputOptions(&input_values, /*writes=*/true));
   po::options_description all;
   all.add(visible);
   all.add_options()("input", po::value(&inputs));
@@ -150,11 +154,13 @@ int RunBatch(const std::vector<std::string>& args) {
   ApplyConvertOptions(convert_values, map, &options.convert);
   const std::vector<BatchItem> plan = PlanBatch(options);
 
+  // -q lets only errors through: no progress lines and no summary, only the failures.
+  const bool quiet = spdlog::get_level() >= spdlog::level::err;
   // Per-file info lines would bury the warnings; -v still shows them.
   if (spdlog::get_level() == spdlog::level::info) spdlog::set_level(spdlog::level::warn);
   std::signal(SIGINT, RequestStop);
   std::signal(SIGTERM, RequestStop);
-  Progress progress(plan.size());
+  Progress progress(plan.size(), quiet);
   const auto start = std::chrono::steady_clock::now();
   const std::vector<BatchResult> results = ConvertBatch(
       plan, options, [&progress](const BatchResult& result) { progress.Update(result); }, &g_stop);
@@ -172,8 +178,10 @@ int RunBatch(const std::vector<std::string>& args) {
                                EscapeForTerminal(result.message));
     }
   }
-  std::cerr << fmt::format("{} converted, {} skipped, {} failed, {} not started in {:.2f} s\n",
-                           counts[0], counts[1], counts[2], counts[3], wall);
+  if (!quiet) {
+    std::cerr << fmt::format("{} converted, {} skipped, {} failed, {} not started in {:.2f} s\n",
+                             counts[0], counts[1], counts[2], counts[3], wall);
+  }
   if (!report.empty()) WriteFileAtomic(report, BatchReportJson(results, wall));
   if (g_stop) return 130;  // interrupted, as shells report SIGINT
   return exit_code;

@@ -23,7 +23,9 @@ int RunConvert(const std::vector<std::string>& args) {
        "-> glb, .vrma -> vrma)");
   // clang-format on
   po::options_description visible;
-  visible.add(files).add(ConvertOptionsDescription(&values)).add(InputOptions(&input));
+  visible.add(files)
+      .add(ConvertOptionsDescription(&values))
+      .add(InputOptions(&input, /*writes=*/true));
 
   po::variables_map map;
   if (!ParseCommandLine(args, "animconv convert INPUT -o OUTPUT [options]", visible, "input",

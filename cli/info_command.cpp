@@ -3,7 +3,9 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "animconv/bone_map.h"
 #include "animconv/bone_names.h"
+#include "animconv/io.h"
 #include "animconv/summary.h"
 #include "cli/commands.h"
 #include "cli/diagnostics.h"
@@ -186,11 +188,15 @@ AssetSummary ForTerminal(AssetSummary summary) {
 int RunInfo(const std::vector<std::string>& args) {
   InputOptionValues input;
   bool json = false;
+  std::string bone_map;
   po::options_description general("Info");
   // clang-format off
   general.add_options()
       ("help,h", "show this help")
-      ("json", po::bool_switch(&json), "machine-readable output");
+      ("json", po::bool_switch(&json), "machine-readable output")
+      ("bone-map", po::value(&bone_map),
+       "file of 'from,to' lines renaming the input's nodes, as convert applies it: info then "
+       "shows the rig and humanoid coverage convert would work with");
   // clang-format on
   po::options_description visible;
   visible.add(general).add(InputOptions(&input));
@@ -203,7 +209,17 @@ int RunInfo(const std::vector<std::string>& args) {
   const std::string path = map["input"].as<std::string>();
   Diagnostics diagnostics;
   LoadedAsset loaded;
-  PrintingDiagnostics(diagnostics, [&] { loaded = LoadAsset(path, options, &diagnostics); });
+  PrintingDiagnostics(diagnostics, [&] {
+    loaded = LoadAsset(path, options, &diagnostics);
+    // The same renaming convert does first (pipeline/convert.cpp), so `info --bone-map` shows
+    // whether a map gives the rig the humanoid bones a retarget needs before converting.
+    if (!bone_map.empty()) {
+      const std::vector<BoneMapEntry> entries = ParseBoneMap(ReadFile(bone_map), bone_map);
+      for (const std::string& warning : RenameBones(loaded.asset.rig, entries, std::nullopt)) {
+        AddDiagnostic(&diagnostics, Severity::kWarning, "--bone-map: " + warning);
+      }
+    }
+  });
   const AssetSummary summary = Summarize(loaded.asset);
   if (json) {
     // Paths and notes may quote bytes that are not UTF-8: replaced (U+FFFD), never a crash.

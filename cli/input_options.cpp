@@ -11,8 +11,13 @@
 
 namespace animconv::cli {
 
-po::options_description InputOptions(InputOptionValues* values) {
+po::options_description InputOptions(InputOptionValues* values, bool writes) {
   po::options_description description("Input");
+  const char* interval_help =
+      writes ? "unity-csv: seconds between rows (default 0.2, the reference exporter's rate). "
+               "Output: the grid to sample on when writing unity-csv, or when baking cubic "
+               "splines for formats without them"
+             : "unity-csv: seconds between rows (default 0.2, the reference exporter's rate)";
   // clang-format off
   description.add_options()
       ("from", po::value(&values->from),
@@ -21,10 +26,7 @@ po::options_description InputOptions(InputOptionValues* values) {
       ("bones", po::value(&values->bones_file),
        "unity-csv: file with one bone name per line (the article's bone.txt); sets the column "
        "order and count. Default: the 55 HumanBodyBones in enum order (UpperChest last)")
-      ("interval", po::value(&values->interval_seconds),
-       "unity-csv: seconds between rows (default 0.2, the reference exporter's rate). Output: "
-       "the grid to sample on when writing unity-csv, or when baking cubic splines for formats "
-       "without them")
+      ("interval", po::value(&values->interval_seconds), interval_help)
       ("fps", po::value(&values->fps), "the same as a rate: --fps 30 = --interval 1/30")
       ("scale", po::value(&values->scale),
        "multiply every length by this after reading (BVH is read as centimetres and FBX in its "

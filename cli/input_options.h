@@ -18,7 +18,9 @@ struct InputOptionValues {
   uint64_t max_input_mb = kDefaultMaxInputBytes >> 20;
 };
 
-po::options_description InputOptions(InputOptionValues* values);
+// `writes`: the command also writes (convert, batch), so --interval/--fps describe the output
+// grid too; info and diff only read, and their --help must not promise what they never do.
+po::options_description InputOptions(InputOptionValues* values, bool writes = false);
 // Fills the read side of `options` (loads the bone list file when given).
 void ApplyInputOptions(const InputOptionValues& values, const po::variables_map& map,
                        ConvertOptions* options);

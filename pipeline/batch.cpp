@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "animconv/error.h"
+#include "animconv/io.h"
 
 namespace animconv {
 namespace {
@@ -32,6 +33,51 @@ bool ReadableByExtension(const fs::path& path) {
     }
   }
   return false;
+}
+
+// A `.js` file in a folder: three.js's legacy JSONLoader models (format 3, with `bones` and
+// `animation`) were saved as `.js`, and `convert` reads them by content. No format claims the
+// extension (most `.js` files are code), so a folder's `.js` file is taken only when a reader
+// recognises its content, as `convert` would detect it. One larger than the input limit is taken
+// too: converting it then reports the limit instead of skipping it silently.
+bool ReadableByContent(const fs::path& path, uint64_t max_input_bytes) {
+  std::string name = path.filename().string();
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  if (name.size() <= 3 || name.compare(name.size() - 3, 3, ".js") != 0) return false;
+  std::error_code error;
+  const uintmax_t size = fs::file_size(path, error);
+  if (error) return false;
+  if (size > max_input_bytes) return true;
+  std::string bytes;
+  try {
+    bytes = ReadFile(path.string(), max_input_bytes);
+  } catch (const Error&) {
+    return true;  // unreadable: converting it names the problem
+  }
+  return std::any_of(Formats().begin(), Formats().end(), [&bytes](const Format& format) {
+    return format.read && format.sniff && format.sniff(bytes);
+  });
+}
+
+// Creates every output folder before any file is converted, so a folder that cannot be created
+// (a read-only file system, a file in the way) is one error naming it, not a "No such file or
+// directory" for each of its files.
+void CreateOutputFolders(const std::vector<BatchItem>& plan) {
+  std::vector<fs::path> folders;
+  for (const BatchItem& item : plan) folders.push_back(fs::path(item.output).parent_path());
+  std::sort(folders.begin(), folders.end());
+  folders.erase(std::unique(folders.begin(), folders.end()), folders.end());
+  for (const fs::path& folder : folders) {
+    if (folder.empty()) continue;
+    std::error_code error;
+    fs::create_directories(folder, error);
+    if (error || !fs::is_directory(folder)) {
+      throw Error(ErrorKind::kIo, folder.string(), "",
+                  "cannot create the output folder: " +
+                      (error ? error.message() : std::string("a file of that name is in the way")));
+    }
+  }
 }
 
 // "walk.unity.csv" -> "walk": the longest readable extension goes, so the output does not end in
@@ -84,7 +130,9 @@ std::vector<BatchItem> PlanBatch(const BatchOptions& options) {
       std::vector<fs::path> files;
       for (auto it = fs::recursive_directory_iterator(input, error);
            !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-        if (it->is_regular_file(error) && ReadableByExtension(it->path())) {
+        if (it->is_regular_file(error) &&
+            (ReadableByExtension(it->path()) ||
+             ReadableByContent(it->path(), options.convert.max_input_bytes))) {
           files.push_back(it->path());
         }
       }
@@ -124,6 +172,7 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
                                       const BatchOptions& options,
                                       const std::function<void(const BatchResult&)>& progress,
                                       const std::atomic<bool>* stop) {
+  CreateOutputFolders(plan);
   std::vector<BatchResult> results(plan.size());
   for (size_t i = 0; i < plan.size(); ++i) results[i].item = plan[i];
   std::atomic<size_t> next{0};
@@ -145,7 +194,6 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
       } else {
         ConvertReport report;
         try {
-          fs::create_directories(fs::path(result.item.output).parent_path(), error);
           ConvertFile(result.item.input, result.item.output, options.convert, &report);
           result.status = BatchStatus::kConverted;
           result.input_bytes = report.input_bytes;

@@ -151,7 +151,7 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
     const LoadedAsset model = LoadModel(options.skeleton, options, diagnostics);
     RetargetReport report;
     asset = RetargetOntoModel(std::move(asset), model.asset, options.skeleton, mirror,
-                              options.write.row_interval_seconds, &report);
+                              options.write.row_interval_seconds, &report, diagnostics);
     steps->retargeted = true;
     ReportRetarget(report, options.skeleton, diagnostics);
   } else if (to_normalized) {
@@ -164,7 +164,7 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
     }
     RetargetReport report;
     asset = RetargetOntoNormalizedRig(std::move(asset), rig, mirror,
-                                      options.write.row_interval_seconds, &report);
+                                      options.write.row_interval_seconds, &report, diagnostics);
     steps->retargeted = true;
     ReportRetarget(report, fmt::format("the normalised T-pose rig of {}", format.id), diagnostics);
   }

@@ -4,10 +4,16 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
+#include <glm/mat4x4.hpp>
+#include <limits>
 
 #include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
 #include "animconv/resample.h"
+#include "animconv/rest_pose.h"
+#include "animconv/sample.h"
+#include "animconv/transform.h"
 #include "formats/three/three_json.h"
 #include "libconvert/text.h"
 
@@ -29,10 +35,22 @@ void RequireHumanoid(const Rig& rig, const std::string& what) {
   }
 }
 
-// Right-handed, no cubic splines: what RetargetClips takes.
-void PrepareSource(Asset& input, Mirror mirror, std::optional<double> interval_seconds) {
-  RequireHumanoid(input.rig, "the input");
+// Crossing handedness is said as the writers' step says it (pipeline/convert.cpp), so every
+// conversion that mirrors tells which mirror it applied (docs/cli.md).
+void MakeRightHanded(Asset& input, Mirror mirror, Diagnostics* diagnostics) {
+  if (input.coordinates.handedness != Handedness::kRight) {
+    AddDiagnostic(
+        diagnostics, Severity::kInfo,
+        fmt::format("the input is left-handed; converting with --mirror {}", MirrorName(mirror)));
+  }
   ConvertHandedness(input, Handedness::kRight, mirror);
+}
+
+// Right-handed, no cubic splines: what RetargetClips takes.
+void PrepareSource(Asset& input, Mirror mirror, std::optional<double> interval_seconds,
+                   Diagnostics* diagnostics) {
+  RequireHumanoid(input.rig, "the input");
+  MakeRightHanded(input, mirror, diagnostics);
   BakeCubicSplines(input, interval_seconds);
 }
 
@@ -96,7 +114,7 @@ class ModelNodeFinder {
 void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::string& model_name,
                     Diagnostics* diagnostics) {
   RequireHumanoid(model.rig, model_name);
-  ConvertHandedness(input, Handedness::kRight, mirror);
+  MakeRightHanded(input, mirror, diagnostics);
   const ModelNodeFinder finder(model.rig);
   std::vector<std::string> dropped;
   for (Clip& clip : input.clips) {
@@ -131,17 +149,19 @@ void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::
 
 Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& model_name,
                         Mirror mirror, std::optional<double> interval_seconds,
-                        RetargetReport* report) {
+                        RetargetReport* report, Diagnostics* diagnostics) {
   RequireHumanoid(model.rig, "the --skeleton model " + model_name);
-  PrepareSource(input, mirror, interval_seconds);
+  PrepareSource(input, mirror, interval_seconds, diagnostics);
   Asset out = Retargeted(input, model.rig, model.coordinates, report);
   out.source_document = model.source_document;
+  CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
   return out;
 }
 
 Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mirror,
-                                std::optional<double> interval_seconds, RetargetReport* report) {
-  PrepareSource(input, mirror, interval_seconds);
+                                std::optional<double> interval_seconds, RetargetReport* report,
+                                Diagnostics* diagnostics) {
+  PrepareSource(input, mirror, interval_seconds, diagnostics);
   std::array<bool, kHumanBoneCount> wanted{};
   for (const Node& node : input.rig.nodes) {
     if (node.human_bone) wanted[static_cast<size_t>(*node.human_bone)] = true;
@@ -156,7 +176,153 @@ Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mi
     }
   }
   const CoordinateSystem coordinates{Handedness::kRight, rig.facing};
-  return Retargeted(input, MakeHumanoidTPoseRig(bones, rig.facing), coordinates, report);
+  Asset out = Retargeted(input, MakeHumanoidTPoseRig(bones, rig.facing), coordinates, report);
+  CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
+  return out;
+}
+
+namespace {
+
+constexpr HumanBone kFeet[] = {HumanBone::kLeftFoot, HumanBone::kRightFoot, HumanBone::kLeftToes,
+                               HumanBone::kRightToes};
+
+// World positions of a clip's nodes at one time: each node's rest TRS with the clip's channels
+// evaluated over it, multiplied down from the roots (parents may follow children in the list).
+class ClipPoser {
+ public:
+  ClipPoser(const Rig& rig, const Clip& clip) : rig_(rig), channels_(rig.nodes.size()) {
+    for (const Channel& channel : clip.channels) {
+      if (channel.path == Path::kWeights) continue;
+      channels_[static_cast<size_t>(channel.node)][static_cast<int>(channel.path)] = &channel;
+    }
+  }
+
+  void Pose(double seconds) {
+    seconds_ = seconds;
+    done_.assign(rig_.nodes.size(), false);
+    world_.resize(rig_.nodes.size());
+  }
+
+  double Height(int node) { return World(node)[3][1]; }
+
+ private:
+  const glm::dmat4& World(int node) {
+    const size_t n = static_cast<size_t>(node);
+    if (done_[n]) return world_[n];
+    const Node& rest = rig_.nodes[n];
+    Vec3 translation = rest.rest_translation;
+    Quat rotation = rest.rest_rotation;
+    Vec3 scale = rest.rest_scale;
+    const auto& [t, r, s] = channels_[n];
+    if (t) EvaluateChannel(*t, seconds_, translation.data());
+    if (r) EvaluateChannel(*r, seconds_, rotation.data());
+    if (s) EvaluateChannel(*s, seconds_, scale.data());
+    const glm::dmat4 local = TrsMatrix(translation, rotation, scale);
+    world_[n] = rest.parent < 0 ? local : World(rest.parent) * local;
+    done_[n] = true;
+    return world_[n];
+  }
+
+  const Rig& rig_;
+  std::vector<std::array<const Channel*, 3>> channels_;  // translation, rotation, scale
+  double seconds_ = 0;
+  std::vector<bool> done_;
+  std::vector<glm::dmat4> world_;
+};
+
+std::string ScaleFix(bool source_rest_known) {
+  // Without a rest pose the hips translation is read as metres at the T-pose's hips height, so
+  // the input's unit is what is wrong. With one, the rest pose and the translation are in the
+  // same unit and --scale cancels out: the translation does not fit the rest pose.
+  return source_rest_known
+             ? "the input's hips translation does not fit its rest pose (the hips height is "
+               "measured from the rest pose's feet): a translation relative to the clip's start, "
+               "or a rest pose not standing on its feet; if the input was recorded on a model, "
+               "give it with --source-rig MODEL"
+             : "the input has no rest pose, so its hips translation is taken as metres: give "
+               "--scale F to turn its unit into metres (0.01 for centimetres, 0.0254 for inches)";
+}
+
+}  // namespace
+
+void CheckRetargetedHips(const Asset& retargeted, bool source_rest_known,
+                         Diagnostics* diagnostics) {
+  const Rig& rig = retargeted.rig;
+  std::array<int, kHumanBoneCount> node_of{};
+  node_of.fill(-1);
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (rig.nodes[n].human_bone) node_of[static_cast<size_t>(*rig.nodes[n].human_bone)] = int(n);
+  }
+  const int hips = node_of[static_cast<size_t>(HumanBone::kHips)];
+  if (hips < 0) return;
+  const RestPose rest(rig);
+  double floor = 0;
+  std::vector<int> feet;
+  for (const HumanBone bone : kFeet) {
+    const int node = node_of[static_cast<size_t>(bone)];
+    if (node < 0) continue;
+    feet.push_back(node);
+    floor = std::min(floor, rest.WorldPosition(node)[1]);
+  }
+  const double rest_hips = rest.WorldPosition(hips)[1] - floor;
+  // A target whose rest hips are on its floor (a degenerate test model, every node at the origin)
+  // gives nothing to measure against; the retargeter already says it did not scale the hips.
+  if (rest_hips <= 0.001) return;
+  const bool person_sized = rest_hips >= kHipsHeightRange[0] && rest_hips <= kHipsHeightRange[1];
+  for (const Clip& clip : retargeted.clips) {
+    const bool moves_hips =
+        std::any_of(clip.channels.begin(), clip.channels.end(), [hips](const Channel& channel) {
+          return channel.node == hips && channel.path == Path::kTranslation;
+        });
+    if (!moves_hips) continue;  // the hips stay at the target's own rest height
+    double duration = 0;
+    for (const Channel& channel : clip.channels) {
+      duration = std::max(duration, channel.times_seconds.back());
+    }
+    // 30 samples a second, at most 2000: a walk's lowest foot is within a frame of a sample.
+    const int samples = static_cast<int>(std::clamp(std::ceil(duration * 30), 1.0, 2000.0));
+    ClipPoser poser(rig, clip);
+    std::vector<double> hips_heights;
+    double lowest_foot = std::numeric_limits<double>::infinity();
+    double lowest_time = 0;
+    for (int i = 0; i <= samples; ++i) {
+      const double seconds = duration * i / samples;
+      poser.Pose(seconds);
+      hips_heights.push_back(poser.Height(hips) - floor);
+      for (const int foot : feet) {
+        const double height = poser.Height(foot) - floor;
+        if (height < lowest_foot) {
+          lowest_foot = height;
+          lowest_time = seconds;
+        }
+      }
+    }
+    std::nth_element(hips_heights.begin(), hips_heights.begin() + hips_heights.size() / 2,
+                     hips_heights.end());
+    const double hips_height = hips_heights[hips_heights.size() / 2];
+    const std::string where =
+        retargeted.clips.size() > 1 ? fmt::format("clip '{}': ", clip.name) : std::string();
+    // A target that is no person's size itself (a toy-sized test model, a rig in centimetres)
+    // is measured against its own rest hips height instead of metres.
+    const double low = person_sized ? kHipsHeightRange[0] : rest_hips / 3;
+    const double high = person_sized ? kHipsHeightRange[1] : rest_hips * 2.5;
+    if (hips_height < low || hips_height > high) {
+      AddDiagnostic(
+          diagnostics, Severity::kWarning,
+          fmt::format("{}the retargeted hips are {:.3f} m above the floor over the clip "
+                      "(median; {}): {}",
+                      where, hips_height,
+                      person_sized ? fmt::format("a person's are {}-{} m", kHipsHeightRange[0],
+                                                 kHipsHeightRange[1])
+                                   : fmt::format("the target's are {:.3f} m at rest", rest_hips),
+                      ScaleFix(source_rest_known)));
+    } else if (lowest_foot < -kFeetBelowFloorMetres) {
+      AddDiagnostic(diagnostics, Severity::kWarning,
+                    fmt::format("{}the retargeted feet go {:.3f} m below the floor (at {:.3g} s): "
+                                "{}",
+                                where, -lowest_foot, lowest_time, ScaleFix(source_rest_known)));
+    }
+  }
 }
 
 }  // namespace animconv

@@ -28,10 +28,11 @@ void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::
 
 // Retargets the input onto `model` (RetargetClips): the result animates the model's nodes, with
 // the model's rig, coordinates and source document. `interval_seconds` is the grid cubic splines
-// are sampled on first (their key times when unset).
+// are sampled on first (their key times when unset). A result whose hips cannot be a person's
+// (CheckRetargetedHips) is a warning in `diagnostics`.
 Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& model_name,
                         Mirror mirror, std::optional<double> interval_seconds,
-                        RetargetReport* report);
+                        RetargetReport* report, Diagnostics* diagnostics = nullptr);
 
 // The generated rig a normalised-humanoid format holds.
 struct NormalizedRig {
@@ -46,6 +47,19 @@ struct NormalizedRig {
 // humanoid bones, as `rig` says: the rig of a `.vrma` (+Z, no eyes, the 15 required bones) or of
 // normalised Unity localRotations.
 Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mirror,
-                                std::optional<double> interval_seconds, RetargetReport* report);
+                                std::optional<double> interval_seconds, RetargetReport* report,
+                                Diagnostics* diagnostics = nullptr);
+
+// The plausibility check after a retarget whose output moves the hips (issue 13): the scaled hips
+// translation is exact arithmetic, but it is only right when the input's hips translation fits
+// its rest pose. Poses `retargeted` over each clip and warns, with the numbers and the fix, when
+// the hips stay outside a person's height above the floor (kHipsHeightRange; for a target whose
+// own rest hips are outside it, 1/3 to 2.5 times those) or the feet (foot or
+// toe joints) go more than kFeetBelowFloorMetres below it. The floor is the target's, found as
+// the retargeter finds it: the origin, or its lowest foot or toe joint at rest when lower.
+// `source_rest_known`: whether the input had a rest pose (else --scale is the fix).
+constexpr double kHipsHeightRange[2] = {0.3, 2.5};
+constexpr double kFeetBelowFloorMetres = 0.05;
+void CheckRetargetedHips(const Asset& retargeted, bool source_rest_known, Diagnostics* diagnostics);
 
 }  // namespace animconv

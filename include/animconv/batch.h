@@ -52,7 +52,8 @@ struct BatchResult {
 
 // Runs the plan on `options.jobs` threads. `progress` is called (from worker threads, one call at
 // a time) after each file. When `stop` becomes true no new file is started; files in flight
-// finish, so only complete outputs exist (WriteFileAtomic). Results are in plan order.
+// finish, so only complete outputs exist (WriteFileAtomic). Results are in plan order. Every
+// output folder is created first: Error(kIo) naming the first that cannot be, before any file.
 std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
                                       const BatchOptions& options,
                                       const std::function<void(const BatchResult&)>& progress,

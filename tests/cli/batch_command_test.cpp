@@ -72,6 +72,63 @@ TEST(BatchCommandTest, WarningsNameTheirFile) {
   }
 }
 
+TEST(BatchCommandTest, QuietPrintsOnlyFailures) {
+  TempDir dir;
+  fs::create_directories(dir.File("in"));
+  testing::WriteText(dir.File("in/walk.csv"),
+                     testing::ReadText(testing::SourcePath("data/unity/walk.csv")));
+  testing::WriteText(dir.File("in/bad.csv"), "1,2,x\n");
+  const auto result =
+      RunAnimconv("-q batch " + dir.File("in") + " -o " + dir.File("out") + " --to three");
+  EXPECT_EQ(result.exit_code, 2) << result.output;
+  // No progress line ("[1/2] converted ...") and no summary; the failure is an error, so it stays.
+  EXPECT_EQ(result.output.find("converted"), std::string::npos) << result.output;
+  EXPECT_NE(result.output.find("failed: " + dir.File("in/bad.csv")), std::string::npos)
+      << result.output;
+  EXPECT_TRUE(fs::exists(dir.File("out/walk.json")));
+}
+
+TEST(BatchCommandTest, AnOutputFolderThatCannotBeCreatedIsOneErrorNamingIt) {
+  TempDir dir;
+  fs::create_directories(dir.File("in"));
+  for (const char* name : {"in/a.csv", "in/b.csv", "in/c.csv"}) {
+    testing::WriteText(dir.File(name),
+                       testing::ReadText(testing::SourcePath("data/unity/anim.csv")));
+  }
+  // A file where the output folder should go: create_directories fails, as on a read-only file
+  // system (tests run as root, so a read-only mode bit would not stop them).
+  testing::WriteText(dir.File("blocker"), "");
+  const auto result =
+      RunAnimconv("batch " + dir.File("in") + " -o " + dir.File("blocker/out") + " --to three");
+  EXPECT_EQ(result.exit_code, 3) << result.output;
+  const std::string expected = dir.File("blocker/out") + ": cannot create the output folder";
+  const size_t first = result.output.find(expected);
+  EXPECT_NE(first, std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find(expected, first + 1), std::string::npos) << result.output;
+  EXPECT_EQ(result.output.find("No such file"), std::string::npos) << result.output;
+}
+
+TEST(BatchCommandTest, AFoldersLegacyJsModelIsConvertedAndOtherJsIsLeftAlone) {
+  const fs::path model =
+      fs::path(ANIMCONV_SHARED_DATA_DIR) / "threejs/legacy/threejs_skinned_simple.js";
+  if (!fs::exists(model)) GTEST_SKIP() << model << " is absent";
+  TempDir dir;
+  fs::create_directories(dir.File("in"));
+  testing::WriteText(dir.File("in/skinned.js"), testing::ReadText(model.string()));
+  testing::WriteText(dir.File("in/viewer.js"), "import * as THREE from 'three';\n");
+  // `convert` reads the model by content; a batch over its folder must take it too.
+  ASSERT_EQ(
+      RunAnimconv("convert " + dir.File("in/skinned.js") + " -o " + dir.File("c.json")).exit_code,
+      0);
+  const auto result =
+      RunAnimconv("batch " + dir.File("in") + " -o " + dir.File("out") + " --to three");
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_NE(result.output.find("1 converted, 0 skipped, 0 failed"), std::string::npos)
+      << result.output;
+  EXPECT_TRUE(fs::exists(dir.File("out/skinned.json")));
+  EXPECT_FALSE(fs::exists(dir.File("out/viewer.json")));
+}
+
 TEST(BatchCommandTest, UsageErrors) {
   TempDir dir;
   EXPECT_EQ(RunAnimconv("batch " + dir.File("nothing") + " -o " + dir.File("out") + " --to three")

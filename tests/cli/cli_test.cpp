@@ -1,7 +1,12 @@
 // Runs the real binary: exit codes, messages, and the file-safety promises of docs/cli.md.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include "test_support.h"
 
@@ -98,6 +103,112 @@ TEST(CliTest, HelpShowsDefaults) {
   EXPECT_EQ(RunAnimconv("--help").exit_code, 0);
   EXPECT_EQ(RunAnimconv("info --help").exit_code, 0);
   EXPECT_NE(RunAnimconv("--version").output.find("animconv 0."), std::string::npos);
+}
+
+// --help text with boost's line wrapping undone: runs of spaces and line breaks become one space.
+std::string HelpText(const std::string& command) {
+  std::string folded;
+  for (const char c : RunAnimconv(command).output) {
+    const bool space = c == ' ' || c == '\n';
+    if (!space || (!folded.empty() && folded.back() != ' ')) folded += space ? ' ' : c;
+  }
+  return folded;
+}
+
+TEST(CliTest, HelpOfReadingCommandsShowsNoWriterText) {
+  // info and diff write nothing: --interval must not promise an output grid there.
+  for (const char* command : {"info --help", "diff --help"}) {
+    const std::string help = HelpText(command);
+    EXPECT_NE(help.find("--interval arg unity-csv: seconds between rows"), std::string::npos)
+        << command << help;
+    EXPECT_EQ(help.find("the grid to sample on"), std::string::npos) << command << help;
+  }
+  EXPECT_NE(HelpText("convert --help").find("Output: the grid to sample on when writing unity-csv"),
+            std::string::npos);
+}
+
+TEST(CliTest, InfoAppliesABoneMapAsConvertDoes) {
+  TempDir dir;
+  testing::WriteText(dir.File("map.txt"), "morph_cube, hips\n");
+  const auto result =
+      RunAnimconv("-q info --json " + testing::SourcePath("data/gltf/morph_cube.gltf") +
+                  " --bone-map " + dir.File("map.txt"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const auto info = nlohmann::json::parse(result.output);
+  EXPECT_EQ(info["humanoid_nodes"], 1);
+  ASSERT_EQ(info["humanoid"]["bones"].size(), 1u);
+  EXPECT_EQ(info["humanoid"]["bones"][0]["bone"], "hips");
+  EXPECT_EQ(info["humanoid"]["bones"][0]["node"], "hips");
+  // A map entry that matches nothing is a warning, as in convert.
+  testing::WriteText(dir.File("stale.txt"), "nosuchnode, hips\n");
+  const auto stale = RunAnimconv("info " + testing::SourcePath("data/gltf/morph_cube.gltf") +
+                                 " --bone-map " + dir.File("stale.txt"));
+  EXPECT_EQ(stale.exit_code, 0) << stale.output;
+  EXPECT_NE(stale.output.find("animconv: warning: --bone-map: "), std::string::npos)
+      << stale.output;
+}
+
+TEST(CliTest, RetargetingConversionsSayWhichMirrorTheyApplied) {
+  // docs/cli.md: convert prints the mirror it applied whenever it crossed handedness; the
+  // retargeting steps (.vrma, --skeleton, --source-rig) cross it before the writer does.
+  TempDir dir;
+  const auto vrma = RunAnimconv("convert " + Sample() + " -o " + dir.File("a.vrma"));
+  ASSERT_EQ(vrma.exit_code, 0) << vrma.output;
+  EXPECT_NE(vrma.output.find("converting with --mirror z"), std::string::npos) << vrma.output;
+  const auto x = RunAnimconv("convert " + Sample() + " -o " + dir.File("b.vrma") + " --mirror x");
+  ASSERT_EQ(x.exit_code, 0) << x.output;
+  EXPECT_NE(x.output.find("converting with --mirror x"), std::string::npos) << x.output;
+}
+
+// The numbers of a Unity CSV, one vector of values per row (the trailing comma dropped).
+std::vector<std::vector<double>> CsvRows(const std::string& path) {
+  std::vector<std::vector<double>> rows;
+  std::istringstream lines(testing::ReadText(path));
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    std::vector<double> row;
+    std::istringstream fields(line);
+    for (std::string field; std::getline(fields, field, ',');) row.push_back(std::stod(field));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+TEST(CliTest, UnityCsvThroughThreeComesBackWithinOneLastDigit) {
+  // docs/formats/unity-csv.md, "Through another format": the numbers docs state, measured.
+  TempDir dir;
+  const std::string walk = testing::SourcePath("data/unity/walk.csv");
+  ASSERT_EQ(RunAnimconv("-q convert " + walk + " -o " + dir.File("w.json")).exit_code, 0);
+  ASSERT_EQ(RunAnimconv("-q convert " + dir.File("w.json") + " -o " + dir.File("back.unity.csv") +
+                        " --precision 3")
+                .exit_code,
+            0);
+  const auto original = CsvRows(walk);
+  const auto back = CsvRows(dir.File("back.unity.csv"));
+  ASSERT_EQ(original.size(), back.size());
+  size_t quaternions = 0, flipped = 0, values = 0, differing = 0;
+  double worst = 0;
+  for (size_t r = 0; r < original.size(); ++r) {
+    ASSERT_EQ(original[r].size(), back[r].size());
+    for (size_t i = 0; i + 3 < original[r].size(); i += 4) {
+      double dot = 0;
+      for (size_t k = 0; k < 4; ++k) dot += original[r][i + k] * back[r][i + k];
+      const double sign = dot < 0 ? -1 : 1;
+      ++quaternions;
+      flipped += dot < 0 ? 1 : 0;
+      for (size_t k = 0; k < 4; ++k) {
+        const double error = std::abs(original[r][i + k] - sign * back[r][i + k]);
+        ++values;
+        differing += error > 0 ? 1 : 0;
+        worst = std::max(worst, error);
+      }
+    }
+  }
+  EXPECT_EQ(quaternions, 3300u);
+  EXPECT_EQ(values, 13200u);
+  EXPECT_LE(worst, 0.001 + 1e-12);
+  EXPECT_EQ(flipped, 30u);
+  EXPECT_EQ(differing, 252u);
 }
 
 TEST(CliTest, FormatsListsReadersAndWriters) {

@@ -2,8 +2,10 @@
 // --source-facing), run through the real binary on data/unity/anim.csv.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "test_support.h"
 
@@ -155,6 +157,95 @@ TEST(HumanoidOptionsTest, OutputMayNotBeTheSkeleton) {
       << result.output;
   EXPECT_EQ(testing::ReadText(model), kPlainModel);
   EXPECT_EQ(dir.FileCount(), 1u);
+}
+
+// --- The hips plausibility check after retargeting (pipeline/retarget_job.cpp) ---
+
+const char* const kHipsWarning = "the retargeted hips are";
+const char* const kFeetWarning = "the retargeted feet go";
+
+std::string SharedVrm(const std::string& name) {
+  return std::string(ANIMCONV_SHARED_DATA_DIR) + "/vrm/" + name;
+}
+
+// The CMU walk with every frame's Yposition (the second MOTION value) replaced by `y`.
+std::string WalkWithHipsY(const std::string& y) {
+  const std::string text =
+      testing::ReadText(testing::SourcePath("data/bvh/cmu_walk_hips_at_origin.bvh"));
+  const size_t motion = text.find("Frame Time:");
+  std::string out = text.substr(0, text.find('\n', motion) + 1);
+  std::istringstream lines(text.substr(out.size()));
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream values(line);
+    std::vector<std::string> fields;
+    for (std::string field; values >> field;) fields.push_back(field);
+    if (fields.size() > 1) fields[1] = y;
+    for (size_t i = 0; i < fields.size(); ++i) out += (i ? " " : "") + fields[i];
+    out += "\n";
+  }
+  return out;
+}
+
+TEST(HumanoidOptionsTest, AWalkRetargetedOntoAVrmStandsOnTheFloorWithoutWarning) {
+  const std::string model = SharedVrm("vrmaddon_debug_robot.vrm");
+  if (!std::filesystem::exists(model)) GTEST_SKIP() << model << " is absent";
+  TempDir dir;
+  const std::string walk = testing::SourcePath("data/bvh/cmu_walk_hips_at_origin.bvh");
+  for (const std::string output : {"walk.glb", "walk.vrma"}) {
+    const auto result = RunAnimconv("convert " + walk + " -o " + dir.File(output) +
+                                    (output == "walk.glb" ? " --skeleton " + model : ""));
+    EXPECT_EQ(result.exit_code, 0) << output << result.output;
+    EXPECT_FALSE(Contains(result.output, kHipsWarning)) << output << result.output;
+    EXPECT_FALSE(Contains(result.output, kFeetWarning)) << output << result.output;
+  }
+  // The same file written back as a plain BVH copy: the test's rewriting changes nothing else.
+  testing::WriteText(dir.File("same.bvh"), WalkWithHipsY("17.0000"));
+  const auto same = RunAnimconv("convert " + dir.File("same.bvh") + " -o " + dir.File("same.glb") +
+                                " --skeleton " + model);
+  EXPECT_EQ(same.exit_code, 0) << same.output;
+  EXPECT_FALSE(Contains(same.output, kHipsWarning)) << same.output;
+  EXPECT_FALSE(Contains(same.output, kFeetWarning)) << same.output;
+}
+
+TEST(HumanoidOptionsTest, HipsTranslationThatDoesNotFitTheRestPoseIsAWarningWithTheFix) {
+  const std::string model = SharedVrm("vrmaddon_debug_robot.vrm");
+  if (!std::filesystem::exists(model)) GTEST_SKIP() << model << " is absent";
+  TempDir dir;
+  // Hips translation relative to the start (Y = 0): the hips on the floor, the feet under it.
+  testing::WriteText(dir.File("low.bvh"), WalkWithHipsY("0"));
+  const auto low = RunAnimconv("convert " + dir.File("low.bvh") + " -o " + dir.File("low.glb") +
+                               " --skeleton " + model);
+  EXPECT_EQ(low.exit_code, 0) << low.output;
+  EXPECT_TRUE(Contains(low.output, "animconv: warning: the retargeted hips are")) << low.output;
+  EXPECT_TRUE(Contains(low.output, "--source-rig MODEL")) << low.output;
+  // Ten times the rest pose's hips height: hips several metres up.
+  testing::WriteText(dir.File("high.bvh"), WalkWithHipsY("170"));
+  const auto high = RunAnimconv("convert " + dir.File("high.bvh") + " -o " + dir.File("high.vrma"));
+  EXPECT_EQ(high.exit_code, 0) << high.output;
+  EXPECT_TRUE(Contains(high.output, kHipsWarning)) << high.output;
+  // Hips slightly lower than at rest (the knees bent by a few cm) is still a walk... but half
+  // the rest height puts the feet well under the floor while the hips stay in a person's range.
+  testing::WriteText(dir.File("half.bvh"), WalkWithHipsY("11"));
+  const auto half = RunAnimconv("convert " + dir.File("half.bvh") + " -o " + dir.File("half.glb") +
+                                " --skeleton " + model);
+  EXPECT_EQ(half.exit_code, 0) << half.output;
+  EXPECT_TRUE(Contains(half.output, "animconv: warning: the retargeted feet go")) << half.output;
+}
+
+TEST(HumanoidOptionsTest, HipsInCentimetresWithoutARestPoseNameScale) {
+  TempDir dir;
+  // An animconv CSV has no rest pose: its hips translation is read as metres.
+  testing::WriteText(dir.File("cm.csv"),
+                     "time,hips.translation.x,hips.translation.y,hips.translation.z\n"
+                     "0,0,95,0\n0.5,0,96,10\n1,0,95,20\n");
+  const std::string common = "convert " + dir.File("cm.csv") + " --source-facing +z -o ";
+  const auto cm = RunAnimconv(common + dir.File("cm.vrma"));
+  EXPECT_EQ(cm.exit_code, 0) << cm.output;
+  EXPECT_TRUE(Contains(cm.output, kHipsWarning)) << cm.output;
+  EXPECT_TRUE(Contains(cm.output, "--scale F")) << cm.output;
+  const auto metres = RunAnimconv(common + dir.File("m.vrma") + " --scale 0.01");
+  EXPECT_EQ(metres.exit_code, 0) << metres.output;
+  EXPECT_FALSE(Contains(metres.output, kHipsWarning)) << metres.output;
 }
 
 }  // namespace

@@ -73,9 +73,9 @@ TEST(CliTest, IoErrorsExitWithThree) {
 TEST(CliTest, WarningsBeforeAnErrorArePrintedFirst) {
   TempDir dir;
   // The writer drops the morph weights, then the output folder turns out not to exist.
-  const auto result = RunAnimconv("convert " + testing::SourcePath("data/gltf/morph_cube.gltf") +
-                                  " -o " + dir.File("no/such/dir/a.hierarchy.json") +
-                                  " --allow-partial");
+  const auto result =
+      RunAnimconv("convert " + testing::SourcePath("data/gltf/morph_cube.gltf") + " -o " +
+                  dir.File("no/such/dir/a.hierarchy.json") + " --allow-partial");
   EXPECT_EQ(result.exit_code, 3) << result.output;
   const size_t warning = result.output.find("animconv: warning: three-hierarchy: 1 morph weight");
   const size_t error = result.output.find("animconv: error: ");

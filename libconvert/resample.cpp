@@ -100,6 +100,51 @@ double AppendChordTimes(const Channel& channel, double t0, double t1, double tar
   return Split(channel, t0, t1, target, 0, budget, times);
 }
 
+Channel BakeCubicChannel(const Channel& channel, const std::vector<double>& grid, double tolerance,
+                         double* max_error) {
+  Channel linear;
+  linear.node = channel.node;
+  linear.path = channel.path;
+  linear.width = channel.width;
+  linear.interpolation = Interpolation::kLinear;
+  linear.times_seconds.push_back(grid.front());
+  double error = 0;
+  size_t budget = std::max(kMinSplits, kSplitsPerSegment * (grid.size() - 1));
+  for (size_t k = 1; k < grid.size(); ++k) {
+    error = std::max(error, AppendChordTimes(channel, grid[k - 1], grid[k], tolerance / 2,
+                                             &linear.times_seconds, &budget));
+  }
+  linear.values.resize(linear.key_count() * static_cast<size_t>(channel.width));
+  for (size_t k = 0; k < linear.key_count(); ++k) {
+    EvaluateChannel(channel, linear.times_seconds[k], linear.key_value(k));
+  }
+  if (max_error) *max_error = error;
+  return linear;
+}
+
+double PlaybackError(const Channel& original, const Channel& played) {
+  const std::vector<double>& keys = original.times_seconds;
+  std::vector<double> a(static_cast<size_t>(original.width));
+  std::vector<double> b(static_cast<size_t>(played.width));
+  double error = 0;
+  const auto measure = [&](double seconds) {
+    EvaluateChannel(original, seconds, a.data());
+    EvaluateChannel(played, seconds, b.data());
+    error = std::max(error, ValueError(original.path, a.data(), a.size(), b.data(), b.size()));
+  };
+  size_t next_key = 0;
+  for (size_t k = 0; k + 1 < played.key_count(); ++k) {
+    const double t0 = played.times_seconds[k];
+    const double t1 = played.times_seconds[k + 1];
+    while (next_key < keys.size() && keys[next_key] <= t0) ++next_key;
+    for (; next_key < keys.size() && keys[next_key] < t1; ++next_key) measure(keys[next_key]);
+    for (int i = 1; i <= kCheckPoints; ++i) {
+      measure(t0 + (t1 - t0) * static_cast<double>(i) / (kCheckPoints + 1));
+    }
+  }
+  return error;
+}
+
 CubicBakeReport BakeCubicSplines(Asset& asset, std::optional<double> interval_seconds,
                                  const ReduceOptions& tolerances) {
   CubicBakeReport report;
@@ -108,24 +153,9 @@ CubicBakeReport BakeCubicSplines(Asset& asset, std::optional<double> interval_se
       if (channel.interpolation != Interpolation::kCubicSpline) continue;
       const size_t path = static_cast<size_t>(channel.path);
       const double tolerance = ToleranceOf(tolerances, channel.path);
-      const std::vector<double> grid = GridTimes(channel, interval_seconds);
-      Channel linear;
-      linear.node = channel.node;
-      linear.path = channel.path;
-      linear.width = channel.width;
-      linear.interpolation = Interpolation::kLinear;
-      linear.times_seconds.push_back(grid.front());
       double max_error = 0;
-      size_t budget = std::max(kMinSplits, kSplitsPerSegment * (grid.size() - 1));
-      for (size_t k = 1; k < grid.size(); ++k) {
-        max_error =
-            std::max(max_error, AppendChordTimes(channel, grid[k - 1], grid[k], tolerance / 2,
-                                                 &linear.times_seconds, &budget));
-      }
-      linear.values.resize(linear.key_count() * static_cast<size_t>(channel.width));
-      for (size_t k = 0; k < linear.key_count(); ++k) {
-        EvaluateChannel(channel, linear.times_seconds[k], linear.key_value(k));
-      }
+      Channel linear =
+          BakeCubicChannel(channel, GridTimes(channel, interval_seconds), tolerance, &max_error);
       ++report.channels;
       report.cubic_keys += channel.key_count();
       report.linear_keys += linear.key_count();

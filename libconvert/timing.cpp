@@ -7,6 +7,7 @@
 
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
+#include "animconv/resample.h"
 #include "animconv/sample.h"
 
 namespace animconv {
@@ -327,15 +328,24 @@ void OffsetClip(Clip& clip, double seconds) {
     *clip.duration_seconds = std::max(0.0, *clip.duration_seconds + seconds);
 }
 
-void ResampleClip(Clip& clip, double fps) {
+void PlaybackErrors::Add(Path path, int node, double error) {
+  const size_t p = static_cast<size_t>(path);
+  if (worst_node[p] < 0 || error > max[p]) {
+    max[p] = error;
+    worst_node[p] = node;
+  }
+}
+
+void ResampleClip(Clip& clip, double fps, PlaybackErrors* errors) {
   if (!Positive(fps))
     ThrowUsage(fmt::format("--resample {}: must be frames per second above 0", fps));
   CheckSampleCount(clip, fps, fmt::format("--resample {}", fps));
   for (Channel& channel : clip.channels) {
-    const Interpolation interpolation = channel.interpolation == Interpolation::kStep
-                                            ? Interpolation::kStep
-                                            : Interpolation::kLinear;
-    channel = Sample(channel, GridTimes(channel.times_seconds, fps), interpolation);
+    const bool step = channel.interpolation == Interpolation::kStep;
+    Channel resampled = Sample(channel, GridTimes(channel.times_seconds, fps),
+                               step ? Interpolation::kStep : Interpolation::kLinear);
+    if (errors && !step) errors->Add(channel.path, channel.node, PlaybackError(channel, resampled));
+    channel = std::move(resampled);
   }
 }
 
@@ -349,7 +359,12 @@ void ConvertInterpolation(Clip& clip, Interpolation target) {
   if (any_cubic) CheckSampleCount(clip, kCubicSampleFps, "--interpolation");
   for (Channel& channel : clip.channels) {
     if (channel.interpolation == target) continue;
-    if (channel.interpolation == Interpolation::kCubicSpline) {
+    if (channel.interpolation == Interpolation::kCubicSpline && target == Interpolation::kLinear) {
+      // As every writer without cubic splines bakes them: within the --reduce defaults of the
+      // curve, not chords of a fixed grid that cut its bends (issue 13: 12.8° off on a spline).
+      channel = BakeCubicChannel(channel, channel.times_seconds,
+                                 ToleranceOf(ReduceOptions{}, channel.path), nullptr);
+    } else if (channel.interpolation == Interpolation::kCubicSpline) {
       std::vector<double> grid = GridTimes(channel.times_seconds, kCubicSampleFps);
       std::vector<double> times;
       std::merge(grid.begin(), grid.end(), channel.times_seconds.begin(),
@@ -391,7 +406,7 @@ TimingReport ApplyTiming(Asset& asset, const TimingOptions& options) {
     if (options.trim) TrimClip(clip, *options.trim);
     if (options.speed) ChangeSpeed(clip, *options.speed);
     if (options.offset_seconds) OffsetClip(clip, *options.offset_seconds);
-    if (options.resample_fps) ResampleClip(clip, *options.resample_fps);
+    if (options.resample_fps) ResampleClip(clip, *options.resample_fps, &report.resample);
     if (options.interpolation) ConvertInterpolation(clip, *options.interpolation);
     if (options.loop) LoopClip(clip, options.loop->blend_seconds);
   }

@@ -100,6 +100,28 @@ void ReportRetarget(const RetargetReport& report, const std::string& onto,
   for (const std::string& note : report.notes) AddDiagnostic(diagnostics, Severity::kInfo, note);
 }
 
+// --resample makes a grid the user chose; where it plays off the input beyond the --reduce
+// tolerances (a grid that misses the keys cuts corners, chords cut a cubic curve's bends), exit 0
+// must come with a warning naming the channel and the fix (the project's first rule).
+void WarnResampleError(const PlaybackErrors& errors, double fps, const Rig& rig,
+                       Diagnostics* diagnostics) {
+  static const char* const kUnits[] = {"m", "deg", "ratio", "weight"};
+  for (size_t path = 0; path < 4; ++path) {
+    const double tolerance = ToleranceOf(ReduceOptions{}, static_cast<Path>(path));
+    const int node = errors.worst_node[path];
+    if (node < 0 || errors.max[path] <= tolerance) continue;
+    const double unit =
+        static_cast<Path>(path) == Path::kRotation ? 3.14159265358979323846 / 180 : 1.0;
+    AddDiagnostic(diagnostics, Severity::kWarning,
+                  fmt::format("--resample {}: plays up to {:.3g} {} off the input on {}.{} "
+                              "(tolerance {:g}): the new keys miss the input's keys or curve "
+                              "between them; use a higher rate, or leave out --resample",
+                              fps, errors.max[path] / unit, kUnits[path],
+                              rig.nodes[static_cast<size_t>(node)].name,
+                              PathName(static_cast<Path>(path)), tolerance / unit));
+  }
+}
+
 // What PrepareAsset did to the rig, for the coverage check (pipeline/coverage.h).
 struct PreparedSteps {
   bool adopted_source_rig = false;
@@ -177,6 +199,9 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
   if (timing.keys_before != timing.keys_after) {
     AddDiagnostic(diagnostics, Severity::kInfo,
                   fmt::format("timing: {} keys -> {}", timing.keys_before, timing.keys_after));
+  }
+  if (options.timing.resample_fps) {
+    WarnResampleError(timing.resample, *options.timing.resample_fps, asset.rig, diagnostics);
   }
   if (options.reduce) {
     AddDiagnostic(diagnostics, Severity::kInfo,

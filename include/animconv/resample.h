@@ -40,6 +40,20 @@ struct CubicBakeReport {
 CubicBakeReport BakeCubicSplines(Asset& asset, std::optional<double> interval_seconds,
                                  const ReduceOptions& tolerances = ReduceOptions{});
 
+// One channel of BakeCubicSplines: the linear channel that plays within `tolerance` (ValueError's
+// units) of the cubic `channel`, keeping every time of `grid` (its key times, or a uniform grid
+// from its first to its last key). `*max_error` gets the error reached (over `tolerance` only where
+// the halving budget ran out). Also what `--interpolation linear` makes of a cubic channel.
+Channel BakeCubicChannel(const Channel& channel, const std::vector<double>& grid, double tolerance,
+                         double* max_error);
+
+// The largest error (ValueError's units) of the linear (slerp) channel `played` against
+// `original` (any interpolation) over played's keys' span, as players interpolate both: at
+// original's keys inside each of played's segments (where a linear original bends) and at 15
+// evenly spaced points in each (where a cubic one does). How far a --resample result plays from
+// its input (timing.h).
+double PlaybackError(const Channel& original, const Channel& played);
+
 // A ReduceOptions tolerance in ValueError's units (radians for rotations).
 double ToleranceOf(const ReduceOptions& tolerances, Path path);
 

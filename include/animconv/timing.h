@@ -10,6 +10,7 @@
 // neighbours, which never changes the rotation a key stands for.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <optional>
 
@@ -52,17 +53,31 @@ struct TimingOptions {
   // Shift every key by this many seconds. Negative is allowed while no key moves before 0.
   std::optional<double> offset_seconds;
   // Sample every channel at k / fps (k = 0, 1, ...; one grid per clip, from 0) between its first
-  // and last key, both kept. Step stays step, linear stays linear, cubic becomes linear.
+  // and last key, both kept. Step stays step, linear stays linear, cubic becomes linear; how far
+  // the result plays from the input is measured (TimingReport::resample).
   std::optional<double> resample_fps;
-  // kLinear or kStep for every channel (kCubicSpline is a usage error).
+  // kLinear or kStep for every channel (kCubicSpline is a usage error). Cubic -> linear bakes the
+  // curve within the --reduce default tolerances (BakeCubicSplines' rule, resample.h); cubic ->
+  // step samples it at its keys plus kCubicSampleFps.
   std::optional<Interpolation> interpolation;
   // Make each channel end on its first value (at the clip's end) without a pop.
   std::optional<LoopOptions> loop;
 };
 
+// How far resampled channels play from the input (ValueError's units: radians, metres, scale
+// ratio, weight), per Path, with the node of the worst channel (-1: none). A grid that misses the
+// input's keys cuts its corners and a linear grid cuts a cubic curve's bends: the exit-0 rule says
+// the user hears of it (pipeline/convert.cpp warns over the --reduce tolerances).
+struct PlaybackErrors {
+  std::array<double, 4> max{};
+  std::array<int, 4> worst_node{-1, -1, -1, -1};
+  void Add(Path path, int node, double error);
+};
+
 struct TimingReport {
   size_t keys_before = 0;
   size_t keys_after = 0;
+  PlaybackErrors resample;  // --resample: linear and cubic channels; step ones move < 1 frame
 };
 
 // Applies the set options to every clip in the order trim -> speed -> offset -> resample ->
@@ -75,7 +90,7 @@ TimingReport ApplyTiming(Asset& asset, const TimingOptions& options);
 void TrimClip(Clip& clip, const TrimRange& range);
 void ChangeSpeed(Clip& clip, double factor);
 void OffsetClip(Clip& clip, double seconds);
-void ResampleClip(Clip& clip, double fps);
+void ResampleClip(Clip& clip, double fps, PlaybackErrors* errors = nullptr);
 void ConvertInterpolation(Clip& clip, Interpolation target);
 // Over the last `blend_seconds` (at most the whole clip) each channel gets the difference between
 // its first and last value added in, weighted by smoothstep from 0 to 1 (rotations: that much of

@@ -2,12 +2,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <random>
 
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
+#include "animconv/resample.h"
 #include "animconv/sample.h"
 #include "test_support.h"
 
@@ -326,13 +328,42 @@ TEST(TimingTest, InterpolationConversionsKeepTheShape) {
                                        Interpolation::kCubicSpline));
   const Clip original = cubic;
   ConvertInterpolation(cubic, Interpolation::kLinear);
-  // Every key plus the 30 fps grid between.
-  EXPECT_EQ(cubic.channels[0].times_seconds,
-            (std::vector<double>{0, 1 / 30.0, 0.05, 2 / 30.0, 0.1}));
+  // Every key kept, and keys added where the chords would leave the curve: it plays within half
+  // the 0.001 weight tolerance. A 30 fps grid's chords (what it wrote before) are 0.2 off.
+  const std::vector<double>& times = cubic.channels[0].times_seconds;
+  for (const double key : {0.0, 0.05, 0.1}) {
+    EXPECT_NE(std::find(times.begin(), times.end(), key), times.end()) << key;
+  }
+  EXPECT_LE(PlaybackError(original.channels[0], cubic.channels[0]), 0.0005);
+  const Channel grid = MakeChannel(
+      0, Path::kWeights, {0, 1 / 30.0, 0.05, 2 / 30.0, 0.1},
+      {Evaluate(original.channels[0], 0)[0], Evaluate(original.channels[0], 1 / 30.0)[0],
+       Evaluate(original.channels[0], 0.05)[0], Evaluate(original.channels[0], 2 / 30.0)[0],
+       Evaluate(original.channels[0], 0.1)[0]},
+      1);
+  EXPECT_GT(PlaybackError(original.channels[0], grid), 0.01);
   for (size_t k = 0; k < cubic.channels[0].key_count(); ++k) {
     EXPECT_EQ(cubic.channels[0].values[k],
               Evaluate(original.channels[0], cubic.channels[0].times_seconds[k])[0]);
   }
+}
+
+TEST(TimingTest, ResampleMeasuresHowFarTheGridPlaysFromTheInput) {
+  // A linear peak at 0.5 s: a 3 fps grid (0, 1/3, 2/3, 1) misses it and cuts the corner.
+  Clip clip;
+  clip.channels.push_back(MakeChannel(2, Path::kWeights, {0, 0.5, 1}, {0, 1, 0}, 1));
+  PlaybackErrors errors;
+  ResampleClip(clip, 3, &errors);
+  const size_t weights = static_cast<size_t>(Path::kWeights);
+  // At 0.5 s the grid plays the chord between 2/3 (at 1/3 s) and 2/3 (at 2/3 s): 1/3 off.
+  EXPECT_NEAR(errors.max[weights], 1.0 / 3, 1e-9);
+  EXPECT_EQ(errors.worst_node[weights], 2);
+  // A grid through every key plays the input exactly.
+  Clip on_keys;
+  on_keys.channels.push_back(MakeChannel(2, Path::kWeights, {0, 0.5, 1}, {0, 1, 0}, 1));
+  PlaybackErrors exact;
+  ResampleClip(on_keys, 2, &exact);
+  EXPECT_LT(exact.max[weights], 1e-12);
 }
 
 TEST(TimingTest, ApplyTimingTrimsInInputSecondsThenChangesSpeed) {

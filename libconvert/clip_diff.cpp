@@ -46,6 +46,10 @@ int MatchNode(const Rig& rig, const Rig& own, int index) {
     if (occurrence-- == 0) return static_cast<int>(n);
   }
   if (first >= 0) return first;
+  const std::string sanitized = ThreeSanitized(node.name);
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (ThreeSanitized(rig.nodes[n].name) == sanitized) return static_cast<int>(n);
+  }
   if (!node.human_bone) return -1;
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     if (rig.nodes[n].human_bone == node.human_bone) return static_cast<int>(n);

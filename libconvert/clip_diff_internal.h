@@ -18,8 +18,14 @@ inline constexpr double kDegreesPerRadian = 180.0 / 3.14159265358979323846;
 
 const char* UnitOf(Path path);
 
-// The node of `rig` that stands for node `index` of `own`: the same name, else the same humanoid
-// bone; -1 when there is none.
+// A node name as three.js's PropertyBinding.sanitizeNodeName makes it (ASCII whitespace becomes
+// '_', the reserved characters [ ] . : / are deleted): a three.js clip names "UpperArm.L" of its
+// glTF "UpperArmL", and animconv's three.js reader knows only the track's name.
+std::string ThreeSanitized(const std::string& name);
+
+// The node of `rig` that stands for node `index` of `own`: the same name, else the same name as
+// three.js sanitises it (ThreeSanitized, on both sides), else the same humanoid bone; -1 when
+// there is none.
 int MatchNode(const Rig& rig, const Rig& own, int index);
 
 // The union of the key times, plus `between` evenly spaced times inside every consecutive pair.
@@ -55,8 +61,11 @@ struct ChannelPair {
 
 // Pairs every weights channel of A that found no partner by node with one of B's unused weights
 // channels: the same mesh (a three.js clip names its tracks after the mesh object, "mesh_0" for an
-// unnamed mesh, while the glTF names the node), else the only weights channel left on each side.
-// Marks the partners in `b_used`.
+// unnamed mesh, while the glTF names the node; both also as three.js sanitises them), else the only
+// weights channel left on each side. A mesh of several primitives is one three.js object per
+// primitive, each with its own track named after the mesh ("Cube001", "Cube001_1", ...): each
+// of those is paired with the node's channel too (an extra pair after the first). Marks the
+// partners in `b_used`.
 void PairMorphChannels(const Asset& a, const Asset& b, const Clip& cb,
                        std::vector<ChannelPair>* pairs, std::vector<bool>* b_used);
 

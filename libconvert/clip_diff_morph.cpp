@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
 #include <set>
 
 #include "libconvert/clip_diff_internal.h"
@@ -15,12 +16,25 @@ namespace {
 // The names a weights channel's target can go by: the node's own, and its mesh's as three.js
 // names the mesh object (the mesh name, "mesh_<index>" when it has none).
 std::set<std::string> MorphNames(const Node& node) {
-  std::set<std::string> names = {node.name};
+  std::set<std::string> names = {node.name, ThreeSanitized(node.name)};
   if (node.mesh) {
-    names.insert(node.mesh->name.empty() ? fmt::format("mesh_{}", node.mesh->index)
-                                         : node.mesh->name);
+    const std::string mesh =
+        node.mesh->name.empty() ? fmt::format("mesh_{}", node.mesh->index) : node.mesh->name;
+    names.insert(mesh);
+    names.insert(ThreeSanitized(mesh));
   }
   return names;
+}
+
+// Whether `name` is one of `names` followed by "_<digits>": three.js's unique name for a further
+// primitive object of the same mesh.
+bool IsFurtherPrimitive(const std::string& name, const std::set<std::string>& names) {
+  const size_t underscore = name.rfind('_');
+  if (underscore == std::string::npos || underscore + 1 == name.size()) return false;
+  for (size_t i = underscore + 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return false;
+  }
+  return names.count(name.substr(0, underscore)) > 0;
 }
 
 bool Share(const std::set<std::string>& x, const std::set<std::string>& y) {
@@ -52,6 +66,16 @@ void Rearrange(const std::vector<int>& source, Channel* channel) {
 
 }  // namespace
 
+std::string ThreeSanitized(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    if (c == '[' || c == ']' || c == '.' || c == ':' || c == '/') continue;
+    out.push_back(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' ? '_'
+                                                                                            : c);
+  }
+  return out;
+}
+
 void PairMorphChannels(const Asset& a, const Asset& b, const Clip& cb,
                        std::vector<ChannelPair>* pairs, std::vector<bool>* b_used) {
   const auto unused_weights = [&](size_t c) {
@@ -70,6 +94,22 @@ void PairMorphChannels(const Asset& a, const Asset& b, const Clip& cb,
       pair.b = &cb.channels[c];
       pair.node_b = cb.channels[c].node;
       break;
+    }
+  }
+  // Further primitives of a paired mesh: one more pair each, right after the first.
+  for (size_t p = 0; p < pairs->size(); ++p) {
+    const ChannelPair pair = (*pairs)[p];
+    if (!pair.a || !pair.b || pair.a->path != Path::kWeights) continue;
+    std::set<std::string> names = MorphNames(a.rig.nodes[static_cast<size_t>(pair.node_a)]);
+    names.insert(b.rig.nodes[static_cast<size_t>(pair.node_b)].name);
+    for (size_t c = 0; c < cb.channels.size(); ++c) {
+      if (!unused_weights(c) || cb.channels[c].width != pair.b->width ||
+          !IsFurtherPrimitive(b.rig.nodes[static_cast<size_t>(cb.channels[c].node)].name, names)) {
+        continue;
+      }
+      (*b_used)[c] = true;
+      pairs->insert(pairs->begin() + static_cast<std::ptrdiff_t>(++p),
+                    ChannelPair{pair.a, &cb.channels[c], pair.node_a, cb.channels[c].node});
     }
   }
   // Then, when exactly one weights channel of each clip is left with the same target count, they

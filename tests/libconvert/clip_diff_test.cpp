@@ -366,6 +366,38 @@ TEST(ClipDiffTest, MorphWeightsPairWithTheThreeJsTrackOfTheirMesh) {
   EXPECT_EQ(Diff(three, named).overall.at("weight").max, 0);
 }
 
+TEST(ClipDiffTest, EveryPrimitiveTrackOfAThreeJsMeshPairsWithTheNodesWeights) {
+  // MorphStressTest: node "Main" shows mesh "Cube.001" of two primitives; three.js names the
+  // objects "Cube001" and "Cube001_1" (sanitised, then made unique) and writes a track for each.
+  Asset gltf = GltfMorphNode();
+  gltf.rig.nodes[0].name = "Main";
+  gltf.rig.nodes[0].mesh = MeshInfo{"Cube.001", 0, 2};
+  Asset three = MakeAsset({"Cube001", "Cube001_1"});
+  for (Node& node : three.rig.nodes) node.morph_target_count = 2;
+  three.clips[0].channels = {gltf.clips[0].channels[0], gltf.clips[0].channels[0]};
+  three.clips[0].channels[1].node = 1;
+  three.clips[0].channels[1].values[1] = 0.75;  // the second primitive's track is off by 0.25
+  const ClipDiff diff = Diff(gltf, three);
+  ASSERT_EQ(diff.channels.size(), 2u);
+  EXPECT_EQ(diff.channels[0].node_b, "Cube001");
+  EXPECT_EQ(diff.channels[0].max, 0);
+  EXPECT_EQ(diff.channels[1].node_b, "Cube001_1");
+  EXPECT_EQ(diff.channels[1].max, 0.25);
+  EXPECT_TRUE(diff.only_in_a.empty());
+  EXPECT_TRUE(diff.only_in_b.empty());
+}
+
+TEST(ClipDiffTest, NodesMatchByTheNameThreeJsSanitisesThemTo) {
+  Asset gltf = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 30)});
+  gltf.rig.nodes[0].name = "UpperArm.L";
+  Asset three = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 31)});
+  three.rig.nodes[0].name = "UpperArmL";
+  const ClipDiff diff = Diff(gltf, three);
+  ASSERT_EQ(diff.channels.size(), 1u);
+  EXPECT_EQ(diff.channels[0].node_b, "UpperArmL");
+  EXPECT_NEAR(diff.channels[0].max, 1, 1e-9);
+}
+
 TEST(ClipDiffTest, MorphTargetsPairByNameWhenBothSidesNameThem) {
   Asset a = GltfMorphNode();
   a.rig.nodes[0].morph_target_names = {"smile", "blink"};

@@ -42,6 +42,10 @@ nlohmann::json ChannelJson(const ChannelDiff& channel, bool with_path) {
   return json;
 }
 
+const char* SpaceName(DiffSpace space) {
+  return space == DiffSpace::kWorld ? "world" : space == DiffSpace::kLocal ? "local" : "auto";
+}
+
 nlohmann::json ToJson(const std::string& path_a, const std::string& path_b, const ClipDiff& diff,
                       const DiffOptions& options) {
   nlohmann::json overall = nlohmann::json::object();
@@ -74,6 +78,11 @@ nlohmann::json ToJson(const std::string& path_a, const std::string& path_b, cons
             {"cubic_chord_fraction", options.cubic_chord_fraction},
             {"adaptive_samples", diff.adaptive_samples},
             {"hierarchical_adaptive_samples", diff.hierarchical_adaptive_samples}}},
+          {"space",
+           {{"name", SpaceName(diff.space)},
+            {"requested", SpaceName(options.space)},
+            {"reason", diff.space_reason},
+            {"translation_scale", diff.translation_scale}}},
           {"duration_difference_seconds", diff.duration_difference_seconds},
           {"overall", overall},
           {"only_in_a", diff.only_in_a},
@@ -121,6 +130,13 @@ void PrintText(const std::string& path_a, const std::string& path_b, const ClipD
                         options.cubic_chord_fraction * 100,
                         diff.adaptive_samples + diff.hierarchical_adaptive_samples)
           : std::string());
+  // Same-rig comparisons print as they always did; a world comparison says so and why.
+  if (diff.space == DiffSpace::kWorld || options.space != DiffSpace::kAuto) {
+    std::cout << fmt::format("space: {} ({}){}\n", SpaceName(diff.space), diff.space_reason,
+                             diff.space == DiffSpace::kWorld
+                                 ? "; rotations as W(t)·W_rest⁻¹, positions in model space"
+                                 : "");
+  }
   if (diff.duration_difference_seconds != 0) {
     std::cout << fmt::format("duration: B - A = {:+.6g} s\n", diff.duration_difference_seconds);
   }
@@ -177,6 +193,7 @@ int RunDiff(const std::vector<std::string>& args) {
   std::string clip_a;
   std::string clip_b;
   std::string mirror;
+  std::string space = "auto";
   double hierarchical = 0;
   size_t top = 10;
   DiffOptions diff_options;
@@ -202,6 +219,9 @@ int RunDiff(const std::vector<std::string>& args) {
            ->default_value(diff_options.cubic_chord_fraction),
        "also sample cubic splines until each is within this fraction of the --reduce tolerance "
        "of its chord between samples (0: off)")
+      ("space", po::value(&space)->default_value(space),
+       "auto: local values where the rigs agree, else model space (world); local or world: "
+       "force one")
       ("mirror", po::value(&mirror),
        "how to bring a left-handed input (Unity CSV) to right-handed for the comparison: z, x or "
        "none, as in convert. Default z");
@@ -236,6 +256,13 @@ int RunDiff(const std::vector<std::string>& args) {
   if (map.count("hierarchical")) {
     if (!(hierarchical > 0)) ThrowUsage("--hierarchical must be a positive distance in metres");
     diff_options.hierarchical_distance_metres = hierarchical;
+  }
+  if (space == "local") {
+    diff_options.space = DiffSpace::kLocal;
+  } else if (space == "world") {
+    diff_options.space = DiffSpace::kWorld;
+  } else if (space != "auto") {
+    ThrowUsage(fmt::format("--space must be auto, local or world, not '{}'", space));
   }
   if (diff_options.samples_between_keys < 0) ThrowUsage("--samples-between must be 0 or more");
   if (!(diff_options.cubic_chord_fraction >= 0)) {

@@ -11,14 +11,12 @@
 #include "animconv/resample.h"
 #include "animconv/sample.h"
 #include "animconv/transform.h"
+#include "libconvert/clip_diff_internal.h"
 #include "libconvert/clip_select.h"
 #include "libconvert/value_error.h"
 
 namespace animconv {
-namespace {
-
-constexpr double kDegreesPerRadian = 180.0 / 3.14159265358979323846;
-const char* const kUnits[] = {"deg", "m", "ratio", "weight"};
+namespace diff_detail {
 
 const char* UnitOf(Path path) {
   switch (path) {
@@ -48,6 +46,10 @@ int MatchNode(const Rig& rig, const Rig& own, int index) {
     if (occurrence-- == 0) return static_cast<int>(n);
   }
   if (first >= 0) return first;
+  const std::string sanitized = ThreeSanitized(node.name);
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (ThreeSanitized(rig.nodes[n].name) == sanitized) return static_cast<int>(n);
+  }
   if (!node.human_bone) return -1;
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     if (rig.nodes[n].human_bone == node.human_bone) return static_cast<int>(n);
@@ -102,6 +104,18 @@ std::vector<double> AdaptiveTimes(std::vector<double> times,
   return times;
 }
 
+void SetFromErrors(const std::vector<double>& times, const std::vector<double>& errors,
+                   ChannelDiff* diff) {
+  for (size_t s = 0; s < errors.size(); ++s) {
+    if (s == 0 || errors[s] > diff->max) {
+      diff->max = errors[s];
+      diff->time_of_max_seconds = times[s];
+    }
+  }
+  diff->samples = errors.size();
+  diff->p99 = Percentile99(errors);
+}
+
 // Files keep their quaternions as written (a Unity CSV is off unit length by up to 0.002); the
 // length carries no rotation, so it must not count as error.
 Channel Renormalized(const Channel& channel) {
@@ -111,7 +125,7 @@ Channel Renormalized(const Channel& channel) {
 }
 
 // ValueError, the metric --reduce bounds, in the units diff reports (degrees for rotations).
-double Error(Path path, const std::vector<double>& a, const std::vector<double>& b) {
+double DiffError(Path path, const std::vector<double>& a, const std::vector<double>& b) {
   if (path == Path::kRotation) {
     const Quat unit_a = Normalized(LoadQuat(a.data()));
     const Quat unit_b = Normalized(LoadQuat(b.data()));
@@ -128,6 +142,14 @@ double Percentile99(std::vector<double> errors) {
                    errors.end());
   return errors[index];
 }
+
+}  // namespace diff_detail
+
+namespace {
+
+using namespace diff_detail;  // NOLINT(build/namespaces): this file's own helpers
+
+const char* const kUnits[] = {"deg", "m", "ratio", "weight"};
 
 // One side of a comparison: a channel to evaluate, or a constant value when the clip lacks it.
 struct Side {
@@ -148,7 +170,7 @@ void Measure(Path path, const Side& a, const Side& b, const std::vector<double>&
   std::vector<double> errors;
   errors.reserve(times.size());
   for (const double t : times) {
-    const double error = Error(path, a.At(t), b.At(t));
+    const double error = DiffError(path, a.At(t), b.At(t));
     if (errors.empty() || error > diff->max) {
       diff->max = error;
       diff->time_of_max_seconds = t;
@@ -174,65 +196,6 @@ UnitDiff Summarize(const std::vector<const ChannelDiff*>& channels, std::vector<
   }
   return unit;
 }
-
-// A clip's pose at any time in object space, on `skeleton`: each node's local TRS from the clip's
-// channel for it (matched by name, else humanoid bone, when the clip belongs to another rig) or
-// the skeleton's rest value.
-class Poser {
- public:
-  Poser(const Rig& skeleton, const Rig& clip_rig, const Clip& clip)
-      : skeleton_(skeleton), channels_(skeleton.nodes.size(), std::array<int, 3>{-1, -1, -1}) {
-    for (const Channel& channel : clip.channels) {
-      if (channel.path == Path::kWeights) continue;
-      const int node =
-          &clip_rig == &skeleton ? channel.node : MatchNode(skeleton, clip_rig, channel.node);
-      if (node < 0) continue;
-      int& slot = channels_[static_cast<size_t>(node)][static_cast<size_t>(channel.path)];
-      if (slot < 0) {
-        slot = static_cast<int>(prepared_.size());
-        prepared_.push_back(Renormalized(channel));
-      }
-    }
-    // Parents may follow children in the node list: order by depth so parents come first.
-    std::vector<int> depth(skeleton.nodes.size(), 0);
-    for (size_t n = 0; n < skeleton.nodes.size(); ++n) {
-      for (int p = skeleton.nodes[n].parent; p >= 0;
-           p = skeleton.nodes[static_cast<size_t>(p)].parent) {
-        ++depth[n];
-      }
-      order_.push_back(n);
-    }
-    std::stable_sort(order_.begin(), order_.end(),
-                     [&](size_t x, size_t y) { return depth[x] < depth[y]; });
-  }
-
-  std::vector<glm::dmat4> WorldAt(double seconds) const {
-    std::vector<glm::dmat4> world(skeleton_.nodes.size());
-    for (const size_t n : order_) {
-      const Node& node = skeleton_.nodes[n];
-      Vec3 translation = node.rest_translation;
-      Quat rotation = Normalized(node.rest_rotation);
-      Vec3 scale = node.rest_scale;
-      const auto& slots = channels_[n];
-      if (slots[0] >= 0) EvaluateChannel(prepared_[slots[0]], seconds, translation.data());
-      if (slots[1] >= 0) {
-        EvaluateChannel(prepared_[slots[1]], seconds, rotation.data());
-        rotation = Normalized(rotation);
-      }
-      if (slots[2] >= 0) EvaluateChannel(prepared_[slots[2]], seconds, scale.data());
-      const glm::dmat4 local = TrsMatrix(translation, rotation, scale);
-      world[n] = node.parent < 0 ? local : world[static_cast<size_t>(node.parent)] * local;
-    }
-    return world;
-  }
-
- private:
-  const Rig& skeleton_;
-  // Per node, the index into prepared_ of its translation, rotation and scale channel, or -1.
-  std::vector<std::array<int, 3>> channels_;
-  std::vector<Channel> prepared_;
-  std::vector<size_t> order_;
-};
 
 void MeasureHierarchical(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb,
                          const DiffOptions& options, ClipDiff* diff) {
@@ -343,60 +306,9 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
   diff.clip_b = cb.name;
   diff.duration_difference_seconds = cb.duration() - ca.duration();
 
-  std::map<std::string, std::vector<double>> unit_errors;
+  // Pairs first, so that the space can be chosen from every compared node before measuring.
+  std::vector<ChannelPair> pairs;
   std::vector<bool> b_used(cb.channels.size(), false);
-  const auto compare = [&](const Channel* channel_a, const Channel* channel_b, int node_a,
-                           int node_b) {
-    const Channel& any = channel_a ? *channel_a : *channel_b;
-    ChannelDiff channel;
-    channel.node = node_a >= 0 ? a.rig.nodes[static_cast<size_t>(node_a)].name
-                               : b.rig.nodes[static_cast<size_t>(node_b)].name;
-    if (node_b >= 0) channel.node_b = b.rig.nodes[static_cast<size_t>(node_b)].name;
-    channel.path = any.path;
-    channel.unit = UnitOf(any.path);
-    channel.only_in_a = !channel_b;
-    channel.only_in_b = !channel_a;
-    // The missing side holds the other rig's rest value, else this rig's own.
-    const Node& rest_node = channel_a ? (node_b >= 0 ? b.rig.nodes[static_cast<size_t>(node_b)]
-                                                     : a.rig.nodes[static_cast<size_t>(node_a)])
-                                      : (node_a >= 0 ? a.rig.nodes[static_cast<size_t>(node_a)]
-                                                     : b.rig.nodes[static_cast<size_t>(node_b)]);
-    // The other rig's node may have another morph target count: compare against zeros then.
-    std::vector<double> rest = RestValue(rest_node, any.path);
-    rest.resize(static_cast<size_t>(any.width), 0.0);
-    std::vector<double> key_times;
-    Channel prepared_a;
-    Channel prepared_b;
-    Side side_a;
-    Side side_b;
-    if (channel_a) {
-      prepared_a = Renormalized(*channel_a);
-      side_a.channel = &prepared_a;
-      key_times = channel_a->times_seconds;
-    } else {
-      side_a.constant = rest;
-    }
-    if (channel_b) {
-      prepared_b = Renormalized(*channel_b);
-      side_b.channel = &prepared_b;
-      key_times.insert(key_times.end(), channel_b->times_seconds.begin(),
-                       channel_b->times_seconds.end());
-    } else {
-      side_b.constant = rest;
-    }
-    const std::vector<double> times =
-        AdaptiveTimes(SampleTimes(std::move(key_times), options.samples_between_keys),
-                      {side_a.channel ? side_a.channel : side_b.channel,
-                       side_b.channel ? side_b.channel : side_a.channel},
-                      options.cubic_chord_fraction, &channel.adaptive_samples);
-    diff.adaptive_samples += channel.adaptive_samples;
-    Measure(any.path, side_a, side_b, times, &channel, &unit_errors[channel.unit]);
-    const std::string name = fmt::format("{}.{}", channel.node, PathName(channel.path));
-    if (channel.only_in_a) diff.only_in_a.push_back(name);
-    if (channel.only_in_b) diff.only_in_b.push_back(name);
-    diff.channels.push_back(std::move(channel));
-  };
-
   for (const Channel& channel_a : ca.channels) {
     const int node_b = MatchNode(b.rig, a.rig, channel_a.node);
     const Channel* channel_b = nullptr;
@@ -406,12 +318,90 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
         channel_b = &cb.channels[c];
       }
     }
-    compare(&channel_a, channel_b, channel_a.node, node_b);
+    pairs.push_back({&channel_a, channel_b, channel_a.node, node_b});
   }
+  PairMorphChannels(a, b, cb, &pairs, &b_used);
   for (size_t c = 0; c < cb.channels.size(); ++c) {
     if (b_used[c]) continue;
     const Channel& channel_b = cb.channels[c];
-    compare(nullptr, &channel_b, MatchNode(a.rig, b.rig, channel_b.node), channel_b.node);
+    pairs.push_back({nullptr, &channel_b, MatchNode(a.rig, b.rig, channel_b.node), channel_b.node});
+  }
+  const SpaceChoice space = ChooseSpace(a, b, pairs, options.space);
+  diff.space = space.space;
+  diff.space_reason = space.reason;
+  diff.translation_scale = space.translation_scale;
+
+  std::map<std::string, std::vector<double>> unit_errors;
+  std::vector<ChannelDiff> world;
+  if (space.space == DiffSpace::kWorld) {
+    MeasureWorld(a, ca, b, cb, pairs, options, space.translation_scale, &world, &unit_errors,
+                 &diff.adaptive_samples);
+  }
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    const ChannelPair& pair = pairs[p];
+    const Channel* channel_a = pair.a;
+    const Channel* channel_b = pair.b;
+    const int node_a = pair.node_a;
+    const int node_b = pair.node_b;
+    const Channel& any = channel_a ? *channel_a : *channel_b;
+    ChannelDiff channel;
+    if (space.space == DiffSpace::kWorld && any.path != Path::kWeights) {
+      channel = std::move(world[p]);
+    } else {
+      channel.path = any.path;
+      channel.unit = UnitOf(any.path);
+      // The missing side holds the other rig's rest value, else this rig's own.
+      const Node& rest_node = channel_a ? (node_b >= 0 ? b.rig.nodes[static_cast<size_t>(node_b)]
+                                                       : a.rig.nodes[static_cast<size_t>(node_a)])
+                                        : (node_a >= 0 ? a.rig.nodes[static_cast<size_t>(node_a)]
+                                                       : b.rig.nodes[static_cast<size_t>(node_b)]);
+      std::vector<double> key_times;
+      Channel prepared_a;
+      Channel prepared_b;
+      if (channel_a) prepared_a = Renormalized(*channel_a);
+      if (channel_b) prepared_b = Renormalized(*channel_b);
+      if (any.path == Path::kWeights && channel_a && channel_b) {
+        AlignMorphTargets(&a.rig.nodes[static_cast<size_t>(node_a)],
+                          &b.rig.nodes[static_cast<size_t>(node_b)], &prepared_a, &prepared_b);
+      }
+      const int width = channel_a ? prepared_a.width : prepared_b.width;
+      // The other rig's node may have another morph target count: compare against zeros then.
+      std::vector<double> rest = RestValue(rest_node, any.path);
+      rest.resize(static_cast<size_t>(width), 0.0);
+      Side side_a;
+      Side side_b;
+      if (channel_a) {
+        side_a.channel = &prepared_a;
+        key_times = channel_a->times_seconds;
+      } else {
+        side_a.constant = rest;
+      }
+      if (channel_b) {
+        side_b.channel = &prepared_b;
+        key_times.insert(key_times.end(), channel_b->times_seconds.begin(),
+                         channel_b->times_seconds.end());
+      } else {
+        side_b.constant = rest;
+      }
+      const std::vector<double> times =
+          AdaptiveTimes(SampleTimes(std::move(key_times), options.samples_between_keys),
+                        {side_a.channel ? side_a.channel : side_b.channel,
+                         side_b.channel ? side_b.channel : side_a.channel},
+                        options.cubic_chord_fraction, &channel.adaptive_samples);
+      diff.adaptive_samples += channel.adaptive_samples;
+      Measure(any.path, side_a, side_b, times, &channel, &unit_errors[channel.unit]);
+    }
+    channel.node = node_a >= 0 ? a.rig.nodes[static_cast<size_t>(node_a)].name
+                               : b.rig.nodes[static_cast<size_t>(node_b)].name;
+    if (node_b >= 0) channel.node_b = b.rig.nodes[static_cast<size_t>(node_b)].name;
+    channel.path = any.path;
+    channel.unit = UnitOf(any.path);
+    channel.only_in_a = !channel_b;
+    channel.only_in_b = !channel_a;
+    const std::string name = fmt::format("{}.{}", channel.node, PathName(channel.path));
+    if (channel.only_in_a) diff.only_in_a.push_back(name);
+    if (channel.only_in_b) diff.only_in_b.push_back(name);
+    diff.channels.push_back(std::move(channel));
   }
 
   for (const char* unit : kUnits) {

@@ -16,6 +16,18 @@
 
 namespace animconv {
 
+// Where rotations and translations are compared (docs/cli.md, `diff`, "Space").
+//   kLocal: each channel's own values, in its parent's frame.
+//   kWorld: model space. Rotations as the rest-relative world rotation W(t) * W_rest^-1 of each
+//     node (W the product of the local rotations from the root down); the error is the angle
+//     between A's and B's. Translations as world positions (every parent's rotation, scale and
+//     translation applied), B's multiplied by SpaceChoice's scale when the humanoid rigs' hips
+//     heights differ. Scales as world scale relative to rest.
+//   kAuto: local when the rigs agree at every compared node (same rest world rotation of the node
+//     and of its parent, same parent world scale, same hips height), else world; usage error when
+//     they differ and a rig has no rest pose (the option to use is named).
+enum class DiffSpace { kAuto, kLocal, kWorld };
+
 struct DiffOptions {
   // Which clips to compare, each a clip name, else a 0-based index (`--clip`, `--clip-b`).
   // Unset clip_a: A's first clip. Unset clip_b: B's clip with clip A's name, else the clip at
@@ -36,6 +48,7 @@ struct DiffOptions {
   // every parent's error accumulated down the hierarchy. Both clips are posed on one skeleton (A's,
   // or B's when only B knows its rest pose), so differing rigs do not count. Unset: not measured.
   std::optional<double> hierarchical_distance_metres;
+  DiffSpace space = DiffSpace::kAuto;
 };
 
 // Error of one value over the sample times. The 99th percentile is the nearest rank: the smallest
@@ -89,6 +102,11 @@ struct ClipDiff {
   std::optional<UnitDiff> hierarchical_overall;
   std::vector<std::string> only_in_a;  // "node.path" of channels only in A, e.g. "Hips.rotation"
   std::vector<std::string> only_in_b;
+  // The space used (kLocal or kWorld, never kAuto) and why, e.g. "rest poses differ at 3 nodes
+  // (first: 'mixamorig:Hips')"; translation_scale multiplies B's world positions (1 in local).
+  DiffSpace space = DiffSpace::kLocal;
+  std::string space_reason;
+  double translation_scale = 1;
   double duration_difference_seconds = 0;    // B's duration minus A's
   size_t adaptive_samples = 0;               // the sum over `channels`
   size_t hierarchical_adaptive_samples = 0;  // times added to the hierarchical measurement
@@ -98,8 +116,9 @@ struct ClipDiff {
 std::pair<const Clip*, const Clip*> SelectClipPair(const Asset& a, const Asset& b,
                                                    const DiffOptions& options);
 
-// Channels are matched by node name and path, else by humanoid bone identity and path. Channels are
-// evaluated with EvaluateChannel (slerp, cubic Hermite; values hold outside the keys) after
+// Channels are matched by node name and path, else by humanoid bone identity and path; weights
+// channels left over pair by mesh (PairMorphChannels), their targets by name else index. Channels
+// are evaluated with EvaluateChannel (slerp, cubic Hermite; values hold outside the keys) after
 // renormalising rotation keys, so a file's off-unit quaternions do not count as error. Both assets
 // must have the same handedness (ConvertHandedness first); Error(kUsage) otherwise.
 ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb,

@@ -47,6 +47,24 @@ TEST(DiffCommandTest, ACsvAndItsThreeConversionAgreeToFloatPrecision) {
   EXPECT_EQ(diff["duration_difference_seconds"], 0);
 }
 
+TEST(DiffCommandTest, TheSpaceIsInTheJsonAndOnlyAWorldComparisonPrintsIt) {
+  const nlohmann::json diff = DiffJson(Sample() + " " + Sample());
+  EXPECT_EQ(diff["space"]["name"], "local");
+  EXPECT_EQ(diff["space"]["requested"], "auto");
+  EXPECT_EQ(diff["space"]["translation_scale"], 1);
+  // Same rigs: the text is what it always was, without a space line.
+  const auto same = RunAnimconv("diff " + Sample() + " " + Sample());
+  EXPECT_EQ(same.output.find("space:"), std::string::npos) << same.output;
+  const auto world = RunAnimconv("diff " + Sample() + " " + Sample() + " --space world");
+  ASSERT_EQ(world.exit_code, 0) << world.output;
+  EXPECT_NE(world.output.find("space: world (--space world)"), std::string::npos) << world.output;
+  EXPECT_EQ(DiffJson(Sample() + " " + Sample() + " --space world")["space"]["name"], "world");
+  const auto bad = RunAnimconv("diff " + Sample() + " " + Sample() + " --space model");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.output.find("--space must be auto, local or world, not 'model'"), std::string::npos)
+      << bad.output;
+}
+
 TEST(DiffCommandTest, IdenticalFilesPrintZero) {
   const auto result = RunAnimconv("diff " + Sample() + " " + Sample() + " --hierarchical 0.1");
   ASSERT_EQ(result.exit_code, 0) << result.output;

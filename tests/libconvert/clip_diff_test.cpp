@@ -181,7 +181,11 @@ TEST(ClipDiffTest, AChannelOnlyInOneClipIsComparedWithTheOtherRigsRest) {
   b.rig.nodes[1].rest_rotation = AxisAngle({1, 0, 0}, 30);
   a.clips[0].channels = {MakeChannel(1, Path::kRotation, {0}, {0, 0, 0, 1}, 4)};
   b.clips[0].channels = {MakeChannel(0, Path::kTranslation, {0}, {0, 0.5, 0}, 3)};
-  const ClipDiff diff = Diff(a, b);
+  // The rule for local values: the rigs' rest rotations differ at "arm", which by default is a
+  // world comparison (WorldSpace tests below).
+  DiffOptions local;
+  local.space = DiffSpace::kLocal;
+  const ClipDiff diff = Diff(a, b, local);
   ASSERT_EQ(diff.channels.size(), 2u);
   EXPECT_TRUE(diff.channels[0].only_in_a);
   EXPECT_NEAR(diff.channels[0].max, 30, 1e-9);
@@ -327,6 +331,248 @@ TEST(ClipDiffTest, ACubicReplacedByItsChordIsMeasuredBetweenTheKeys) {
   DiffOptions uniform;
   uniform.cubic_chord_fraction = 0;
   EXPECT_LT(Diff(cubic, chord, uniform).channels[0].max, 1e-12);
+}
+
+// --- Morph weights pair by mesh (issue 13 item 4) ---
+
+// A glTF node with an unnamed mesh and two morph targets, its weights channel going 0 -> 1.
+Asset GltfMorphNode() {
+  Asset asset = MakeAsset({"node_0"});
+  asset.rig.nodes[0].generated_name = true;
+  asset.rig.nodes[0].mesh = MeshInfo{"", 0, 1};
+  asset.rig.nodes[0].morph_target_count = 2;
+  asset.clips[0].channels = {MakeChannel(0, Path::kWeights, {0, 1}, {0, 1, 1, 0}, 2)};
+  return asset;
+}
+
+TEST(ClipDiffTest, MorphWeightsPairWithTheThreeJsTrackOfTheirMesh) {
+  // The three.js conversion names the track after the mesh object GLTFLoader makes: "mesh_0".
+  const Asset gltf = GltfMorphNode();
+  Asset three = MakeAsset({"mesh_0"});
+  three.rig.nodes[0].morph_target_count = 2;
+  three.clips[0].channels = gltf.clips[0].channels;
+  const ClipDiff diff = Diff(gltf, three);
+  ASSERT_EQ(diff.channels.size(), 1u);
+  EXPECT_EQ(diff.channels[0].node, "node_0");
+  EXPECT_EQ(diff.channels[0].node_b, "mesh_0");
+  EXPECT_EQ(diff.overall.at("weight").max, 0);
+  EXPECT_TRUE(diff.only_in_a.empty());
+  EXPECT_TRUE(diff.only_in_b.empty());
+  // A named mesh goes by its name.
+  Asset named = gltf;
+  named.rig.nodes[0].mesh->name = "Face";
+  three.rig.nodes[0].name = "Face";
+  EXPECT_EQ(Diff(named, three).overall.at("weight").max, 0);
+  EXPECT_EQ(Diff(three, named).overall.at("weight").max, 0);
+}
+
+TEST(ClipDiffTest, EveryPrimitiveTrackOfAThreeJsMeshPairsWithTheNodesWeights) {
+  // MorphStressTest: node "Main" shows mesh "Cube.001" of two primitives; three.js names the
+  // objects "Cube001" and "Cube001_1" (sanitised, then made unique) and writes a track for each.
+  Asset gltf = GltfMorphNode();
+  gltf.rig.nodes[0].name = "Main";
+  gltf.rig.nodes[0].mesh = MeshInfo{"Cube.001", 0, 2};
+  Asset three = MakeAsset({"Cube001", "Cube001_1"});
+  for (Node& node : three.rig.nodes) node.morph_target_count = 2;
+  three.clips[0].channels = {gltf.clips[0].channels[0], gltf.clips[0].channels[0]};
+  three.clips[0].channels[1].node = 1;
+  three.clips[0].channels[1].values[1] = 0.75;  // the second primitive's track is off by 0.25
+  const ClipDiff diff = Diff(gltf, three);
+  ASSERT_EQ(diff.channels.size(), 2u);
+  EXPECT_EQ(diff.channels[0].node_b, "Cube001");
+  EXPECT_EQ(diff.channels[0].max, 0);
+  EXPECT_EQ(diff.channels[1].node_b, "Cube001_1");
+  EXPECT_EQ(diff.channels[1].max, 0.25);
+  EXPECT_TRUE(diff.only_in_a.empty());
+  EXPECT_TRUE(diff.only_in_b.empty());
+}
+
+TEST(ClipDiffTest, NodesMatchByTheNameThreeJsSanitisesThemTo) {
+  Asset gltf = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 30)});
+  gltf.rig.nodes[0].name = "UpperArm.L";
+  Asset three = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 31)});
+  three.rig.nodes[0].name = "UpperArmL";
+  const ClipDiff diff = Diff(gltf, three);
+  ASSERT_EQ(diff.channels.size(), 1u);
+  EXPECT_EQ(diff.channels[0].node_b, "UpperArmL");
+  EXPECT_NEAR(diff.channels[0].max, 1, 1e-9);
+}
+
+TEST(ClipDiffTest, MorphTargetsPairByNameWhenBothSidesNameThem) {
+  Asset a = GltfMorphNode();
+  a.rig.nodes[0].morph_target_names = {"smile", "blink"};
+  Asset b = MakeAsset({"Face"});
+  b.rig.nodes[0].morph_target_count = 2;
+  b.rig.nodes[0].morph_target_names = {"blink", "smile"};
+  b.clips[0].channels = {MakeChannel(0, Path::kWeights, {0, 1}, {0, 1, 1, 0}, 2)};
+  // The columns swapped with the names: the same data.
+  b.clips[0].channels[0].values = {1, 0, 0, 1};
+  const ClipDiff diff = Diff(a, b);
+  ASSERT_EQ(diff.channels.size(), 1u);
+  EXPECT_EQ(diff.channels[0].max, 0);
+  // Unnamed on one side: by index, so the swapped columns are the error they are.
+  b.rig.nodes[0].morph_target_names.clear();
+  EXPECT_EQ(Diff(a, b).channels[0].max, 1);
+}
+
+// --- World space where the rigs differ (issue 13 item 4) ---
+
+TEST(ClipDiffTest, AParentsScaleIsHonouredInWorldSpace) {
+  // An FBX-style armature scaled 0.01 holding the hips in centimetres, against a rig in metres:
+  // the same motion (hips rising from 1 m to 1.1 m). Compared locally it is 99 m apart.
+  Asset a = MakeAsset({"Armature", "Hips"});
+  a.rig.rest_pose_known = true;
+  a.rig.nodes[0].rest_scale = {0.01, 0.01, 0.01};
+  a.rig.nodes[1].parent = 0;
+  a.rig.nodes[1].rest_translation = {0, 100, 0};
+  a.clips[0].channels = {MakeChannel(1, Path::kTranslation, {0, 1}, {0, 100, 0, 0, 110, 0}, 3)};
+  Asset b = MakeAsset({"Hips"});
+  b.rig.rest_pose_known = true;
+  b.rig.nodes[0].rest_translation = {0, 1, 0};
+  b.clips[0].channels = {MakeChannel(0, Path::kTranslation, {0, 1}, {0, 1, 0, 0, 1.1, 0}, 3)};
+  const ClipDiff diff = Diff(a, b);
+  EXPECT_EQ(diff.space, DiffSpace::kWorld);
+  EXPECT_NE(diff.space_reason.find("rest poses differ at 1 of 1 compared nodes"), std::string::npos)
+      << diff.space_reason;
+  EXPECT_NEAR(diff.overall.at("m").max, 0, 1e-12);
+  // An error of 1 cm at the end is 1 cm in world space, not 1 "m" of armature units.
+  b.clips[0].channels[0].values[4] = 1.09;
+  EXPECT_NEAR(Diff(a, b).overall.at("m").max, 0.01, 1e-12);
+  DiffOptions local;
+  local.space = DiffSpace::kLocal;
+  EXPECT_NEAR(Diff(a, b, local).overall.at("m").max, 108.91, 1e-9);
+}
+
+TEST(ClipDiffTest, RestRotationsThatDifferAreComparedRestRelativeInWorldSpace) {
+  // A: a root whose rest rotation R is folded into every key (local = Q(t) * R), and a child.
+  // B: the same motion on a rig with identity rest (local = Q(t)). The same motion in the world.
+  const Quat rest = AxisAngle({0, 0, 1}, 90);
+  const Quat q0 = AxisAngle({1, 0, 0}, 10);
+  const Quat q1 = AxisAngle({0, 1, 0}, 40);
+  Asset a = MakeAsset({"hips", "spine"});
+  a.rig.rest_pose_known = true;
+  a.rig.nodes[0].rest_rotation = rest;
+  a.rig.nodes[1].parent = 0;
+  std::vector<double> values_a;
+  Append(values_a, Multiply(q0, rest));
+  Append(values_a, Multiply(q1, rest));
+  a.clips[0].channels = {MakeChannel(0, Path::kRotation, {0, 1}, values_a, 4),
+                         MakeChannel(1, Path::kRotation, {0, 1}, {0, 0, 0, 1, 0, 0, 0, 1}, 4)};
+  Asset b = MakeAsset({"hips", "spine"});
+  b.rig.rest_pose_known = true;
+  b.rig.nodes[1].parent = 0;
+  std::vector<double> values_b;
+  Append(values_b, q0);
+  Append(values_b, q1);
+  b.clips[0].channels = {MakeChannel(0, Path::kRotation, {0, 1}, values_b, 4),
+                         MakeChannel(1, Path::kRotation, {0, 1}, {0, 0, 0, 1, 0, 0, 0, 1}, 4)};
+  const ClipDiff diff = Diff(a, b);
+  EXPECT_EQ(diff.space, DiffSpace::kWorld);
+  EXPECT_NE(diff.space_reason.find("rest poses differ at 2 of 2"), std::string::npos)
+      << diff.space_reason;
+  EXPECT_LT(diff.overall.at("deg").max, 1e-9);
+  // Locally the 90 degree rest rotation is all there is to see.
+  DiffOptions local;
+  local.space = DiffSpace::kLocal;
+  EXPECT_NEAR(Diff(a, b, local).overall.at("deg").max, 90, 1e-6);
+  // A real error of 3 degrees on B's spine is 3 degrees in world space.
+  Append(b.clips[0].channels[1].values, AxisAngle({0, 0, 1}, 3));
+  b.clips[0].channels[1].times_seconds.push_back(2);
+  EXPECT_NEAR(Diff(a, b).overall.at("deg").max, 3, 1e-9);
+}
+
+TEST(ClipDiffTest, ANodeOnlyInOneRigCountsItsOwnMotionInWorldSpace) {
+  // A pirouette: the hips turn 90 degrees on both rigs, and A's "tail" (B has no such node) bends
+  // 10 degrees on its own. In world space the tail is measured against itself at rest under the
+  // turning hips: 10 degrees, not the 90 of the turn above it.
+  Asset a = MakeAsset({"hips", "tail"});
+  a.rig.rest_pose_known = true;
+  a.rig.nodes[0].rest_rotation = AxisAngle({1, 0, 0}, 30);
+  a.rig.nodes[1].parent = 0;
+  a.rig.nodes[1].rest_translation = {0, -1, 0};
+  std::vector<double> turn_a;
+  Append(turn_a, a.rig.nodes[0].rest_rotation);
+  Append(turn_a, Multiply(AxisAngle({0, 1, 0}, 90), a.rig.nodes[0].rest_rotation));
+  std::vector<double> bend;
+  Append(bend, {0, 0, 0, 1});
+  Append(bend, AxisAngle({0, 0, 1}, 10));
+  a.clips[0].channels = {MakeChannel(0, Path::kRotation, {0, 1}, turn_a, 4),
+                         MakeChannel(1, Path::kRotation, {0, 1}, bend, 4)};
+  Asset b = MakeAsset({"hips"});
+  b.rig.rest_pose_known = true;
+  std::vector<double> turn_b;
+  Append(turn_b, {0, 0, 0, 1});
+  Append(turn_b, AxisAngle({0, 1, 0}, 90));
+  b.clips[0].channels = {MakeChannel(0, Path::kRotation, {0, 1}, turn_b, 4)};
+  const ClipDiff diff = Diff(a, b);
+  EXPECT_EQ(diff.space, DiffSpace::kWorld);
+  ASSERT_EQ(diff.channels.size(), 2u);
+  EXPECT_LT(diff.channels[0].max, 1e-9);
+  EXPECT_TRUE(diff.channels[1].only_in_a);
+  EXPECT_NEAR(diff.channels[1].max, 10, 1e-9);
+}
+
+TEST(ClipDiffTest, RigsThatDifferWithoutARestPoseAreRefusedNamingTheOption) {
+  // A Unity-CSV-like clip without a rest pose against another rig (matched by humanoid bone only)
+  // whose hips rest rotation is 90 degrees.
+  Asset a = RotationClip({{0, 0, 0, 1}});
+  a.rig.rest_pose_known = false;
+  a.rig.nodes[0].name = "Hips";
+  a.rig.nodes[0].human_bone = HumanBone::kHips;
+  Asset b = RotationClip({AxisAngle({0, 0, 1}, 90)});
+  b.rig.rest_pose_known = true;
+  b.rig.nodes[0].name = "mixamorig:Hips";
+  b.rig.nodes[0].human_bone = HumanBone::kHips;
+  b.rig.nodes[0].rest_rotation = AxisAngle({0, 0, 1}, 90);
+  try {
+    Diff(a, b);
+    FAIL() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kUsage);
+    EXPECT_NE(std::string(error.what()).find("--space local"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("A has no rest pose, and 1 of its nodes"),
+              std::string::npos)
+        << error.what();
+  }
+  DiffOptions local;
+  local.space = DiffSpace::kLocal;
+  EXPECT_NEAR(Diff(a, b, local).overall.at("deg").max, 90, 1e-9);
+  // The same-named node: the clip holds that node's local values (a three.js clip of this rig).
+  a.rig.nodes[0].name = "mixamorig:Hips";
+  EXPECT_EQ(Diff(a, b).space, DiffSpace::kLocal);
+}
+
+TEST(ClipDiffTest, SameRigsStayLocal) {
+  const Asset a = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 5)});
+  const ClipDiff diff = Diff(a, a);
+  EXPECT_EQ(diff.space, DiffSpace::kLocal);
+  EXPECT_EQ(diff.translation_scale, 1);
+  DiffOptions world;
+  world.space = DiffSpace::kWorld;
+  EXPECT_EQ(Diff(a, a, world).space, DiffSpace::kWorld);
+  EXPECT_EQ(Diff(a, a, world).overall.at("deg").max, 0);
+}
+
+TEST(ClipDiffTest, HumanoidRigsOfOtherSizesCompareHipsPositionsScaledByTheirHeights) {
+  // A .vrma holds the hips translation retargeted onto its own rig: 1.2 times as tall here, so
+  // its positions are 1.2 times A's for the same motion (retarget.cpp MoveHipsTranslation).
+  const auto rig = [](double height) {
+    Asset asset = MakeAsset({"hips", "foot"});
+    asset.rig.rest_pose_known = true;
+    asset.rig.nodes[0].human_bone = HumanBone::kHips;
+    asset.rig.nodes[0].rest_translation = {0, height, 0};
+    asset.rig.nodes[1].human_bone = HumanBone::kLeftFoot;
+    asset.rig.nodes[1].parent = 0;
+    asset.rig.nodes[1].rest_translation = {0, -height, 0};
+    asset.clips[0].channels = {
+        MakeChannel(0, Path::kTranslation, {0, 1}, {0, height, 0, 0.3 * height, height, 0}, 3)};
+    return asset;
+  };
+  const ClipDiff diff = Diff(rig(0.8), rig(0.96));
+  EXPECT_EQ(diff.space, DiffSpace::kWorld);
+  EXPECT_NEAR(diff.translation_scale, 0.8 / 0.96, 1e-12);
+  EXPECT_NE(diff.space_reason.find("rest hips heights differ"), std::string::npos);
+  EXPECT_NEAR(diff.overall.at("m").max, 0, 1e-12);
 }
 
 }  // namespace

@@ -27,12 +27,33 @@ TEST(ValueErrorTest, TranslationIsTheDistance) {
 }
 
 TEST(ValueErrorTest, ScaleIsTheLargestRatioOffOne) {
-  const double reference[] = {2, 1, 0};
-  const double value[] = {3, 1, 0.25};
-  // 3 / 2 - 1 = 0.5; the zero reference has no ratio, so its absolute value counts (0.25).
-  EXPECT_EQ(ValueError(Path::kScale, reference, 3, value, 3), 0.5);
-  const double small[] = {2, 1, 0.75};
+  const double reference[] = {2, 1, 1};
+  const double value[] = {3, 1, 1.25};
+  EXPECT_EQ(ValueError(Path::kScale, reference, 3, value, 3), 0.5);  // 3 / 2 - 1
+  const double small[] = {2, 1, 1.75};
   EXPECT_EQ(ValueError(Path::kScale, reference, 3, small, 3), 0.75);
+}
+
+TEST(ValueErrorTest, ScaleNearZeroIsDividedByTheFloorNotItself) {
+  // A hidden object's scale wobbling from 0.0001 to 0.000276 is no "176 %" error: below the
+  // floor (1e-3) the difference is divided by the floor, 1.76e-4 / 1e-3 = 0.176.
+  const double tiny[] = {1, 1, 1e-4};
+  const double wobble[] = {1, 1, 2.76e-4};
+  EXPECT_NEAR(ValueError(Path::kScale, tiny, 3, wobble, 3), 0.176, 1e-12);
+  // Finite at 0 and continuous at the floor: just above and just below it agree.
+  const double zero[] = {1, 1, 0};
+  const double micro[] = {1, 1, 1e-6};
+  EXPECT_NEAR(ValueError(Path::kScale, zero, 3, micro, 3), 1e-3, 1e-15);
+  const double at_floor[] = {1, 1, kScaleRatioFloor};
+  const double below[] = {1, 1, kScaleRatioFloor * (1 - 1e-9)};
+  const double up[] = {1, 1, 2 * kScaleRatioFloor};
+  EXPECT_NEAR(ValueError(Path::kScale, at_floor, 3, up, 3), 1, 1e-12);
+  EXPECT_NEAR(ValueError(Path::kScale, below, 3, up, 3), 1, 1e-6);
+  // At and above the floor the ratio is computed exactly as |b / a - 1|, so --reduce keeps the
+  // same keys it always kept.
+  const double a[] = {0.3, 1, 1};
+  const double b[] = {0.7, 1, 1};
+  EXPECT_EQ(ValueError(Path::kScale, a, 3, b, 3), std::abs(0.7 / 0.3 - 1));
 }
 
 TEST(ValueErrorTest, WeightsMissingOnOneSideWeighZero) {

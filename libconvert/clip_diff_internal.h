@@ -1,0 +1,114 @@
+// The parts of DiffClips shared by its local comparison (clip_diff.cpp), its world-space
+// comparison of two different rigs (clip_diff_world.cpp) and its morph-channel pairing
+// (clip_diff_morph.cpp). Private to libconvert.
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "animconv/clip_diff.h"
+#include "animconv/model.h"
+#include "animconv/transform.h"
+
+namespace animconv::diff_detail {
+
+inline constexpr double kDegreesPerRadian = 180.0 / 3.14159265358979323846;
+
+const char* UnitOf(Path path);
+
+// A node name as three.js's PropertyBinding.sanitizeNodeName makes it (ASCII whitespace becomes
+// '_', the reserved characters [ ] . : / are deleted): a three.js clip names "UpperArm.L" of its
+// glTF "UpperArmL", and animconv's three.js reader knows only the track's name.
+std::string ThreeSanitized(const std::string& name);
+
+// The node of `rig` that stands for node `index` of `own`: the same name, else the same name as
+// three.js sanitises it (ThreeSanitized, on both sides), else the same humanoid bone; -1 when
+// there is none.
+int MatchNode(const Rig& rig, const Rig& own, int index);
+
+// The union of the key times, plus `between` evenly spaced times inside every consecutive pair.
+std::vector<double> SampleTimes(std::vector<double> times, int between);
+
+// `times` plus the adaptive times of every cubic-spline channel
+// (DiffOptions::cubic_chord_fraction); adds the count of new times to `added`.
+std::vector<double> AdaptiveTimes(std::vector<double> times,
+                                  const std::vector<const Channel*>& channels, double fraction,
+                                  size_t* added);
+
+// A copy with unit-length rotation keys: a quaternion's length carries no rotation.
+Channel Renormalized(const Channel& channel);
+
+// ValueError, the metric --reduce bounds, in the units diff reports (degrees for rotations).
+double DiffError(Path path, const std::vector<double>& a, const std::vector<double>& b);
+
+// The nearest-rank 99th percentile.
+double Percentile99(std::vector<double> errors);
+
+// Sets max, time_of_max_seconds, samples and p99 of `diff` from per-sample `errors` at `times`.
+void SetFromErrors(const std::vector<double>& times, const std::vector<double>& errors,
+                   ChannelDiff* diff);
+
+// A pair of channels to compare: either may be null (a channel only in one clip), and either node
+// may be -1 (the other rig has no such node).
+struct ChannelPair {
+  const Channel* a = nullptr;
+  const Channel* b = nullptr;
+  int node_a = -1;
+  int node_b = -1;
+};
+
+// Pairs every weights channel of A that found no partner by node with one of B's unused weights
+// channels: the same mesh (a three.js clip names its tracks after the mesh object, "mesh_0" for an
+// unnamed mesh, while the glTF names the node; both also as three.js sanitises them), else the only
+// weights channel left on each side. A mesh of several primitives is one three.js object per
+// primitive, each with its own track named after the mesh ("Cube001", "Cube001_1", ...): each
+// of those is paired with the node's channel too (an extra pair after the first). Marks the
+// partners in `b_used`.
+void PairMorphChannels(const Asset& a, const Asset& b, const Clip& cb,
+                       std::vector<ChannelPair>* pairs, std::vector<bool>* b_used);
+
+// Copies of the two weights channels with their targets in one order: by target name when both
+// nodes name all their targets (a target only one side has weighs 0 on the other), else by index.
+void AlignMorphTargets(const Node* node_a, const Node* node_b, Channel* a, Channel* b);
+
+// A clip's pose at any time in object space, on `skeleton`: each node's local TRS from the clip's
+// channel for it (matched by name, else humanoid bone, when the clip belongs to another rig) or
+// the skeleton's rest value.
+class Poser {
+ public:
+  Poser(const Rig& skeleton, const Rig& clip_rig, const Clip& clip);
+
+  std::vector<glm::dmat4> WorldAt(double seconds) const { return PoseAt(seconds, nullptr); }
+  // Also the world rotations, the product of the local rotations from the root down (scale left
+  // out, as RestPose does), when `rotations` is not null.
+  std::vector<glm::dmat4> PoseAt(double seconds, std::vector<Quat>* rotations) const;
+
+ private:
+  const Rig& skeleton_;
+  // Per node, the index into prepared_ of its translation, rotation and scale channel, or -1.
+  std::vector<std::array<int, 3>> channels_;
+  std::vector<Channel> prepared_;
+  std::vector<size_t> order_;
+};
+
+// Which space DiffClips compares in, and why (ClipDiff::space). Throws Error(kUsage) when the
+// rigs differ and cannot be compared in world space (a rig without a rest pose).
+struct SpaceChoice {
+  DiffSpace space = DiffSpace::kLocal;
+  std::string reason;
+  double translation_scale = 1;  // applied to B's world positions
+};
+SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<ChannelPair>& pairs,
+                        DiffSpace requested);
+
+// Measures every non-weights pair in world space (ClipDiff::space); appends one ChannelDiff per
+// pair to `out` in the order of `pairs` (weights pairs are skipped) and every sample's error to
+// `unit_errors`.
+void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb,
+                  const std::vector<ChannelPair>& pairs, const DiffOptions& options,
+                  double translation_scale, std::vector<ChannelDiff>* out,
+                  std::map<std::string, std::vector<double>>* unit_errors, size_t* adaptive);
+
+}  // namespace animconv::diff_detail

@@ -1,0 +1,165 @@
+// Morph weights channels of two clips paired by the mesh they drive, not only by node name: a
+// glTF names the node ("node_0" when unnamed) while its three.js conversion names the track after
+// the mesh object GLTFLoader makes ("mesh_0" for an unnamed mesh), so name matching alone reports
+// the same data as two unrelated channels, each "weight max 1" against zeros.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <set>
+
+#include "libconvert/clip_diff_internal.h"
+
+namespace animconv::diff_detail {
+namespace {
+
+// The names a weights channel's target can go by: the node's own, and its mesh's as three.js
+// names the mesh object (the mesh name, "mesh_<index>" when it has none).
+std::set<std::string> MorphNames(const Node& node) {
+  std::set<std::string> names = {node.name, ThreeSanitized(node.name)};
+  if (node.mesh) {
+    const std::string mesh =
+        node.mesh->name.empty() ? fmt::format("mesh_{}", node.mesh->index) : node.mesh->name;
+    names.insert(mesh);
+    names.insert(ThreeSanitized(mesh));
+  }
+  return names;
+}
+
+// Whether `name` is one of `names` followed by "_<digits>": three.js's unique name for a further
+// primitive object of the same mesh.
+bool IsFurtherPrimitive(const std::string& name, const std::set<std::string>& names) {
+  const size_t underscore = name.rfind('_');
+  if (underscore == std::string::npos || underscore + 1 == name.size()) return false;
+  for (size_t i = underscore + 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9') return false;
+  }
+  return names.count(name.substr(0, underscore)) > 0;
+}
+
+bool Share(const std::set<std::string>& x, const std::set<std::string>& y) {
+  return std::any_of(x.begin(), x.end(), [&](const std::string& name) { return y.count(name); });
+}
+
+bool AllNamed(const Node& node) {
+  return node.morph_target_count > 0 &&
+         node.morph_target_names.size() == static_cast<size_t>(node.morph_target_count) &&
+         std::none_of(node.morph_target_names.begin(), node.morph_target_names.end(),
+                      [](const std::string& name) { return name.empty(); });
+}
+
+// `channel` with its components rearranged: component i of the result is component
+// `source[i]` of the input, or 0 where source[i] is -1.
+void Rearrange(const std::vector<int>& source, Channel* channel) {
+  const size_t width = static_cast<size_t>(channel->width);
+  const size_t elements = width == 0 ? 0 : channel->values.size() / width;
+  std::vector<double> values;
+  values.reserve(elements * source.size());
+  for (size_t e = 0; e < elements; ++e) {
+    for (const int s : source) {
+      values.push_back(s < 0 ? 0.0 : channel->values[e * width + static_cast<size_t>(s)]);
+    }
+  }
+  channel->values = std::move(values);
+  channel->width = static_cast<int>(source.size());
+}
+
+}  // namespace
+
+std::string ThreeSanitized(const std::string& name) {
+  std::string out;
+  for (const char c : name) {
+    if (c == '[' || c == ']' || c == '.' || c == ':' || c == '/') continue;
+    out.push_back(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' ? '_'
+                                                                                            : c);
+  }
+  return out;
+}
+
+void PairMorphChannels(const Asset& a, const Asset& b, const Clip& cb,
+                       std::vector<ChannelPair>* pairs, std::vector<bool>* b_used) {
+  const auto unused_weights = [&](size_t c) {
+    return !(*b_used)[c] && cb.channels[c].path == Path::kWeights;
+  };
+  // First the same mesh (or node) name.
+  for (ChannelPair& pair : *pairs) {
+    if (pair.b || pair.a->path != Path::kWeights) continue;
+    const std::set<std::string> names = MorphNames(a.rig.nodes[static_cast<size_t>(pair.node_a)]);
+    for (size_t c = 0; c < cb.channels.size(); ++c) {
+      if (!unused_weights(c)) continue;
+      if (!Share(names, MorphNames(b.rig.nodes[static_cast<size_t>(cb.channels[c].node)]))) {
+        continue;
+      }
+      (*b_used)[c] = true;
+      pair.b = &cb.channels[c];
+      pair.node_b = cb.channels[c].node;
+      break;
+    }
+  }
+  // Further primitives of a paired mesh: one more pair each, right after the first.
+  for (size_t p = 0; p < pairs->size(); ++p) {
+    const ChannelPair pair = (*pairs)[p];
+    if (!pair.a || !pair.b || pair.a->path != Path::kWeights) continue;
+    std::set<std::string> names = MorphNames(a.rig.nodes[static_cast<size_t>(pair.node_a)]);
+    names.insert(b.rig.nodes[static_cast<size_t>(pair.node_b)].name);
+    for (size_t c = 0; c < cb.channels.size(); ++c) {
+      if (!unused_weights(c) || cb.channels[c].width != pair.b->width ||
+          !IsFurtherPrimitive(b.rig.nodes[static_cast<size_t>(cb.channels[c].node)].name, names)) {
+        continue;
+      }
+      (*b_used)[c] = true;
+      pairs->insert(pairs->begin() + static_cast<std::ptrdiff_t>(++p),
+                    ChannelPair{pair.a, &cb.channels[c], pair.node_a, cb.channels[c].node});
+    }
+  }
+  // Then, when exactly one weights channel of each clip is left with the same target count, they
+  // drive the same mesh: a clip has one morph animation per mesh, and nothing else is left for it.
+  ChannelPair* only_a = nullptr;
+  size_t left_a = 0;
+  for (ChannelPair& pair : *pairs) {
+    if (!pair.b && pair.a->path == Path::kWeights) {
+      only_a = &pair;
+      ++left_a;
+    }
+  }
+  size_t only_b = 0;
+  size_t left_b = 0;
+  for (size_t c = 0; c < cb.channels.size(); ++c) {
+    if (unused_weights(c)) {
+      only_b = c;
+      ++left_b;
+    }
+  }
+  if (left_a == 1 && left_b == 1 && only_a->a->width == cb.channels[only_b].width) {
+    (*b_used)[only_b] = true;
+    only_a->b = &cb.channels[only_b];
+    only_a->node_b = cb.channels[only_b].node;
+  }
+}
+
+void AlignMorphTargets(const Node* node_a, const Node* node_b, Channel* a, Channel* b) {
+  if (!AllNamed(*node_a) || !AllNamed(*node_b) || a->width != node_a->morph_target_count ||
+      b->width != node_b->morph_target_count) {
+    return;  // by index: ValueError weighs a target only one side has as 0 on the other
+  }
+  const std::vector<std::string>& names_a = node_a->morph_target_names;
+  const std::vector<std::string>& names_b = node_b->morph_target_names;
+  if (names_a == names_b) return;
+  // A's targets in A's order, then B's targets A lacks.
+  std::vector<std::string> all = names_a;
+  for (const std::string& name : names_b) {
+    if (std::find(all.begin(), all.end(), name) == all.end()) all.push_back(name);
+  }
+  std::vector<int> from_a;
+  std::vector<int> from_b;
+  for (const std::string& name : all) {
+    const auto in_a = std::find(names_a.begin(), names_a.end(), name);
+    const auto in_b = std::find(names_b.begin(), names_b.end(), name);
+    from_a.push_back(in_a == names_a.end() ? -1 : static_cast<int>(in_a - names_a.begin()));
+    from_b.push_back(in_b == names_b.end() ? -1 : static_cast<int>(in_b - names_b.begin()));
+  }
+  Rearrange(from_a, a);
+  Rearrange(from_b, b);
+}
+
+}  // namespace animconv::diff_detail

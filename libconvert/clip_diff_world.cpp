@@ -1,0 +1,356 @@
+// DiffClips across two different rigs: the local values of a bone whose rest frame (or whose
+// parents' rest frames or scale) differ between the rigs hold the same motion as other numbers,
+// so comparing them reports the rig, not the motion (a 0.01-scaled FBX armature's centimetres
+// against a .vrma's metres, a rest rotation folded into every key). There the two clips are
+// compared in model space (DiffSpace::kWorld, documented in clip_diff.h and docs/cli.md).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+#include <utility>
+
+#include "animconv/error.h"
+#include "animconv/humanoid_pose.h"
+#include "animconv/quaternion.h"
+#include "animconv/rest_pose.h"
+#include "animconv/sample.h"
+#include "libconvert/clip_diff_internal.h"
+#include "libconvert/value_error.h"
+
+namespace animconv::diff_detail {
+namespace {
+
+// Rest frames closer than this are the same frame: float32 files round a rotation to ~1e-7 rad
+// and a scale to ~1e-7 relative, so a rig read back from its own output agrees far within it.
+constexpr double kSameAngleRadians = 1e-5;
+constexpr double kSameScaleRatio = 1e-5;
+
+Vec3 ParentScale(const RestPose& rest, int node) {
+  const Vec3 origin = rest.ParentToWorld(node, {0, 0, 0});
+  Vec3 scale{};
+  for (size_t axis = 0; axis < 3; ++axis) {
+    Vec3 unit{0, 0, 0};
+    unit[axis] = 1;
+    const Vec3 p = rest.ParentToWorld(node, unit);
+    scale[axis] = std::hypot(p[0] - origin[0], p[1] - origin[1], p[2] - origin[2]);
+  }
+  return scale;
+}
+
+// Whether a local value of node `na` of A means something else on node `nb` of B: a different rest
+// world rotation of the node or of its parent, or a different world scale of its parent.
+bool RestFramesDiffer(const RestPose& rest_a, int na, const RestPose& rest_b, int nb) {
+  if (AngleBetween(Normalized(rest_a.WorldRotation(na)), Normalized(rest_b.WorldRotation(nb))) >
+          kSameAngleRadians ||
+      AngleBetween(Normalized(rest_a.ParentWorldRotation(na)),
+                   Normalized(rest_b.ParentWorldRotation(nb))) > kSameAngleRadians) {
+    return true;
+  }
+  const Vec3 scale_a = ParentScale(rest_a, na);
+  const Vec3 scale_b = ParentScale(rest_b, nb);
+  for (size_t axis = 0; axis < 3; ++axis) {
+    if (std::abs(scale_a[axis] - scale_b[axis]) > kSameScaleRatio * std::abs(scale_a[axis])) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether node `n` sits in a frame other than the model's: a rest world rotation of it or of its
+// parent, or a parent world scale other than 1.
+bool FrameIsNotModels(const RestPose& rest, int n) {
+  const Quat identity{0, 0, 0, 1};
+  if (AngleBetween(Normalized(rest.WorldRotation(n)), identity) > kSameAngleRadians ||
+      AngleBetween(Normalized(rest.ParentWorldRotation(n)), identity) > kSameAngleRadians) {
+    return true;
+  }
+  const Vec3 scale = ParentScale(rest, n);
+  return std::any_of(scale.begin(), scale.end(),
+                     [](double s) { return std::abs(s - 1) > kSameScaleRatio; });
+}
+
+int HipsNode(const Rig& rig) {
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (rig.nodes[n].human_bone == HumanBone::kHips) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+// The rest hips height above the floor, as retargeting measures it (docs/retargeting.md, "Hips
+// translation"): the hips' rest world height minus the lowest foot or toe joint when that is below
+// the origin. A VRMA player scales the hips translation by the ratio of two such heights, so a
+// clip retargeted onto a smaller rig holds smaller positions for the same motion.
+double HipsHeight(const Rig& rig, const RestPose& rest, int hips) {
+  double floor = 0;
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    const std::optional<HumanBone> bone = rig.nodes[n].human_bone;
+    if (bone == HumanBone::kLeftFoot || bone == HumanBone::kRightFoot ||
+        bone == HumanBone::kLeftToes || bone == HumanBone::kRightToes) {
+      floor = std::min(floor, rest.WorldPosition(static_cast<int>(n))[1]);
+    }
+  }
+  return rest.WorldPosition(hips)[1] - floor;
+}
+
+Vec3 Position(const glm::dmat4& world) { return {world[3][0], world[3][1], world[3][2]}; }
+
+Vec3 WorldScale(const glm::dmat4& world) {
+  Vec3 scale{};
+  for (glm::length_t axis = 0; axis < 3; ++axis) {
+    scale[static_cast<size_t>(axis)] = std::hypot(world[axis][0], world[axis][1], world[axis][2]);
+  }
+  return scale;
+}
+
+// The rest-relative world rotation of node `n` (identity for -1, a root's parent).
+Quat RestRelative(const std::vector<Quat>& now, const std::vector<Quat>& rest, int n) {
+  if (n < 0) return {0, 0, 0, 1};
+  return Multiply(now[static_cast<size_t>(n)], Conjugate(rest[static_cast<size_t>(n)]));
+}
+
+// The world scale of node `n` relative to its rest world scale ({1, 1, 1} for -1).
+Vec3 RelativeScale(const std::vector<glm::dmat4>& now, const std::vector<glm::dmat4>& rest, int n) {
+  Vec3 scale{1, 1, 1};
+  if (n < 0) return scale;
+  const Vec3 at = WorldScale(now[static_cast<size_t>(n)]);
+  const Vec3 base = WorldScale(rest[static_cast<size_t>(n)]);
+  for (size_t i = 0; i < 3; ++i) scale[i] = base[i] > 0 ? at[i] / base[i] : at[i];
+  return scale;
+}
+
+// Where node `n` of `rig` would be with its rest translation under its parent as posed in
+// `world`, times `scale`.
+Vec3 RestUnder(const Rig& rig, const std::vector<glm::dmat4>& world, int n, double scale) {
+  if (n < 0) return {0, 0, 0};
+  const Node& node = rig.nodes[static_cast<size_t>(n)];
+  const Vec3& t = node.rest_translation;
+  glm::dvec4 p(t[0], t[1], t[2], 1);
+  if (node.parent >= 0) p = world[static_cast<size_t>(node.parent)] * p;
+  return {p[0] * scale, p[1] * scale, p[2] * scale};
+}
+
+}  // namespace
+
+Poser::Poser(const Rig& skeleton, const Rig& clip_rig, const Clip& clip)
+    : skeleton_(skeleton), channels_(skeleton.nodes.size(), std::array<int, 3>{-1, -1, -1}) {
+  for (const Channel& channel : clip.channels) {
+    if (channel.path == Path::kWeights) continue;
+    const int node =
+        &clip_rig == &skeleton ? channel.node : MatchNode(skeleton, clip_rig, channel.node);
+    if (node < 0) continue;
+    int& slot = channels_[static_cast<size_t>(node)][static_cast<size_t>(channel.path)];
+    if (slot < 0) {
+      slot = static_cast<int>(prepared_.size());
+      prepared_.push_back(Renormalized(channel));
+    }
+  }
+  // Parents may follow children in the node list: order by depth so parents come first.
+  std::vector<int> depth(skeleton.nodes.size(), 0);
+  for (size_t n = 0; n < skeleton.nodes.size(); ++n) {
+    for (int p = skeleton.nodes[n].parent; p >= 0;
+         p = skeleton.nodes[static_cast<size_t>(p)].parent) {
+      ++depth[n];
+    }
+    order_.push_back(n);
+  }
+  std::stable_sort(order_.begin(), order_.end(),
+                   [&](size_t x, size_t y) { return depth[x] < depth[y]; });
+}
+
+std::vector<glm::dmat4> Poser::PoseAt(double seconds, std::vector<Quat>* rotations) const {
+  std::vector<glm::dmat4> world(skeleton_.nodes.size());
+  if (rotations) rotations->assign(skeleton_.nodes.size(), Quat{0, 0, 0, 1});
+  for (const size_t n : order_) {
+    const Node& node = skeleton_.nodes[n];
+    Vec3 translation = node.rest_translation;
+    Quat rotation = Normalized(node.rest_rotation);
+    Vec3 scale = node.rest_scale;
+    const auto& slots = channels_[n];
+    if (slots[0] >= 0) EvaluateChannel(prepared_[slots[0]], seconds, translation.data());
+    if (slots[1] >= 0) {
+      EvaluateChannel(prepared_[slots[1]], seconds, rotation.data());
+      rotation = Normalized(rotation);
+    }
+    if (slots[2] >= 0) EvaluateChannel(prepared_[slots[2]], seconds, scale.data());
+    const glm::dmat4 local = TrsMatrix(translation, rotation, scale);
+    const size_t parent = static_cast<size_t>(node.parent);
+    world[n] = node.parent < 0 ? local : world[parent] * local;
+    if (rotations) {
+      (*rotations)[n] = node.parent < 0 ? rotation : Multiply((*rotations)[parent], rotation);
+    }
+  }
+  return world;
+}
+
+SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<ChannelPair>& pairs,
+                        DiffSpace requested) {
+  SpaceChoice choice;
+  if (requested == DiffSpace::kLocal) {
+    choice.reason = "--space local";
+    return choice;
+  }
+  const RestPose rest_a(a.rig);
+  const RestPose rest_b(b.rig);
+  std::set<std::pair<int, int>> seen;
+  size_t differing = 0;
+  std::string first;
+  size_t unknown = 0;  // pairs that may differ, with a rig that has no rest pose
+  std::string first_unknown;
+  bool translations = false;
+  for (const ChannelPair& pair : pairs) {
+    const Channel& any = pair.a ? *pair.a : *pair.b;
+    if (any.path == Path::kWeights) continue;
+    translations |= any.path == Path::kTranslation;
+    if (pair.node_a < 0 || pair.node_b < 0 || !seen.insert({pair.node_a, pair.node_b}).second) {
+      continue;
+    }
+    const std::string& name = a.rig.nodes[static_cast<size_t>(pair.node_a)].name;
+    if (!a.rig.rest_pose_known || !b.rig.rest_pose_known) {
+      // A clip without a rest pose (a three.js clip, a Unity CSV) holds local values for whatever
+      // rig plays it: of the same-named node (also as three.js sanitises names), they are that
+      // node's local values (a three.js clip of this glTF). Matched by humanoid bone only, they are
+      // another rig's, which compare only where the other rig's frames are the model's.
+      const std::string& name_b = b.rig.nodes[static_cast<size_t>(pair.node_b)].name;
+      if (name == name_b || ThreeSanitized(name) == ThreeSanitized(name_b)) continue;
+      const bool a_known = a.rig.rest_pose_known;
+      if (!a_known && !b.rig.rest_pose_known) continue;
+      if (FrameIsNotModels(a_known ? rest_a : rest_b, a_known ? pair.node_a : pair.node_b)) {
+        if (unknown++ == 0) first_unknown = name;
+      }
+      continue;
+    }
+    if (RestFramesDiffer(rest_a, pair.node_a, rest_b, pair.node_b)) {
+      if (differing++ == 0) first = name;
+    }
+  }
+  if (unknown > 0) {
+    ThrowUsage(fmt::format(
+        "cannot compare the clips: {} has no rest pose, and {} of its nodes match the other "
+        "rig's by humanoid bone only where that rig's rest frames are not the model's (first: "
+        "'{}'), so neither their local values nor their world motion are known to mean the same; "
+        "--space local compares the local values as they are",
+        a.rig.rest_pose_known ? "B" : "A", unknown, first_unknown));
+  }
+  std::vector<std::string> reasons;
+  if (differing > 0) {
+    reasons.push_back(fmt::format("rest poses differ at {} of {} compared nodes (first: '{}')",
+                                  differing, seen.size(), first));
+  }
+  // Hips heights only mean a size when both rigs know their rest pose.
+  const int hips_a = HipsNode(a.rig);
+  const int hips_b = HipsNode(b.rig);
+  if (translations && hips_a >= 0 && hips_b >= 0 && a.rig.rest_pose_known &&
+      b.rig.rest_pose_known) {
+    const double height_a = HipsHeight(a.rig, rest_a, hips_a);
+    const double height_b = HipsHeight(b.rig, rest_b, hips_b);
+    if (height_a > 1e-3 && height_b > 1e-3 && std::abs(height_a / height_b - 1) > kSameScaleRatio) {
+      choice.translation_scale = height_a / height_b;
+      reasons.push_back(fmt::format(
+          "rest hips heights differ (A {:.4g} m, B {:.4g} m): B's positions scaled by {:.6g}, as "
+          "retargeting and VRMA players scale the hips translation",
+          height_a, height_b, choice.translation_scale));
+    }
+  }
+  if (reasons.empty()) {
+    if (requested == DiffSpace::kWorld) {
+      choice.space = DiffSpace::kWorld;
+      choice.reason = "--space world";
+    } else {
+      choice.reason = "the rigs' rest frames agree at every compared node";
+    }
+    return choice;
+  }
+  choice.reason = fmt::format("{}", fmt::join(reasons, "; "));
+  choice.space = DiffSpace::kWorld;
+  return choice;
+}
+
+void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb,
+                  const std::vector<ChannelPair>& pairs, const DiffOptions& options,
+                  double translation_scale, std::vector<ChannelDiff>* out,
+                  std::map<std::string, std::vector<double>>* unit_errors, size_t* adaptive) {
+  // A node's world value moves with every ancestor's channels: every pair is sampled at the keys
+  // of every transform channel of both clips.
+  std::vector<double> key_times;
+  std::vector<const Channel*> channels;
+  for (const Clip* clip : {&ca, &cb}) {
+    for (const Channel& channel : clip->channels) {
+      if (channel.path == Path::kWeights) continue;
+      key_times.insert(key_times.end(), channel.times_seconds.begin(), channel.times_seconds.end());
+      channels.push_back(&channel);
+    }
+  }
+  const std::vector<double> times =
+      AdaptiveTimes(SampleTimes(std::move(key_times), options.samples_between_keys), channels,
+                    options.cubic_chord_fraction, adaptive);
+  const Poser pose_a(a.rig, a.rig, ca);
+  const Poser pose_b(b.rig, b.rig, cb);
+  const Clip none;
+  std::vector<Quat> rest_rotation_a;
+  std::vector<Quat> rest_rotation_b;
+  const std::vector<glm::dmat4> rest_a = Poser(a.rig, a.rig, none).PoseAt(0, &rest_rotation_a);
+  const std::vector<glm::dmat4> rest_b = Poser(b.rig, b.rig, none).PoseAt(0, &rest_rotation_b);
+
+  out->assign(pairs.size(), ChannelDiff{});
+  std::vector<std::vector<double>> errors(pairs.size());
+  std::vector<Quat> rotation_a;
+  std::vector<Quat> rotation_b;
+  for (const double t : times) {
+    const std::vector<glm::dmat4> world_a = pose_a.PoseAt(t, &rotation_a);
+    const std::vector<glm::dmat4> world_b = pose_b.PoseAt(t, &rotation_b);
+    for (size_t p = 0; p < pairs.size(); ++p) {
+      const ChannelPair& pair = pairs[p];
+      const Path path = (pair.a ? *pair.a : *pair.b).path;
+      if (path == Path::kWeights) continue;
+      const int na = pair.node_a;
+      const int nb = pair.node_b;
+      // A side without the node: the other rig's node held at its rest local value under its
+      // animated parent, so only the node's own motion counts (as a local comparison against the
+      // rest value would), not the whole chain above it.
+      const int parent_a = na >= 0 ? a.rig.nodes[static_cast<size_t>(na)].parent : -1;
+      const int parent_b = nb >= 0 ? b.rig.nodes[static_cast<size_t>(nb)].parent : -1;
+      double error = 0;
+      if (path == Path::kRotation) {
+        // Rest-relative: W(t) * W_rest^-1, the rotation the motion adds to the rest pose in model
+        // space, which two rigs with other rest frames share.
+        const Quat qa = na >= 0 ? RestRelative(rotation_a, rest_rotation_a, na)
+                                : RestRelative(rotation_b, rest_rotation_b, parent_b);
+        const Quat qb = nb >= 0 ? RestRelative(rotation_b, rest_rotation_b, nb)
+                                : RestRelative(rotation_a, rest_rotation_a, parent_a);
+        error = ValueError(path, Normalized(qa).data(), 4, Normalized(qb).data(), 4) *
+                kDegreesPerRadian;
+      } else if (path == Path::kTranslation) {
+        Vec3 pa = na >= 0 ? Position(world_a[static_cast<size_t>(na)])
+                          : RestUnder(b.rig, world_b, nb, translation_scale);
+        // B's positions (whichever of its nodes gives them) carry the hips-height scale.
+        Vec3 pb =
+            nb >= 0 ? Position(world_b[static_cast<size_t>(nb)]) : RestUnder(a.rig, world_a, na, 1);
+        if (nb >= 0) {
+          for (double& x : pb) x *= translation_scale;
+        }
+        error = ValueError(path, pa.data(), 3, pb.data(), 3);
+      } else {
+        // World scale relative to rest, so a parent's constant scale is no error.
+        const Vec3 sa =
+            na >= 0 ? RelativeScale(world_a, rest_a, na) : RelativeScale(world_b, rest_b, parent_b);
+        const Vec3 sb =
+            nb >= 0 ? RelativeScale(world_b, rest_b, nb) : RelativeScale(world_a, rest_a, parent_a);
+        error = ValueError(path, sa.data(), 3, sb.data(), 3);
+      }
+      // ValueError, as DiffError measures local values (degrees for rotations).
+      errors[p].push_back(error);
+    }
+  }
+  for (size_t p = 0; p < pairs.size(); ++p) {
+    const Path path = (pairs[p].a ? *pairs[p].a : *pairs[p].b).path;
+    if (path == Path::kWeights) continue;
+    ChannelDiff& channel = (*out)[p];
+    SetFromErrors(times, errors[p], &channel);
+    std::vector<double>& all = (*unit_errors)[UnitOf(path)];
+    all.insert(all.end(), errors[p].begin(), errors[p].end());
+  }
+}
+
+}  // namespace animconv::diff_detail

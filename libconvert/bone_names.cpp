@@ -134,11 +134,34 @@ Reading BestReading(const Rig& rig, std::string_view prefix, bool glued) {
   return best;
 }
 
-bool IsBelow(const Rig& rig, size_t node, size_t ancestor) {
-  for (int p = rig.nodes[node].parent; p >= 0; p = rig.nodes[static_cast<size_t>(p)].parent) {
-    if (static_cast<size_t>(p) == ancestor) return true;
+// Per node: whether `ancestor` is above it. Memoised along each chain, so O(nodes) in all (a walk
+// to the root per node was quadratic in a deep chain). Parents may follow children in the list.
+std::vector<bool> NodesBelow(const Rig& rig, size_t ancestor) {
+  enum : char { kUnknown, kBelow, kNotBelow };
+  std::vector<char> state(rig.nodes.size(), kUnknown);
+  state[ancestor] = kNotBelow;  // not below itself; its children are
+  std::vector<size_t> chain;
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    chain.clear();
+    char answer = kNotBelow;
+    for (int at = static_cast<int>(n); at >= 0; at = rig.nodes[static_cast<size_t>(at)].parent) {
+      if (static_cast<size_t>(at) != n && static_cast<size_t>(at) == ancestor) {
+        answer = kBelow;
+        break;
+      }
+      if (state[static_cast<size_t>(at)] != kUnknown && static_cast<size_t>(at) != ancestor) {
+        answer = state[static_cast<size_t>(at)];
+        break;
+      }
+      chain.push_back(static_cast<size_t>(at));
+    }
+    for (const size_t c : chain) {
+      if (c != ancestor) state[c] = answer;
+    }
   }
-  return false;
+  std::vector<bool> below(rig.nodes.size());
+  for (size_t n = 0; n < rig.nodes.size(); ++n) below[n] = state[n] == kBelow;
+  return below;
 }
 
 // The reading GuessHumanoid would take, with the index of its hips node; nullopt when it would
@@ -260,13 +283,14 @@ std::optional<HumanoidGuess> GuessHumanoid(Rig& rig) {
                      (StartsWithIgnoreCase(name, "endsite") ||
                       StartsWithIgnoreCase(name, "end site") || EndsWithIgnoreCase(name, "end"));
   }
+  const std::vector<bool> below_hips = NodesBelow(rig, best_hips);
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     rig.nodes[n].human_bone = best.bones[n];
     const bool duplicate =
         std::find(best.duplicates.begin(), best.duplicates.end(), n) != best.duplicates.end();
     const bool in_skeleton =
         (!best.prefix.empty() && StartsWithIgnoreCase(rig.nodes[n].name, best.prefix)) ||
-        IsBelow(rig, n, best_hips);
+        below_hips[n];
     if (!best.bones[n] && (duplicate || (in_skeleton && !is_end_site[n]))) {
       guess.unmatched_candidates.push_back(rig.nodes[n].name);
     }

@@ -2,7 +2,7 @@
 # Deep and wide inputs (issue 14): times `animconv -q convert` of each format's generated case
 # (bench/gen_deep.py) at N, 2N and 4N nodes into .glb, .json and .csv, and prints the ratios
 # t(2N)/t(N) and t(4N)/t(2N): about 2 when linear, 4 when quadratic. With `assimp` (Debian
-# assimp-utils) on the PATH the BVH chain is also exported to FBX and timed through Assimp.
+# assimp-utils) on the PATH the BVH chain is also exported to ASCII FBX (its binary FBX export does not read back) and timed through Assimp.
 # docs/reliability.md ("Deep hierarchies: how we measured") records the figures.
 #
 # Usage: bench/deep_bench.sh [BUILD_DIR (default build)] [N (default 2000)]
@@ -40,7 +40,7 @@ for format in gltf glb vrm hierarchy three csv bvh fbx; do
     if [ $format = fbx ]; then
       command -v assimp >/dev/null || continue 2
       python3 bench/gen_deep.py bvh "$size" "$out/d$size.bvh"
-      assimp export "$out/d$size.bvh" "$out/d$size.fbx" -ffbx >/dev/null 2>&1 || continue 2
+      assimp export "$out/d$size.bvh" "$out/d$size.fbx" -ffbxa >/dev/null 2>&1 || continue 2
     else
       python3 bench/gen_deep.py $format "$size" "$out/d$size.$ext"
     fi

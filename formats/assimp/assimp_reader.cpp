@@ -211,8 +211,33 @@ std::pair<std::string, std::string> SplitAssimpError(const std::string& text,
 // What Assimp would act on before it does: a frame count the file cannot hold makes Assimp
 // allocate for it (2e9 frames: gigabytes, then std::bad_alloc), and a frame time of 0 gives no
 // time at all. Every frame needs at least two bytes per channel value ("0 ").
-BvhHeader CheckBvhHeader(std::string_view bytes, const std::string& source) {
+BvhHeader CheckBvhHeader(std::string_view bytes, const std::string& source,
+                         const StructureLimits& limits) {
   BvhHeader header = ScanBvh(bytes);
+  // Assimp's BVH parser recurses once per nesting level (20,000 levels overflow an 8 MiB
+  // stack) and allocates per joint and frame: the structure limits are checked here, first.
+  if (header.max_depth > limits.depth) {
+    throw Error(ErrorKind::kBadInput, source, BvhLocation(bytes, header.deepest_offset),
+                fmt::format("BVH joints nested {} levels deep, more than the limit of {}",
+                            header.max_depth, limits.depth));
+  }
+  if (header.joints.size() > limits.nodes) {
+    throw Error(ErrorKind::kBadInput, source, "",
+                fmt::format("BVH declares {} joints, more than the limit of {}",
+                            header.joints.size(), limits.nodes));
+  }
+  if (header.longest_name > limits.name_bytes) {
+    throw Error(ErrorKind::kBadInput, source, BvhLocation(bytes, header.longest_name_offset),
+                fmt::format("a joint name of {} bytes, more than the limit of {}",
+                            header.longest_name, limits.name_bytes));
+  }
+  // "Frames:" is a count (BVH: a non-negative integer); Assimp 5.2 reads "-5" as a huge unsigned
+  // number and answers std::bad_alloc.
+  if (header.frames_offset > 0 && !header.frame_count) {
+    throw Error(
+        ErrorKind::kBadInput, source, BvhLocation(bytes, header.frames_offset),
+        fmt::format("BVH 'Frames:' must be a whole number >= 0, found '{}'", header.frames_text));
+  }
   if (header.has_frame_time && !header.frame_time_seconds) {
     throw Error(ErrorKind::kBadInput, source, "",
                 "BVH 'Frame Time:' must be a positive number of seconds");
@@ -226,6 +251,12 @@ BvhHeader CheckBvhHeader(std::string_view bytes, const std::string& source) {
                             "the MOTION header hold at most {}",
                             *header.frame_count, channels, header.motion_bytes,
                             (header.motion_bytes + 1) / (2 * channels)));
+  }
+  // After the byte check, which says more about a file that is simply short.
+  if (header.frame_count && *header.frame_count > limits.keys_per_channel) {
+    throw Error(ErrorKind::kBadInput, source, BvhLocation(bytes, header.frames_offset),
+                fmt::format("BVH declares {} frames, more than the limit of {}",
+                            *header.frame_count, limits.keys_per_channel));
   }
   return header;
 }
@@ -248,7 +279,7 @@ Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
                 "extension (.x, .b3d, ...)");
   }
   std::optional<BvhHeader> bvh;
-  if (extension == ".bvh") bvh = CheckBvhHeader(bytes, options.source);
+  if (extension == ".bvh") bvh = CheckBvhHeader(bytes, options.source, options.limits);
   // A fixed name: the input's own may hold characters Assimp's path handling trips on.
   const std::string main_name = "input" + extension;
   Assimp::Importer importer;
@@ -287,7 +318,7 @@ Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
       "read with Assimp {}.{}.{} ({})", aiGetVersionMajor(), aiGetVersionMinor(),
       aiGetVersionPatch(),
       Meta<aiString>(*scene, "SourceAsset_Format").value_or(aiString("unknown importer")).C_Str()));
-  AssimpRig rig = BuildAssimpRig(*scene);
+  AssimpRig rig = BuildAssimpRig(*scene, options.limits, options.source);
   if (rig.folded_helpers > 0) {
     asset.notes.push_back(fmt::format(
         "{} FBX pivot/offset/pre-rotation helper node(s) ($AssimpFbx$) folded into their bones",

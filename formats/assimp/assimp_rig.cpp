@@ -1,8 +1,12 @@
 #include "formats/assimp/assimp_rig.h"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cstring>
 #include <unordered_set>
 
+#include "animconv/error.h"
 #include "animconv/quaternion.h"
 
 namespace animconv {
@@ -34,9 +38,16 @@ std::unordered_set<std::string> AnimatedNames(const aiScene& scene) {
   return names;
 }
 
+// FBX makes at most 13 helpers per bone (Translation, RotationOffset, RotationPivot,
+// PreRotation, Rotation, PostRotation, RotationPivotInverse, ScalingOffset, ScalingPivot,
+// Scaling, ScalingPivotInverse, GeometricTranslation/Rotation/Scaling): a longer run is no
+// exporter's, and each node below it would copy the whole run.
+constexpr size_t kMaxHelperChain = 64;
+
 class RigBuilder {
  public:
-  explicit RigBuilder(const aiScene& scene) : scene_(scene) {}
+  RigBuilder(const aiScene& scene, const StructureLimits& limits, const std::string& source)
+      : scene_(scene), limits_(limits), source_(source) {}
 
   AssimpRig Build() {
     const aiNode& root = *scene_.mRootNode;
@@ -45,24 +56,63 @@ class RigBuilder {
     const std::unordered_set<std::string> animated = AnimatedNames(scene_);
     out_.dropped_root = root.mNumChildren > 0 && root.mNumMeshes == 0 &&
                         IsIdentity(root.mTransformation) && animated.count(root.mName.C_Str()) == 0;
+    // Depth first in file order with an explicit stack: a recursive walk overflowed the stack
+    // at ~11,000 nested BVH joints (issue 14).
     if (out_.dropped_root) {
-      for (unsigned c = 0; c < root.mNumChildren; ++c) Visit(*root.mChildren[c], -1, {});
+      for (unsigned c = root.mNumChildren; c-- > 0;)
+        stack_.push_back({root.mChildren[c], -1, 1, {}});
     } else {
-      Visit(root, -1, {});
+      stack_.push_back({&root, -1, 1, {}});
+    }
+    while (!stack_.empty()) {
+      Frame frame = std::move(stack_.back());
+      stack_.pop_back();
+      Visit(std::move(frame));
     }
     out_.rig.rest_pose_known = true;
     return std::move(out_);
   }
 
  private:
-  void Visit(const aiNode& node, int parent, std::vector<const aiNode*> chain) {
-    chain.push_back(&node);
+  struct Frame {
+    const aiNode* node;
+    int parent;
+    size_t depth;                      // of the Assimp node, the root's is 1
+    std::vector<const aiNode*> chain;  // helpers above it not yet folded into a rig node
+  };
+
+  void Fail(const aiNode& node, const std::string& what) const {
+    throw Error(ErrorKind::kBadInput, source_, "",
+                fmt::format("node '{}': {}", node.mName.C_Str(), what));
+  }
+
+  void PushChildren(const aiNode& node, int parent, size_t depth,
+                    const std::vector<const aiNode*>& chain) {
+    for (unsigned c = node.mNumChildren; c-- > 0;) {
+      stack_.push_back({node.mChildren[c], parent, depth + 1, chain});
+    }
+  }
+
+  void Visit(Frame frame) {
+    const aiNode& node = *frame.node;
+    if (frame.depth > limits_.depth) {
+      Fail(node,
+           fmt::format("{} levels deep, more than the limit of {}", frame.depth, limits_.depth));
+    }
+    frame.chain.push_back(&node);
     if (IsAssimpFbxHelper(node)) {
       ++out_.folded_helpers;
+      if (frame.chain.size() > kMaxHelperChain) {
+        Fail(node,
+             fmt::format("more than {} {} helper nodes in a row", kMaxHelperChain, kHelperMarker));
+      }
       // A helper leaf (FBX geometric transforms) only carries meshes: they show on its bone.
-      if (node.mNumChildren == 0 && parent >= 0) AddMeshes(node, parent);
-      for (unsigned c = 0; c < node.mNumChildren; ++c) Visit(*node.mChildren[c], parent, chain);
+      if (node.mNumChildren == 0 && frame.parent >= 0) AddMeshes(node, frame.parent);
+      PushChildren(node, frame.parent, frame.depth, frame.chain);
       return;
+    }
+    if (out_.rig.nodes.size() >= limits_.nodes) {
+      Fail(node, fmt::format("more than the limit of {} nodes", limits_.nodes));
     }
     const int index = static_cast<int>(out_.rig.nodes.size());
     Node& added = out_.rig.nodes.emplace_back();
@@ -71,14 +121,14 @@ class RigBuilder {
       added.name = "node_" + std::to_string(index);
       added.generated_name = true;
     }
-    added.parent = parent;
+    added.parent = frame.parent;
     glm::dmat4 local(1.0);
-    for (const aiNode* link : chain) local = local * ToGlm(link->mTransformation);
+    for (const aiNode* link : frame.chain) local = local * ToGlm(link->mTransformation);
     DecomposeMatrix(local, &added.rest_translation, &added.rest_rotation, &added.rest_scale);
-    for (const aiNode* link : chain) out_.node_by_name.emplace(link->mName.C_Str(), index);
-    out_.chains.push_back(std::move(chain));
+    for (const aiNode* link : frame.chain) out_.node_by_name.emplace(link->mName.C_Str(), index);
+    out_.chains.push_back(std::move(frame.chain));
     AddMeshes(node, index);
-    for (unsigned c = 0; c < node.mNumChildren; ++c) Visit(*node.mChildren[c], index, {});
+    PushChildren(node, index, frame.depth, {});
   }
 
   // Only meshes with morph targets are kept: their weights are animation, and three.js names
@@ -111,6 +161,9 @@ class RigBuilder {
   }
 
   const aiScene& scene_;
+  const StructureLimits& limits_;
+  const std::string& source_;
+  std::vector<Frame> stack_;
   AssimpRig out_;
 };
 
@@ -129,6 +182,9 @@ glm::dmat4 ToGlm(const aiMatrix4x4& m) {
   return out;
 }
 
-AssimpRig BuildAssimpRig(const aiScene& scene) { return RigBuilder(scene).Build(); }
+AssimpRig BuildAssimpRig(const aiScene& scene, const StructureLimits& limits,
+                         const std::string& source) {
+  return RigBuilder(scene, limits, source).Build();
+}
 
 }  // namespace animconv

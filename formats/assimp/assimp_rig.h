@@ -32,6 +32,8 @@ bool IsAssimpFbxHelper(const aiNode& node);
 
 glm::dmat4 ToGlm(const aiMatrix4x4& matrix);
 
-AssimpRig BuildAssimpRig(const aiScene& scene);
+// Iterative, O(nodes): refuses (kBadInput, `source`) a tree beyond `limits` (nodes, depth).
+AssimpRig BuildAssimpRig(const aiScene& scene, const StructureLimits& limits,
+                         const std::string& source);
 
 }  // namespace animconv

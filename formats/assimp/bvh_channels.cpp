@@ -34,9 +34,22 @@ BvhHeader ScanBvh(std::string_view text) {
   std::vector<BvhJointChannels>& joints = header.joints;
   Tokens tokens(text);
   std::string_view token = tokens.Next();
+  size_t depth = 0;
   for (; !token.empty() && token != "MOTION"; token = tokens.Next()) {
-    if (token == "ROOT" || token == "JOINT") {
-      joints.push_back({std::string(tokens.Next()), 0, false});
+    if (token == "{") {
+      if (++depth > header.max_depth) {
+        header.max_depth = depth;
+        header.deepest_offset = tokens.position() - 1;
+      }
+    } else if (token == "}") {
+      if (depth > 0) --depth;
+    } else if (token == "ROOT" || token == "JOINT") {
+      const std::string_view name = tokens.Next();
+      if (name.size() > header.longest_name) {
+        header.longest_name = name.size();
+        header.longest_name_offset = tokens.position() - name.size();
+      }
+      joints.push_back({std::string(name), 0, false});
     } else if (token == "CHANNELS" && !joints.empty()) {
       const std::string_view count_text = tokens.Next();
       int count = 0;
@@ -54,6 +67,8 @@ BvhHeader ScanBvh(std::string_view text) {
     token = tokens.Next();
     if (token == "Frames:") {
       const std::string_view value = tokens.Next();
+      header.frames_offset = tokens.position() - value.size();
+      header.frames_text = value;
       uint64_t frames = 0;
       const auto parsed = std::from_chars(value.data(), value.data() + value.size(), frames);
       if (parsed.ec == std::errc()) header.frame_count = frames;
@@ -71,6 +86,17 @@ BvhHeader ScanBvh(std::string_view text) {
     break;
   }
   return header;
+}
+
+std::string BvhLocation(std::string_view text, size_t offset) {
+  size_t line = 1, line_start = 0;
+  for (size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      line_start = i + 1;
+    }
+  }
+  return std::to_string(line) + ":" + std::to_string(offset - line_start + 1);
 }
 
 }  // namespace animconv

@@ -26,7 +26,16 @@ struct BvhHeader {
   bool has_frame_time = false;          // the "Frame Time:" label was there, whatever followed it
   std::optional<uint64_t> frame_count;  // "Frames:"
   size_t motion_bytes = 0;              // bytes after the MOTION header: where the values are
+  // For the structure limits, checked before Assimp (whose BVH parser recurses per level):
+  size_t max_depth = 0;          // deepest '{' nesting of the HIERARCHY (a joint per level)
+  size_t deepest_offset = 0;     // where that '{' is
+  size_t frames_offset = 0;      // where the "Frames:" value is (0: no "Frames:")
+  std::string_view frames_text;  // the value as written
+  size_t longest_name = 0, longest_name_offset = 0;
 };
+
+// 1-based "LINE:COLUMN" of a byte offset (columns in bytes).
+std::string BvhLocation(std::string_view text, size_t offset);
 
 // Reads the HIERARCHY and the MOTION header. Tolerant: a malformed file gives what could be read
 // (Assimp then reports the real error).

@@ -197,6 +197,11 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
     channel.columns.push_back(f);
   }
   if (pending.empty()) ThrowBadInput(source, "1:1", "the header names no channel columns");
+  if (pending.size() > options.limits.channels) {
+    ThrowBadInput(source, "1:1",
+                  fmt::format("the header names {} channels, more than the limit of {}",
+                              pending.size(), options.limits.channels));
+  }
   for (PendingChannel& channel : pending) OrderComponents(channel, source);
 
   // Rows.
@@ -205,10 +210,16 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
   size_t line_number = 1 + static_cast<size_t>(std::count(header.begin(), header.end(), '\n'));
   std::vector<double> cells;
   std::vector<bool> present;
+  size_t rows = 0;
   while (position < bytes.size()) {
     const std::string_view line = NextLine(bytes, &position);
     ++line_number;
     if (TrimAscii(line).empty()) continue;
+    if (++rows > options.limits.keys_per_channel) {
+      ThrowBadInput(source, fmt::format("{}:1", line_number),
+                    fmt::format("more than the limit of {} rows (keys per channel)",
+                                options.limits.keys_per_channel));
+    }
     if (!SplitCsvLine(line, &fields, &columns, &error_column)) {
       ThrowBadInput(source, fmt::format("{}:{}", line_number, error_column),
                     "unterminated quoted field");

@@ -96,7 +96,8 @@ void ReadRestPose(const json& definition, const std::string& pointer, const Gltf
 }
 
 // Morph target count and names of a mesh (every primitive must agree, glTF 2.0 §3.7.2.2).
-void ReadMorphTargets(const json& meshes, size_t mesh_index, const GltfErrors& errors, Node& node) {
+void ReadMorphTargets(const json& meshes, size_t mesh_index, const StructureLimits& limits,
+                      const GltfErrors& errors, Node& node) {
   const std::string pointer = fmt::format("/meshes/{}", mesh_index);
   const json& mesh = meshes[mesh_index];
   if (!mesh.is_object()) errors.Fail(pointer, "expected an object");
@@ -109,6 +110,11 @@ void ReadMorphTargets(const json& meshes, size_t mesh_index, const GltfErrors& e
     if (!primitive.is_object()) errors.Fail(primitive_pointer, "expected an object");
     const json* targets = errors.OptionalArray(primitive, "targets", primitive_pointer);
     const size_t own = targets ? targets->size() : 0;
+    if (own > limits.morph_targets) {
+      errors.Fail(
+          primitive_pointer + "/targets",
+          fmt::format("{} morph targets, more than the limit of {}", own, limits.morph_targets));
+    }
     if (count && *count != own) {
       errors.Fail(primitive_pointer + "/targets",
                   fmt::format("{} morph targets, but primitive 0 has {}; all primitives of a mesh "
@@ -132,11 +138,24 @@ void ReadMorphTargets(const json& meshes, size_t mesh_index, const GltfErrors& e
   }
 }
 
-Rig ReadRig(const json& document, const GltfErrors& errors) {
+// A name longer than the limit: no tool writes one, and every message quoting it would be huge.
+void CheckName(const std::string& name, const std::string& pointer, const StructureLimits& limits,
+               const GltfErrors& errors) {
+  if (name.size() > limits.name_bytes) {
+    errors.Fail(pointer + "/name", fmt::format("a name of {} bytes, more than the limit of {}",
+                                               name.size(), limits.name_bytes));
+  }
+}
+
+Rig ReadRig(const json& document, const StructureLimits& limits, const GltfErrors& errors) {
   Rig rig;
   rig.rest_pose_known = true;
   const json* nodes = errors.OptionalArray(document, "nodes", "");
   if (!nodes) return rig;
+  if (nodes->size() > limits.nodes) {
+    errors.Fail("/nodes",
+                fmt::format("{} nodes, more than the limit of {}", nodes->size(), limits.nodes));
+  }
   const json* meshes = errors.OptionalArray(document, "meshes", "");
   rig.nodes.resize(nodes->size());
   for (size_t n = 0; n < nodes->size(); ++n) {
@@ -145,6 +164,7 @@ Rig ReadRig(const json& document, const GltfErrors& errors) {
     if (!definition.is_object()) errors.Fail(pointer, "expected an object");
     Node& node = rig.nodes[n];
     node.name = errors.OptionalString(definition, "name", pointer);
+    CheckName(node.name, pointer, limits, errors);
     // GLTFLoader leaves unnamed nodes unnamed (binding them by uuid); we need a stable name.
     if (node.name.empty()) {
       node.name = fmt::format("node_{}", n);
@@ -154,7 +174,7 @@ Rig ReadRig(const json& document, const GltfErrors& errors) {
     if (definition.contains("mesh")) {
       const size_t mesh =
           errors.Index(definition, "mesh", pointer, meshes ? meshes->size() : 0, "meshes");
-      ReadMorphTargets(*meshes, mesh, errors, node);
+      ReadMorphTargets(*meshes, mesh, limits, errors, node);
     }
   }
   for (size_t n = 0; n < nodes->size(); ++n) {
@@ -178,15 +198,15 @@ Rig ReadRig(const json& document, const GltfErrors& errors) {
       child_node.parent = static_cast<int>(n);
     }
   }
-  // glTF requires a forest; a cycle would hang every walk up the hierarchy.
-  for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    int current = rig.nodes[n].parent;
-    for (size_t steps = 0; current >= 0; ++steps) {
-      if (steps > rig.nodes.size()) {
-        errors.Fail(fmt::format("/nodes/{}", n), "the node is part of a cycle of children");
-      }
-      current = rig.nodes[static_cast<size_t>(current)].parent;
+  // glTF requires a forest (glTF 2.0 §3.5.3); a cycle would hang every walk up the hierarchy.
+  // One linear pass: walking to the root from every node was quadratic in a long chain.
+  if (const auto fault = FindHierarchyFault(ParentsOf(rig), limits.depth)) {
+    if (fault->kind == HierarchyFault::kCycle) {
+      errors.Fail(fmt::format("/nodes/{}", fault->node), "the node is part of a cycle of children");
     }
+    errors.Fail(fmt::format("/nodes/{}", fault->node),
+                fmt::format("the node is {} levels deep, more than the limit of {}",
+                            limits.depth + 1, limits.depth));
   }
   return rig;
 }
@@ -228,15 +248,21 @@ void CheckOutputFormat(const AccessorData& output, Path path, const std::string&
 }
 
 Clip ReadAnimation(const json& animation, size_t index, Asset& asset, GltfAccessors& accessors,
-                   const GltfErrors& errors, size_t* skipped_channels) {
+                   const StructureLimits& limits, const GltfErrors& errors,
+                   size_t* skipped_channels) {
   const std::string pointer = fmt::format("/animations/{}", index);
   if (!animation.is_object()) errors.Fail(pointer, "expected an object");
   Clip clip;
   clip.name = errors.OptionalString(animation, "name", pointer);
+  CheckName(clip.name, pointer, limits, errors);
   if (clip.name.empty()) clip.name = fmt::format("animation_{}", index);  // GLTFLoader's choice
   const json* samplers = errors.OptionalArray(animation, "samplers", pointer);
   const json* channels = errors.OptionalArray(animation, "channels", pointer);
   if (!channels) return clip;
+  if (channels->size() > limits.channels) {
+    errors.Fail(pointer + "/channels", fmt::format("{} channels, more than the limit of {}",
+                                                   channels->size(), limits.channels));
+  }
   std::set<std::pair<size_t, Path>> targeted;
   for (size_t c = 0; c < channels->size(); ++c) {
     const std::string channel_pointer = fmt::format("{}/channels/{}", pointer, c);
@@ -284,9 +310,16 @@ Clip ReadAnimation(const json& animation, size_t index, Asset& asset, GltfAccess
         errors.Index(sampler, "output", sampler_pointer, accessors.size(), "accessors");
     const AccessorData& input = accessors.Get(input_index);
     const std::string input_pointer = accessors.Pointer(input_index);
+    // accessor.count has "minimum": 1 (glTF 2.0 §5.1), yet real files hold empty samplers
+    // (magnum's animation.gltf fixture, "empty TRS animation"): skipped with a note, as before.
+    // Issue 14 asks for an error; tests/bad/pending/cases.txt keeps that case until decided.
     if (input.count == 0) {
       asset.notes.push_back(fmt::format("{}: the channel has no keys; skipped", channel_pointer));
       continue;
+    }
+    if (input.count > limits.keys_per_channel) {
+      errors.Fail(input_pointer + "/count", fmt::format("{} keys, more than the limit of {}",
+                                                        input.count, limits.keys_per_channel));
     }
     if (input.components != 1 || input.component_type != kGltfFloat) {
       errors.Fail(input_pointer, "an animation input must be SCALAR float seconds");
@@ -386,14 +419,14 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
 
   Asset asset;
   asset.coordinates = {Handedness::kRight, Facing::kPlusZ};  // glTF: the front faces +Z
-  asset.rig = ReadRig(document, errors);
+  asset.rig = ReadRig(document, options.limits, errors);
   ReadVrmHumanoid(document, asset, errors);
   GltfAccessors accessors(document, source->buffer_views, errors, budget);
   size_t skipped_channels = 0;
   if (const json* animations = errors.OptionalArray(document, "animations", "")) {
     for (size_t a = 0; a < animations->size(); ++a) {
-      asset.clips.push_back(
-          ReadAnimation((*animations)[a], a, asset, accessors, errors, &skipped_channels));
+      asset.clips.push_back(ReadAnimation((*animations)[a], a, asset, accessors, options.limits,
+                                          errors, &skipped_channels));
     }
   }
   if (skipped_channels > 0) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <unordered_map>
 #include <vector>
 
 #include "animconv/bone_names.h"
@@ -49,11 +50,22 @@ class HumanBoneAssigner {
       return;
     }
     Node& target = asset_.rig.nodes[node];
-    if (assigned_[static_cast<size_t>(*bone)] || target.human_bone) {
-      // three-vrm keeps the first mapping it processes and warns about the rest (§2.2).
+    if (target.human_bone) {
+      // One node cannot be two bones: VRM 1.0 humanoid spec ("a node can be assigned to only one
+      // humanBone"), and VRM 0.x the same. Which one was meant cannot be guessed.
+      errors_.Fail(pointer + "/node",
+                   fmt::format("node {} is already humanoid bone '{}' ({}); a node can be "
+                               "assigned to only one humanBone (VRM humanoid specification)",
+                               node, mapped_name_[node], mapped_pointer_[node]));
+    }
+    if (assigned_[static_cast<size_t>(*bone)]) {
+      // The same bone twice (only possible in VRM 0.x's list): three-vrm keeps the first mapping
+      // it processes and warns about the rest (§2.2).
       ignored_.push_back(fmt::format("{} (duplicate at {})", name, pointer));
       return;
     }
+    mapped_name_[node] = name;
+    mapped_pointer_[node] = pointer;
     target.human_bone = bone;
     assigned_[static_cast<size_t>(*bone)] = true;
     ++count_;
@@ -72,6 +84,7 @@ class HumanBoneAssigner {
   const GltfErrors& errors_;
   std::array<bool, kHumanBoneCount> assigned_{};
   std::vector<std::string> ignored_;
+  std::unordered_map<size_t, std::string> mapped_name_, mapped_pointer_;
   size_t count_ = 0;
 };
 

@@ -28,7 +28,8 @@ constexpr KeyProperty kKeyProperties[] = {
 
 class HierarchyReader {
  public:
-  explicit HierarchyReader(const std::string& source) : json_(source) {}
+  HierarchyReader(const std::string& source, const StructureLimits& limits)
+      : json_(source), limits_(limits) {}
 
   Asset Read(const json& document);
 
@@ -47,8 +48,10 @@ class HierarchyReader {
   void ReadEntry(const json& keys, int node, const std::string& pointer);
   void NoteMilliseconds(const json& animation);
   void RejectParentCycles() const;
+  void CheckCount(size_t count, size_t limit, const char* what, const std::string& pointer) const;
 
   JsonPointerReader json_;
+  const StructureLimits& limits_;
   Asset asset_;
   bool have_bones_ = false;
   // Per node: the parent its bone record gives, and the one the first hierarchy entry gives.
@@ -118,8 +121,16 @@ void HierarchyReader::ReadKeyValue(const json& value, const KeyProperty& propert
 
 // The legacy bone records {parent, name, pos, rotq, scl}: the rig, and its rest pose when every
 // record has one.
+void HierarchyReader::CheckCount(size_t count, size_t limit, const char* what,
+                                 const std::string& pointer) const {
+  if (count > limit) {
+    json_.Fail(pointer, fmt::format("{} {}, more than the limit of {}", count, what, limit));
+  }
+}
+
 void HierarchyReader::ReadBones(const json& bones) {
   json_.RequireArray(bones, "/bones");
+  CheckCount(bones.size(), limits_.nodes, "bones", "/bones");
   have_bones_ = true;
   bool rest_pose_known = true;
   for (size_t b = 0; b < bones.size(); ++b) {
@@ -137,6 +148,7 @@ void HierarchyReader::ReadBones(const json& bones) {
     }
     Node node;
     node.name = name->get<std::string>();
+    CheckCount(node.name.size(), limits_.name_bytes, "bytes in a name", pointer + "/name");
     const json* parent = Given(record, "parent");
     record_parents_.push_back(
         parent ? std::optional<int>(RequireParent(*parent, bones.size(), b, pointer + "/parent"))
@@ -196,6 +208,7 @@ int HierarchyReader::NodeFor(const json& entry, size_t h, size_t entry_count,
 // One channel per property, from the keys that carry it (AnimationUtils.flattenJSON). Pointers
 // for error messages are formatted only on the error path: files hold many keys.
 void HierarchyReader::ReadEntry(const json& keys, int node, const std::string& pointer) {
+  CheckCount(keys.size(), limits_.keys_per_channel, "keys", pointer);
   for (size_t k = 0; k < keys.size(); ++k) {
     const json& key = keys[k];
     if (!key.is_object()) {
@@ -259,6 +272,7 @@ void HierarchyReader::ReadClip(const json& animation, const std::string& pointer
   const json* hierarchy = Given(animation, "hierarchy");
   if (!hierarchy) json_.Fail(pointer, "expected a 'hierarchy' array of bone tracks");
   json_.RequireArray(*hierarchy, pointer + "/hierarchy");
+  CheckCount(hierarchy->size(), limits_.nodes, "hierarchy entries", pointer + "/hierarchy");
   for (size_t h = 0; h < hierarchy->size(); ++h) {
     const std::string entry_pointer = fmt::format("{}/hierarchy/{}", pointer, h);
     const json& entry = (*hierarchy)[h];
@@ -357,6 +371,12 @@ Asset HierarchyReader::Read(const json& document) {
     asset_.rig.nodes[n].parent = record_parents_[n].value_or(entry_parents_[n].value_or(-1));
   }
   RejectParentCycles();
+  if (const auto fault = FindHierarchyFault(ParentsOf(asset_.rig), limits_.depth)) {
+    const size_t n = fault->node;
+    json_.Fail(record_parents_[n] ? fmt::format("/bones/{}/parent", n) : entry_parent_pointers_[n],
+               fmt::format("bone {} is {} levels deep, more than the limit of {}", n,
+                           limits_.depth + 1, limits_.depth));
+  }
   if (parent_mismatches_ > 0) {
     asset_.notes.push_back(fmt::format(
         "{} hierarchy parent(s) differ from the bone records' ({}); the bone records are used, "
@@ -372,7 +392,8 @@ Asset HierarchyReader::Read(const json& document) {
 }  // namespace
 
 Asset ReadThreeHierarchy(std::string_view bytes, const ReadOptions& options) {
-  return HierarchyReader(options.source).Read(ParseJsonOrThrow(bytes, options.source));
+  return HierarchyReader(options.source, options.limits)
+      .Read(ParseJsonOrThrow(bytes, options.source));
 }
 
 }  // namespace animconv

@@ -74,8 +74,8 @@ struct Target {
 
 class ClipReader {
  public:
-  ClipReader(const std::string& source, Diagnostics* diagnostics)
-      : json_(source), diagnostics_(diagnostics) {}
+  ClipReader(const std::string& source, Diagnostics* diagnostics, const StructureLimits& limits)
+      : json_(source), diagnostics_(diagnostics), limits_(limits) {}
 
   void ReadClip(const json& clip_json, const std::string& pointer, size_t index);
   Asset Finish();
@@ -101,6 +101,7 @@ class ClipReader {
 
   JsonPointerReader json_;
   Diagnostics* diagnostics_;  // what was read differently from the file (ReadOptions)
+  const StructureLimits& limits_;
   Asset asset_;
   std::map<std::string, int> node_index_;
   std::vector<std::string> skipped_;
@@ -171,6 +172,10 @@ void ClipReader::ReadClip(const json& clip_json, const std::string& pointer, siz
   const std::string tracks_pointer = pointer + "/tracks";
   const json& tracks =
       json_.RequireArray(json_.Require(clip_json, "tracks", pointer), tracks_pointer);
+  if (tracks.size() > limits_.channels) {
+    json_.Fail(tracks_pointer, fmt::format("{} tracks, more than the limit of {}", tracks.size(),
+                                           limits_.channels));
+  }
   for (size_t t = 0; t < tracks.size(); ++t) {
     ReadTrack(tracks[t], fmt::format("{}/{}", tracks_pointer, t), frame_seconds);
   }
@@ -587,7 +592,7 @@ std::vector<std::pair<const json*, std::string>> FindClips(const json& document,
 
 Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options) {
   const json document = ParseJsonOrThrow(bytes, options.source);
-  ClipReader reader(options.source, options.diagnostics);
+  ClipReader reader(options.source, options.diagnostics, options.limits);
   const auto clips = FindClips(document, options.source);
   for (size_t c = 0; c < clips.size(); ++c) reader.ReadClip(*clips[c].first, clips[c].second, c);
   return reader.Finish();

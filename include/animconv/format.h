@@ -28,6 +28,7 @@ struct ReadOptions {
   // no schemes); unset when reading from memory, where such references are an error.
   std::function<std::string(const std::string& uri)> load_resource;
   uint64_t max_input_bytes = kDefaultMaxInputBytes;  // also bounds what readers allocate
+  StructureLimits limits;  // nodes, depth, channels, keys, morph targets, names (model.h)
   // Where the reader tells what it read differently from the file (a three.js interpolation
   // played as linear, a skipped track); null drops them. Facts about the file go to Asset::notes.
   // LoadAsset points it at its own sink.

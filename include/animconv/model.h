@@ -122,8 +122,30 @@ int PathWidth(Path path, const Node& node);
 // (glTF's default where a mesh gives no `weights`).
 std::vector<double> RestValue(const Node& node, Path path);
 
+// How large a structure readers accept (docs/reliability.md, "Limits"). Real rigs have fewer
+// than 1000 nodes and a depth below 100; the defaults leave two orders of magnitude of headroom
+// while keeping every pass over a hostile file within seconds. Readers check them before they
+// allocate for what a file claims and report the first excess where the file states it.
+struct StructureLimits {
+  size_t nodes = 100000;               // rig nodes (glTF nodes, bones, joints, tracked names)
+  size_t depth = 10000;                // nodes on the longest root-to-leaf chain
+  size_t channels = 400000;            // channels (tracks, column groups) of one clip
+  size_t keys_per_channel = 10000000;  // keyframes of one channel (rows of one CSV)
+  size_t morph_targets = 1024;         // morph targets of one mesh
+  size_t name_bytes = 65536;           // bytes of one node, clip or track name
+};
+
+// The first node (in list order) whose parent chain does not end at a root, or whose chain is
+// longer than `max_depth` nodes (a root has depth 1). One pass, O(nodes), no recursion.
+struct HierarchyFault {
+  enum Kind { kCycle, kTooDeep } kind;
+  size_t node;
+};
+std::optional<HierarchyFault> FindHierarchyFault(const std::vector<int>& parents, size_t max_depth);
+std::vector<int> ParentsOf(const Rig& rig);
+
 // Checks the model invariants listed in docs/architecture.md; throws Error(kBadInput) naming the
-// clip and channel. `source` is used as the error's file name.
+// clip and channel. `source` is used as the error's file name. Linear in the size of the asset.
 void ValidateAsset(const Asset& asset, const std::string& source);
 
 }  // namespace animconv

@@ -1,6 +1,10 @@
 // TagHumanoidByExactNames, GuessHumanoid and CoverHumanoid (animconv/bone_names.h).
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <string>
+#include <vector>
+
 #include "animconv/bone_names.h"
 
 namespace animconv {
@@ -367,6 +371,27 @@ TEST(GuessHumanoidTest, CmuBvhReadsAsMixamo) {
   EXPECT_EQ(BoneOf(rig, "LeftShoulder"), HumanBone::kLeftShoulder);  // not Biovision's upper arm
   EXPECT_EQ(BoneOf(rig, "LeftArm"), HumanBone::kLeftUpperArm);
   EXPECT_EQ(BoneOf(rig, "LHipJoint"), std::nullopt);
+}
+
+// Issue 14: every node named like a hips was a candidate prefix, and each read the whole rig:
+// 40 s for 2,500 nodes named "Hips". Each prefix is read once now, by name lookup.
+TEST(GuessHumanoidTest, ManyHipsLikeNamesStayLinear) {
+  for (const char* pattern : {"Hips", "p{}_Hips"}) {
+    std::vector<std::string> names;
+    // Distinct prefixes still cost a per-node vector per reading (docs/reliability.md).
+    const size_t count = std::string(pattern) == "Hips" ? 20000 : 2000;
+    for (size_t i = 0; i < count; ++i) {
+      names.push_back(std::string(pattern) == "Hips" ? "Hips" : "p" + std::to_string(i) + "_Hips");
+    }
+    Rig rig = MakeRig(names);
+    for (size_t i = 1; i < rig.nodes.size(); ++i) rig.nodes[i].parent = static_cast<int>(i - 1);
+    const auto start = std::chrono::steady_clock::now();
+    GuessHumanoid(rig);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // Before: minutes for 20,000 "Hips" (O(n²) readings of the whole rig).
+    EXPECT_LT(seconds, 5.0) << pattern;  // headroom for sanitizer builds
+  }
 }
 
 }  // namespace

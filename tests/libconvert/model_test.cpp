@@ -100,5 +100,32 @@ TEST(ModelTest, KeyValuePointsAtTheMiddleElementOfCubicKeys) {
   EXPECT_EQ(*channel.key_value(1), 5);
 }
 
+// Issue 14: the cycle check walked to the root from every node, O(n·depth): minutes for one
+// chain of 2·10⁵ nodes. One pass now; parents may follow their children in the list.
+TEST(HierarchyFaultTest, LongChainIsOnePass) {
+  const size_t n = 200000;
+  std::vector<int> parents(n);
+  for (size_t i = 0; i < n; ++i) parents[i] = i + 1 < n ? static_cast<int>(i + 1) : -1;
+  EXPECT_FALSE(FindHierarchyFault(parents, n));
+  const auto fault = FindHierarchyFault(parents, n - 1);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->kind, HierarchyFault::kTooDeep);
+  EXPECT_EQ(fault->node, 0u);  // the deepest node, n levels below the root n-1
+  Asset asset;
+  asset.rig.nodes.resize(n);
+  for (size_t i = 0; i < n; ++i) asset.rig.nodes[i].parent = parents[i];
+  EXPECT_NO_THROW(ValidateAsset(asset, "chain"));
+}
+
+TEST(HierarchyFaultTest, CycleIsFoundFromTheFirstNodeLeadingIntoIt) {
+  const std::vector<int> parents = {-1, 3, 1, 2, 0};
+  const auto fault = FindHierarchyFault(parents, 100);
+  ASSERT_TRUE(fault);
+  EXPECT_EQ(fault->kind, HierarchyFault::kCycle);
+  EXPECT_EQ(fault->node, 1u);
+  EXPECT_FALSE(FindHierarchyFault({-1, 0, 1, 0}, 3));
+  EXPECT_EQ(FindHierarchyFault({-1, 0, 1, 0}, 2)->node, 2u);
+}
+
 }  // namespace
 }  // namespace animconv

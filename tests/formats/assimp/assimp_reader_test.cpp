@@ -365,7 +365,7 @@ TEST(AssimpReaderTest, HelperChainsFoldIntoTheirBone) {
   scene.mNumAnimations = 1;
   scene.mAnimations = new aiAnimation* [1] { animation };
 
-  const AssimpRig rig = BuildAssimpRig(scene);
+  const AssimpRig rig = BuildAssimpRig(scene, StructureLimits{}, "test");
   EXPECT_TRUE(rig.dropped_root);
   EXPECT_EQ(rig.folded_helpers, 3);
   ASSERT_EQ(rig.rig.nodes.size(), 1u);

@@ -78,6 +78,33 @@ TEST(VrmHumanoidTest, Vrm0ArrayKeepsTheFirstOfDuplicatesAndFacesMinusZ) {
   EXPECT_TRUE(noted);
 }
 
+// Issue 14: one node mapped to two bones was accepted silently (the second mapping dropped).
+TEST(VrmHumanoidTest, Vrm1NodeMappedTwiceIsALocatedError) {
+  const GltfFixture gltf = Vrm1({{"hips", {{"node", 0}}}, {"spine", {{"node", 0}}}});
+  try {
+    Read(gltf);
+    FAIL() << "expected an error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.location(), "/extensions/VRMC_vrm/humanoid/humanBones/spine/node");
+    EXPECT_NE(error.message().find("node 0 is already humanoid bone 'hips'"), std::string::npos)
+        << error.what();
+  }
+}
+
+TEST(VrmHumanoidTest, Vrm0NodeMappedTwiceIsALocatedError) {
+  GltfFixture gltf;
+  gltf.AddNodes({"Hips", "Spine"});
+  gltf.document()["extensionsUsed"] = {"VRM"};
+  gltf.document()["extensions"]["VRM"]["humanoid"]["humanBones"] = {
+      {{"bone", "hips"}, {"node", 0}}, {{"bone", "spine"}, {"node", 0}}};
+  try {
+    Read(gltf);
+    FAIL() << "expected an error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.location(), "/extensions/VRM/humanoid/humanBones/1/node");
+  }
+}
+
 TEST(VrmHumanoidTest, ExtensionMissingFromExtensionsUsedIsIgnoredLikeThreeVrm) {
   GltfFixture gltf = Vrm1({{"hips", {{"node", 0}}}});
   gltf.document().erase("extensionsUsed");

@@ -9,6 +9,7 @@
 
 #include "animconv/clip_diff.h"
 #include "animconv/error.h"
+#include "animconv/humanoid_pose.h"
 #include "cli/commands.h"
 #include "cli/diagnostics.h"
 #include "cli/input_options.h"
@@ -82,7 +83,8 @@ nlohmann::json ToJson(const std::string& path_a, const std::string& path_b, cons
            {{"name", SpaceName(diff.space)},
             {"requested", SpaceName(options.space)},
             {"reason", diff.space_reason},
-            {"translation_scale", diff.translation_scale}}},
+            {"translation_scale", diff.translation_scale},
+            {"turn_b", diff.turn_b}}},
           {"duration_difference_seconds", diff.duration_difference_seconds},
           {"overall", overall},
           {"only_in_a", diff.only_in_a},
@@ -178,11 +180,19 @@ void PrintText(const std::string& path_a, const std::string& path_b, const ClipD
 
 Asset Load(const std::string& path, const ConvertOptions& options) {
   Diagnostics diagnostics;
-  Asset asset;
-  PrintingDiagnostics(diagnostics, [&] { asset = LoadAsset(path, options, &diagnostics).asset; });
+  LoadedAsset loaded;
+  PrintingDiagnostics(diagnostics, [&] { loaded = LoadAsset(path, options, &diagnostics); });
+  Asset& asset = loaded.asset;
   // A Unity CSV and its three.js conversion hold mirrored numbers; compare them in one convention.
   ConvertHandedness(asset, Handedness::kRight, options.mirror.value_or(Mirror::kZ));
-  return asset;
+  // A format of normalised humanoid rotations (Unity CSV, format.h) defines them on the T-pose rig
+  // whose rest rotations are identity: without a rest pose of its own the file is that rig, so
+  // it can be compared in world space with a clip of another rig (docs/cli.md, `diff`).
+  if (loaded.format && loaded.format->normalized_humanoid != NormalizedHumanoid::kNo &&
+      !asset.rig.rest_pose_known) {
+    ApplyHumanoidTPose(asset.rig, asset.coordinates.facing);
+  }
+  return std::move(asset);
 }
 
 }  // namespace

@@ -32,10 +32,19 @@ const char* UnitOf(Path path) {
   return "";
 }
 
-// The node of `rig` that stands for node `index` of `own`: the same name, else the same humanoid
-// bone. Names need not be unique (RobotExpressive has a joint and a mesh node both called "Head"),
-// so the k-th node of a name matches the k-th node of that name in `rig`, else the first.
-int MatchNode(const Rig& rig, const Rig& own, int index) {
+// The node of `rig` with `own`'s node's humanoid bone, else -1.
+int MatchHumanBone(const Rig& rig, const Node& node) {
+  if (!node.human_bone) return -1;
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (rig.nodes[n].human_bone == node.human_bone) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+// The node of `rig` named like node `index` of `own` (exactly, else as three.js sanitises names).
+// Names need not be unique (RobotExpressive has a joint and a mesh node both called "Head"), so
+// the k-th node of a name matches the k-th node of that name in `rig`, else the first.
+int MatchName(const Rig& rig, const Rig& own, int index) {
   const Node& node = own.nodes[static_cast<size_t>(index)];
   size_t occurrence = 0;
   for (int n = 0; n < index; ++n) occurrence += own.nodes[static_cast<size_t>(n)].name == node.name;
@@ -50,11 +59,25 @@ int MatchNode(const Rig& rig, const Rig& own, int index) {
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     if (ThreeSanitized(rig.nodes[n].name) == sanitized) return static_cast<int>(n);
   }
-  if (!node.human_bone) return -1;
-  for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    if (rig.nodes[n].human_bone == node.human_bone) return static_cast<int>(n);
-  }
   return -1;
+}
+
+// The node of `rig` that stands for node `index` of `own`: the same name, else the same humanoid
+// bone. A name both rigs give different humanoid bones loses to the bone: "leftThumbProximal" is
+// Unity's first thumb joint and VRM 1.0's second (docs/cli.md, humanoid names), so a Unity-named
+// clip and its .vrma pair by bone, not by the shared word.
+int MatchNode(const Rig& rig, const Rig& own, int index) {
+  const Node& node = own.nodes[static_cast<size_t>(index)];
+  const int by_name = MatchName(rig, own, index);
+  if (by_name >= 0) {
+    const std::optional<HumanBone>& other = rig.nodes[static_cast<size_t>(by_name)].human_bone;
+    if (node.human_bone && other && *other != *node.human_bone) {
+      const int by_bone = MatchHumanBone(rig, node);
+      if (by_bone >= 0) return by_bone;
+    }
+    return by_name;
+  }
+  return MatchHumanBone(rig, node);
 }
 
 // The union of the key times, plus `between` evenly spaced times inside every consecutive pair:
@@ -330,12 +353,12 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
   diff.space = space.space;
   diff.space_reason = space.reason;
   diff.translation_scale = space.translation_scale;
+  diff.turn_b = space.turn_b;
 
   std::map<std::string, std::vector<double>> unit_errors;
   std::vector<ChannelDiff> world;
   if (space.space == DiffSpace::kWorld) {
-    MeasureWorld(a, ca, b, cb, pairs, options, space.translation_scale, &world, &unit_errors,
-                 &diff.adaptive_samples);
+    MeasureWorld(a, ca, b, cb, pairs, options, space, &world, &unit_errors, &diff.adaptive_samples);
   }
   for (size_t p = 0; p < pairs.size(); ++p) {
     const ChannelPair& pair = pairs[p];

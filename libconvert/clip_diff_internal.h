@@ -99,6 +99,9 @@ struct SpaceChoice {
   DiffSpace space = DiffSpace::kLocal;
   std::string reason;
   double translation_scale = 1;  // applied to B's world positions
+  // The rigs face opposite ways (+Z and -Z, both known): B's world values are turned 180° about
+  // +Y into A's frame first, as retargeting turns a clip between facings (docs/retargeting.md).
+  bool turn_b = false;
 };
 SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<ChannelPair>& pairs,
                         DiffSpace requested);
@@ -108,7 +111,7 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
 // `unit_errors`.
 void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb,
                   const std::vector<ChannelPair>& pairs, const DiffOptions& options,
-                  double translation_scale, std::vector<ChannelDiff>* out,
+                  const SpaceChoice& space, std::vector<ChannelDiff>* out,
                   std::map<std::string, std::vector<double>>* unit_errors, size_t* adaptive);
 
 }  // namespace animconv::diff_detail

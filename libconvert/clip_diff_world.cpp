@@ -253,6 +253,23 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
           height_a, height_b, choice.translation_scale));
     }
   }
+  // Only rigs with rest poses are turned, each measured from its own (where the left limbs are):
+  // a format's declared facing can be a convention, not the rig's (a glTF says its front is +Z,
+  // glTF 2.0 §3.4, yet a glTF of a Unity CSV's T-pose faces -Z), and a clip without a rest pose
+  // has no world frame to turn (its values are compared as they are, above).
+  const auto facing_of = [](const Asset& asset) {
+    return asset.rig.rest_pose_known ? FacingFromRestPose(asset.rig, asset.coordinates.handedness)
+                                     : Facing::kUnknown;
+  };
+  const Facing facing_a = facing_of(a);
+  const Facing facing_b = facing_of(b);
+  if (facing_a != Facing::kUnknown && facing_b != Facing::kUnknown && facing_a != facing_b) {
+    choice.turn_b = true;
+    reasons.push_back(fmt::format(
+        "the rigs face opposite ways (A {}, B {}): B's world turned 180° "
+        "about +Y",
+        facing_a == Facing::kPlusZ ? "+Z" : "-Z", facing_b == Facing::kPlusZ ? "+Z" : "-Z"));
+  }
   if (reasons.empty()) {
     if (requested == DiffSpace::kWorld) {
       choice.space = DiffSpace::kWorld;
@@ -269,7 +286,7 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
 
 void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb,
                   const std::vector<ChannelPair>& pairs, const DiffOptions& options,
-                  double translation_scale, std::vector<ChannelDiff>* out,
+                  const SpaceChoice& space, std::vector<ChannelDiff>* out,
                   std::map<std::string, std::vector<double>>* unit_errors, size_t* adaptive) {
   // A node's world value moves with every ancestor's channels: every pair is sampled at the keys
   // of every transform channel of both clips.
@@ -293,6 +310,19 @@ void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb
   const std::vector<glm::dmat4> rest_a = Poser(a.rig, a.rig, none).PoseAt(0, &rest_rotation_a);
   const std::vector<glm::dmat4> rest_b = Poser(b.rig, b.rig, none).PoseAt(0, &rest_rotation_b);
 
+  const double translation_scale = space.translation_scale;
+  // B's values in A's frame: the half turn about +Y when the rigs face opposite ways.
+  const Quat half_turn{0, 1, 0, 0};
+  const auto turn_rotation = [&](const Quat& q) {
+    return space.turn_b ? Multiply(Multiply(half_turn, q), Conjugate(half_turn)) : q;
+  };
+  const auto turn_position = [&](Vec3 p) {
+    if (space.turn_b) {
+      p[0] = -p[0];
+      p[2] = -p[2];
+    }
+    return p;
+  };
   out->assign(pairs.size(), ChannelDiff{});
   std::vector<std::vector<double>> errors(pairs.size());
   std::vector<Quat> rotation_a;
@@ -315,20 +345,22 @@ void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb
       if (path == Path::kRotation) {
         // Rest-relative: W(t) * W_rest^-1, the rotation the motion adds to the rest pose in model
         // space, which two rigs with other rest frames share.
-        const Quat qa = na >= 0 ? RestRelative(rotation_a, rest_rotation_a, na)
-                                : RestRelative(rotation_b, rest_rotation_b, parent_b);
-        const Quat qb = nb >= 0 ? RestRelative(rotation_b, rest_rotation_b, nb)
+        const Quat qa = na >= 0
+                            ? RestRelative(rotation_a, rest_rotation_a, na)
+                            : turn_rotation(RestRelative(rotation_b, rest_rotation_b, parent_b));
+        const Quat qb = nb >= 0 ? turn_rotation(RestRelative(rotation_b, rest_rotation_b, nb))
                                 : RestRelative(rotation_a, rest_rotation_a, parent_a);
         error = ValueError(path, Normalized(qa).data(), 4, Normalized(qb).data(), 4) *
                 kDegreesPerRadian;
       } else if (path == Path::kTranslation) {
         Vec3 pa = na >= 0 ? Position(world_a[static_cast<size_t>(na)])
-                          : RestUnder(b.rig, world_b, nb, translation_scale);
+                          : turn_position(RestUnder(b.rig, world_b, nb, translation_scale));
         // B's positions (whichever of its nodes gives them) carry the hips-height scale.
         Vec3 pb =
             nb >= 0 ? Position(world_b[static_cast<size_t>(nb)]) : RestUnder(a.rig, world_a, na, 1);
         if (nb >= 0) {
           for (double& x : pb) x *= translation_scale;
+          pb = turn_position(pb);
         }
         error = ValueError(path, pa.data(), 3, pb.data(), 3);
       } else {

@@ -18,6 +18,9 @@
 #include "pipeline/retarget_job.h"
 
 namespace animconv {
+namespace {
+const char* FacingLabel(Facing facing) { return facing == Facing::kPlusZ ? "+Z" : "-Z"; }
+}  // namespace
 
 LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options,
                       Diagnostics* diagnostics) {
@@ -44,12 +47,21 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options,
     ScaleLengths(asset, *options.length_scale);
     asset.notes.push_back(fmt::format("--scale: lengths x{}", *options.length_scale));
   }
-  if (asset.coordinates.facing == Facing::kUnknown && !options.source_facing) {
-    asset.coordinates.facing = FacingFromRestPose(asset.rig, asset.coordinates.handedness);
-    if (asset.coordinates.facing != Facing::kUnknown) {
+  // Where the rest pose shows the facing (where the left limbs are), it wins over what the format
+  // declares: glTF says its front is +Z (glTF 2.0 §3.4), but a glTF of a Unity CSV's -Z T-pose,
+  // our own walk.glb, faces -Z, and taking +Z turned its .vrma 180° (found by the exit-0 sweep).
+  if (!options.source_facing) {
+    const Facing measured = FacingFromRestPose(asset.rig, asset.coordinates.handedness);
+    const Facing declared = asset.coordinates.facing;
+    if (measured != Facing::kUnknown && measured != declared) {
+      asset.coordinates.facing = measured;
       asset.notes.push_back(
-          fmt::format("facing {} inferred from the rest pose (where the left limbs are)",
-                      asset.coordinates.facing == Facing::kPlusZ ? "+Z" : "-Z"));
+          declared == Facing::kUnknown
+              ? fmt::format("facing {} inferred from the rest pose (where the left limbs are)",
+                            FacingLabel(measured))
+              : fmt::format("facing {} measured from the rest pose (where the left limbs are) "
+                            "overrides the {} the format declares; --source-facing sets it",
+                            FacingLabel(measured), FacingLabel(declared)));
     }
   }
   AddDiagnostic(diagnostics, Severity::kDebug,

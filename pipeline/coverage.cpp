@@ -143,6 +143,10 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
   }
 
   std::vector<std::string> lost_channels;
+  // Nodes without a humanoid bone whose rotation went to the bones below: the children play
+  // right in world space, but the node's own orientation is gone, which a viewer comparing the
+  // two files sees (the exit-0 sweep, docs/testing.md), so they are named too.
+  std::vector<std::string> folded_other;
   std::set<HumanBone> animated_bones, kept_bones, folded_bones;
   for (const ChannelKey& key : animated) {
     const Node& node = input.rig.nodes[static_cast<size_t>(key.first)];
@@ -154,6 +158,8 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
       animated_bones.insert(*node.human_bone);
       if (kept) kept_bones.insert(*node.human_bone);
       if (folded) folded_bones.insert(*node.human_bone);
+    } else if (folded) {
+      folded_other.push_back(node.name);
     }
     if (!kept && !folded) lost_channels.push_back(ChannelName(input.rig, key));
   }
@@ -198,6 +204,12 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
     loss.details.push_back(fmt::format(
         "{} source bone(s) missing on the target passed their rotation to the bones below: {}",
         folded_names.size(), NameList(folded_names)));
+  }
+  if (!folded_other.empty()) {
+    loss.details.push_back(fmt::format(
+        "{} animated node(s) without a humanoid bone passed their rotation to the humanoid bones "
+        "below (those play as before; the nodes themselves are not {}): {}",
+        folded_other.size(), where, NameList(folded_other)));
   }
   return loss;
 }

@@ -107,6 +107,9 @@ struct ClipDiff {
   DiffSpace space = DiffSpace::kLocal;
   std::string space_reason;
   double translation_scale = 1;
+  // World space between rigs facing opposite ways (both measured from their rest poses, where the
+  // left limbs are): B's world rotations and positions were turned 180° about +Y into A's frame.
+  bool turn_b = false;
   double duration_difference_seconds = 0;    // B's duration minus A's
   size_t adaptive_samples = 0;               // the sum over `channels`
   size_t hierarchical_adaptive_samples = 0;  // times added to the hierarchical measurement

@@ -84,6 +84,27 @@ TEST(HumanoidOptionsTest, BoneNamesVrm1ShiftsTheThumbNames) {
   EXPECT_EQ(testing::ReadText(dir.File("vrm1.csv")), testing::ReadText(dir.File("vrm0.csv")));
 }
 
+TEST(HumanoidOptionsTest, AGltfWhoseRestPoseFacesMinusZIsRetargetedAsFacingMinusZ) {
+  // data/gltf/walk.glb is walk.csv's T-pose, facing -Z; glTF's +Z convention, taken as its
+  // facing, turned its .vrma 180° (146° off walk.csv's own .vrma) with exit 0. The rest pose wins.
+  TempDir dir;
+  const auto from_csv = RunAnimconv("convert " + testing::SourcePath("data/unity/walk.csv") +
+                                    " -o " + dir.File("csv.vrma"));
+  ASSERT_EQ(from_csv.exit_code, 0) << from_csv.output;
+  const auto from_glb = RunAnimconv("convert " + testing::SourcePath("data/gltf/walk.glb") +
+                                    " -o " + dir.File("glb.vrma"));
+  ASSERT_EQ(from_glb.exit_code, 0) << from_glb.output;
+  const auto info = RunAnimconv("info " + testing::SourcePath("data/gltf/walk.glb"));
+  EXPECT_NE(info.output.find("facing -Z"), std::string::npos) << info.output;
+  EXPECT_NE(info.output.find("facing -Z measured from the rest pose"), std::string::npos)
+      << info.output;
+  const auto diff =
+      RunAnimconv("-q diff --json " + dir.File("csv.vrma") + " " + dir.File("glb.vrma"));
+  ASSERT_EQ(diff.exit_code, 0) << diff.output;
+  const nlohmann::json result = nlohmann::json::parse(diff.output);
+  EXPECT_LT(result["overall"]["deg"]["max"].get<double>(), 1e-3) << diff.output;
+}
+
 TEST(HumanoidOptionsTest, BoneMapRenamesTheHips) {
   TempDir dir;
   testing::WriteText(dir.File("map.txt"), "# VRoid names\nhips, J_Bip_C_Hips\n");

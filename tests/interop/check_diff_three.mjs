@@ -332,6 +332,9 @@ async function checkPair(fileA, fileB) {
   if (!report.check(diff.space, 'the diff JSON has no space')) diff.space = { name: 'local', translation_scale: 1 };
   const world = diff.space.name === 'world';
   const scaleB = diff.space.translation_scale;
+  const turnB = diff.space.turn_b === true;
+  const turn = (path, v) => (path === 'rotation' ? [-v[0], v[1], -v[2], v[3]]
+                             : path === 'translation' ? [-v[0], v[1], -v[2]] : v);
 
   // The objects of every channel; a name three cannot place (a duplicate) is left out and said.
   const channels = [];
@@ -368,6 +371,12 @@ async function checkPair(fileA, fileB) {
     // B's positions, whichever of its nodes gives them, carry the hips-height scale.
     if (world && channel.path === 'translation' && objectB) b = b.map((x) => x * scaleB);
     if (world && channel.path === 'translation' && !objectA) a = a.map((x) => x * scaleB);
+    // Rigs facing opposite ways: B's world values turned 180° about +Y (q -> F q F^-1 with
+    // F = (0, 1, 0, 0): x and z change sign), whichever side's value B's pose gave.
+    if (world && turnB) {
+      if (objectB || !channel.only_in_a) b = turn(channel.path, b);
+      if (!objectA && channel.only_in_b) a = turn(channel.path, a);
+    }
     if (channel.path === 'translation') entry.magnitude = Math.max(entry.magnitude, Math.hypot(...a) / (objectA ? sideA.unit : 1));
     return errorOf(channel, a, b, entry.namesA, entry.namesB);
   };

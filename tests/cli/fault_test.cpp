@@ -291,6 +291,34 @@ TEST(FaultTest, SigkillMidBatchThenSkipExistingCompletesEveryOutputWhole) {
   std::cerr << temporaries_seen << " temporaries left by the 3 kills, removed by the reruns\n";
 }
 
+// SIGTERM is Ctrl-C for `batch`: the files in flight finish, no new one starts, exit 130, no
+// temporary; `--skip-existing` then completes the folder as a clean run would.
+TEST(FaultTest, SigtermMidBatchStopsCleanlyAndResumes) {
+  TempDir dir;
+  Copies(SourcePath("data/unity/walk.csv"), dir.File("in"), 40);
+  const std::vector<std::string> batch = {"batch", dir.File("in"), "--to", "three", "-j",
+                                          "2",     "--resample",   "60"};
+  auto with = [&batch](std::vector<std::string> more) {
+    more.insert(more.begin(), batch.begin(), batch.end());
+    return more;
+  };
+  ASSERT_EQ(RunCli(dir, with({"-o", dir.File("clean")})).exit_code, 0);
+  const std::string out = dir.File("out");
+  const pid_t pid = Start(with({"-o", out}), dir.File("stderr"));
+  WaitForOutputs(out, 10);
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(ExitCode(pid), 130);
+  EXPECT_EQ(TemporaryCount(out), 0u);
+  const auto clean = Tree(dir.File("clean"));
+  const auto stopped = Tree(out);
+  EXPECT_LT(stopped.size(), clean.size());
+  for (const auto& [name, bytes] : stopped) {
+    EXPECT_TRUE(clean.count(name) && clean.at(name) == bytes) << name << " is not whole";
+  }
+  EXPECT_EQ(RunCli(dir, with({"-o", out, "--skip-existing"})).exit_code, 0);
+  EXPECT_TRUE(Tree(out) == clean);
+}
+
 // A write SIGKILLed while its temporary exists leaves it (no handler runs); the next write of
 // the same output removes it, and a temporary still held by a live writer is kept.
 TEST(FaultTest, TemporaryOfAKilledWriteIsRemovedByTheNextWrite) {

@@ -1,17 +1,23 @@
 #include "animconv/io.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <array>
 #include <atomic>
+#include <cctype>
 #include <cerrno>
 #include <climits>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <random>
+#include <vector>
 
 #include "animconv/error.h"
 
@@ -42,11 +48,115 @@ class FileDescriptor {
   int fd_;
 };
 
+std::string FolderOf(const std::string& path) {
+  const std::filesystem::path target(path);
+  return target.has_parent_path() ? target.parent_path().string() : ".";
+}
+
 std::string TemporaryNameFor(const std::string& path) {
   std::random_device device;
   const std::filesystem::path target(path);
   const std::string folder = target.has_parent_path() ? target.parent_path().string() + "/" : "";
   return fmt::format("{}.{}.{:08x}.tmp", folder, target.filename().string(), device());
+}
+
+// The output's folder is the usual cause of a failed create or rename (never created, removed
+// while a batch runs, a file in its place): say so instead of a bare "No such file or directory".
+[[noreturn]] void ThrowWriteError(const std::string& path, const char* what) {
+  const int saved = errno;
+  const std::string folder = FolderOf(path);
+  struct stat info {};
+  const bool folder_missing = ::stat(folder.c_str(), &info) != 0;
+  std::string reason;
+  if ((saved == ENOENT || saved == ENOTDIR) && folder_missing) {
+    reason = fmt::format("the folder '{}' does not exist (or was removed)", folder);
+  } else if (saved == ENOTDIR || (saved == ENOENT && !S_ISDIR(info.st_mode))) {
+    reason = fmt::format("'{}' is not a folder", folder);
+  } else if (saved == ENOENT) {
+    // The folder is there but the temporary file is not: removed by someone else meanwhile.
+    reason = "the temporary file was removed during the write";
+  }
+  errno = saved;
+  ThrowIo(path, reason.empty() ? std::string(what) : fmt::format("{}: {}", what, reason));
+}
+
+// ".NAME.XXXXXXXX.tmp" for the output file name NAME, as TemporaryNameFor makes them.
+bool IsTemporaryOf(const std::string& entry, const std::string& name) {
+  const size_t size = 1 + name.size() + 1 + 8 + 4;
+  if (entry.size() != size || entry[0] != '.' || entry.compare(1, name.size(), name) != 0 ||
+      entry[1 + name.size()] != '.' || entry.compare(size - 4, 4, ".tmp") != 0) {
+    return false;
+  }
+  for (size_t i = name.size() + 2; i < size - 4; ++i) {
+    if (!std::isxdigit(static_cast<unsigned char>(entry[i]))) return false;
+  }
+  return true;
+}
+
+// A writer holds an exclusive flock on its temporary file from creation to rename, and the kernel
+// drops it when the process dies, SIGKILL included (no handler runs then, so the file stays). A
+// temporary nobody holds is therefore abandoned, whatever its age: removing it cannot break a
+// write in progress. True when `path` is gone afterwards (removed, or already gone).
+bool RemoveIfAbandoned(const std::string& path) {
+  FileDescriptor file(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK));
+  if (file.get() < 0) return errno == ENOENT;
+  struct stat held {};
+  if (::fstat(file.get(), &held) != 0 || !S_ISREG(held.st_mode)) return false;
+  // Busy, or a file system without locks (then nothing is ever taken for abandoned).
+  if (::flock(file.get(), LOCK_EX | LOCK_NB) != 0) return false;
+  struct stat named {};
+  if (::lstat(path.c_str(), &named) == 0 && named.st_dev == held.st_dev &&
+      named.st_ino == held.st_ino) {
+    ::unlink(path.c_str());
+  }
+  return true;
+}
+
+// Each folder is listed once per process, at its first write (a batch of 10,000 outputs in one
+// folder would otherwise read it 10,000 times); each write then tries only its own output's
+// temporaries from that list. Temporaries abandoned later are the next run's to remove.
+class StaleTemporaries {
+ public:
+  void RemoveFor(const std::string& path) {
+    const std::string folder = FolderOf(path);
+    const std::string name = std::filesystem::path(path).filename().string();
+    const std::lock_guard<std::mutex> lock(mutex_);
+    auto [found, inserted] = by_folder_.try_emplace(folder);
+    std::vector<std::string>& entries = found->second;
+    if (inserted) entries = List(folder);
+    for (auto it = entries.begin(); it != entries.end();) {
+      if (IsTemporaryOf(*it, name) && RemoveIfAbandoned(folder + "/" + *it)) {
+        it = entries.erase(it);
+      } else {
+        ++it;
+      }
+    }
+  }
+
+ private:
+  // The names that may be temporaries: ".*.tmp", at least ".N.XXXXXXXX.tmp" long.
+  static std::vector<std::string> List(const std::string& folder) {
+    std::vector<std::string> entries;
+    DIR* listing = ::opendir(folder.c_str());
+    if (!listing) return entries;
+    while (const dirent* entry = ::readdir(listing)) {
+      const std::string entry_name = entry->d_name;
+      if (entry_name.size() >= 15 && entry_name[0] == '.' &&
+          entry_name.compare(entry_name.size() - 4, 4, ".tmp") == 0) {
+        entries.push_back(entry_name);
+      }
+    }
+    ::closedir(listing);
+    return entries;
+  }
+
+  std::mutex mutex_;
+  std::map<std::string, std::vector<std::string>> by_folder_;
+};
+
+StaleTemporaries& Stale() {
+  static StaleTemporaries stale;
+  return stale;
 }
 
 // The temporary files being written, for RemovePendingTemporaryFiles. A slot is claimed
@@ -127,17 +237,25 @@ std::string ReadFile(const std::string& path, uint64_t max_bytes) {
   return bytes;
 }
 
-void WriteFileAtomic(const std::string& path, std::string_view bytes) {
+namespace {
+
+// One attempt of WriteFileAtomic; false when the temporary file was removed before it was locked
+// (another process took it for abandoned in that instant, see RemoveIfAbandoned): try again.
+bool WriteThroughTemporary(const std::string& path, std::string_view bytes) {
   const std::string temporary = TemporaryNameFor(path);
   const PendingTemporary pending(temporary);  // listed before it exists, released after rename
   FileDescriptor file(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
-  if (file.get() < 0) ThrowIo(path, "cannot create output");
+  if (file.get() < 0) ThrowWriteError(path, "cannot create output");
+  if (::flock(file.get(), LOCK_EX) == 0) {
+    struct stat info {};
+    if (::fstat(file.get(), &info) == 0 && info.st_nlink == 0) return false;
+  }
   auto fail = [&](const char* what) {
     const int saved = errno;
     ::close(file.release());
     ::unlink(temporary.c_str());
     errno = saved;
-    ThrowIo(path, what);
+    ThrowWriteError(path, what);
   };
   size_t written = 0;
   while (written < bytes.size()) {
@@ -149,15 +267,31 @@ void WriteFileAtomic(const std::string& path, std::string_view bytes) {
     written += static_cast<size_t>(put);
   }
   if (::fsync(file.get()) != 0) fail("cannot flush output");
-  if (::close(file.release()) != 0) {
-    ::unlink(temporary.c_str());
-    ThrowIo(path, "cannot close output");
+  // Renamed while still open: the lock must last until the temporary name is gone.
+  if (::rename(temporary.c_str(), path.c_str()) != 0) fail("cannot move output into place");
+  // After fsync and the rename the output is in place and on disk: a close error loses nothing.
+  ::close(file.release());
+  return true;
+}
+
+}  // namespace
+
+void WriteFileAtomic(const std::string& path, std::string_view bytes) {
+  for (int attempt = 1; !WriteThroughTemporary(path, bytes); ++attempt) {
+    if (attempt == 3) {
+      throw Error(ErrorKind::kIo, path, "",
+                  "cannot create output: its temporary file was removed as it was created, "
+                  "three times");
+    }
   }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int saved = errno;
-    ::unlink(temporary.c_str());
-    errno = saved;
-    ThrowIo(path, "cannot move output into place");
+  RemoveStaleTemporaryFiles(path);
+}
+
+void RemoveStaleTemporaryFiles(const std::string& path) noexcept {
+  try {
+    Stale().RemoveFor(path);
+  } catch (...) {
+    // Best effort: the output is written; a leftover temporary is only clutter.
   }
 }
 

@@ -187,6 +187,7 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
       if (exists && options.skip_existing) {
         result.status = BatchStatus::kSkipped;
         result.message = "the output exists (--skip-existing)";
+        RemoveStaleTemporaryFiles(result.item.output);  // from a killed run rewriting it
       } else if (exists && !options.overwrite) {
         result.status = BatchStatus::kFailed;
         result.exit_code = static_cast<int>(ErrorKind::kUsage);

@@ -15,7 +15,14 @@ std::string ReadFile(const std::string& path, uint64_t max_bytes = kDefaultMaxIn
 
 // Writes `bytes` to a temporary file in the target's folder, flushes it to disk, then renames it
 // over `path`. On any failure the temporary file is removed and an existing `path` is untouched.
+// Afterwards, removes the temporaries of `path` a killed process left (RemoveStaleTemporaryFiles).
 void WriteFileAtomic(const std::string& path, std::string_view bytes);
+
+// Removes the `.NAME.XXXXXXXX.tmp` files of the output `path` that no running process is writing
+// (a writer holds a lock on its temporary; the kernel releases it when the writer dies, SIGKILL
+// included), left by a process killed mid-write. Each folder is listed once per process, at the
+// first call for it; errors are ignored. `batch --skip-existing` calls it for the outputs it skips.
+void RemoveStaleTemporaryFiles(const std::string& path) noexcept;
 
 // Removes the temporary files of every WriteFileAtomic still in progress, in any thread. Only
 // async-signal-safe calls (no allocation, no locks): made for a SIGINT/SIGTERM handler, so an

@@ -1,7 +1,13 @@
 #include "animconv/io.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/file.h>
 #include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
 
 #include "animconv/error.h"
 #include "test_support.h"
@@ -67,6 +73,31 @@ TEST(IoTest, SameFileSeesThroughLinks) {
   EXPECT_TRUE(SameFile(path, dir.File("b")));
   EXPECT_TRUE(SameFile(path, dir.path() + "/./a"));
   EXPECT_FALSE(SameFile(path, dir.File("c")));
+}
+
+// Only this output's own unlocked temporaries go (docs/reliability.md "Faults"): not another
+// output's, not a name that merely looks alike, not one a live writer holds with flock.
+TEST(IoTest, WriteRemovesOnlyTheAbandonedTemporariesOfItsOutput) {
+  TempDir dir;
+  const std::vector<std::string> kept = {".other.json.0123abcd.tmp", ".out.json.0123abcz.tmp",
+                                         ".out.json.0123abcd0.tmp", "out.json.0123abcd.tmp",
+                                         ".out.json.busy0001.tmp"};
+  for (const std::string& name : kept) testing::WriteText(dir.File(name), "x");
+  testing::WriteText(dir.File(".out.json.0123abcd.tmp"), "abandoned");
+  testing::WriteText(dir.File(".out.json.fedcba98.tmp"), "held");
+  const int held = ::open(dir.File(".out.json.fedcba98.tmp").c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_GE(held, 0);
+  // An open file description of its own: the lock conflicts with the writer's, as another
+  // process's would.
+  ASSERT_EQ(::flock(held, LOCK_EX), 0);
+  WriteFileAtomic(dir.File("out.json"), "data");
+  EXPECT_FALSE(std::filesystem::exists(dir.File(".out.json.0123abcd.tmp")));
+  EXPECT_TRUE(std::filesystem::exists(dir.File(".out.json.fedcba98.tmp")));
+  for (const std::string& name : kept) EXPECT_TRUE(std::filesystem::exists(dir.File(name))) << name;
+  ::close(held);
+  WriteFileAtomic(dir.File("out.json"), "again");  // released: abandoned now
+  EXPECT_FALSE(std::filesystem::exists(dir.File(".out.json.fedcba98.tmp")));
+  EXPECT_EQ(dir.FileCount(), kept.size() + 1);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <glm/gtx/matrix_decompose.hpp>
 #include <set>
 
+#include "animconv/diagnostic.h"
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
 #include "formats/common/json_skim.h"
@@ -249,7 +250,7 @@ void CheckOutputFormat(const AccessorData& output, Path path, const std::string&
 
 Clip ReadAnimation(const json& animation, size_t index, Asset& asset, GltfAccessors& accessors,
                    const StructureLimits& limits, const GltfErrors& errors,
-                   size_t* skipped_channels) {
+                   size_t* skipped_channels, Diagnostics* diagnostics) {
   const std::string pointer = fmt::format("/animations/{}", index);
   if (!animation.is_object()) errors.Fail(pointer, "expected an object");
   Clip clip;
@@ -310,11 +311,17 @@ Clip ReadAnimation(const json& animation, size_t index, Asset& asset, GltfAccess
         errors.Index(sampler, "output", sampler_pointer, accessors.size(), "accessors");
     const AccessorData& input = accessors.Get(input_index);
     const std::string input_pointer = accessors.Pointer(input_index);
-    // accessor.count has "minimum": 1 (glTF 2.0 §5.1), yet real files hold empty samplers
-    // (magnum's animation.gltf fixture, "empty TRS animation"): skipped with a note, as before.
-    // Issue 14 asks for an error; tests/bad/pending/cases.txt keeps that case until decided.
+    // accessor.count has "minimum": 1 (glTF 2.0 §5.1, accessor.schema.json), yet real files hold
+    // empty samplers (magnum's animation.gltf fixture, "empty TRS animation", which GLTFLoader
+    // loads as an empty clip). Refusing would make such a file unreadable for the sake of a
+    // channel that holds nothing; keeping it silently would hide a broken file. So: a located
+    // warning and the channel skipped; a file left with no animation at all is still refused by
+    // the partial-output rule (docs/cli.md).
     if (input.count == 0) {
-      asset.notes.push_back(fmt::format("{}: the channel has no keys; skipped", channel_pointer));
+      AddDiagnostic(diagnostics, Severity::kWarning,
+                    fmt::format("{}:{}/count: 0 keys for {}, where glTF 2.0 requires count >= 1; "
+                                "the channel is skipped",
+                                errors.source(), input_pointer, channel_pointer));
       continue;
     }
     if (input.count > limits.keys_per_channel) {
@@ -426,7 +433,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   if (const json* animations = errors.OptionalArray(document, "animations", "")) {
     for (size_t a = 0; a < animations->size(); ++a) {
       asset.clips.push_back(ReadAnimation((*animations)[a], a, asset, accessors, options.limits,
-                                          errors, &skipped_channels));
+                                          errors, &skipped_channels, options.diagnostics));
     }
   }
   if (skipped_channels > 0) {

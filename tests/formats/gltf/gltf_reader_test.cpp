@@ -58,6 +58,30 @@ TEST(GltfReaderTest, ReadsNodesHierarchyAndAnimation) {
   EXPECT_NE(asset.source_document, nullptr);
 }
 
+TEST(GltfReaderTest, AnEmptySamplerIsALocatedWarningAndSkipped) {
+  // accessor.count minimum 1 (glTF 2.0 §5.1): a real file's "empty TRS animation" beside good
+  // channels is read, the empty channel skipped with a warning naming its accessor.
+  GltfFixture gltf = RotationFixture();
+  gltf.document()["accessors"].push_back(
+      {{"componentType", 5126}, {"count", 0}, {"type", "SCALAR"}});
+  gltf.document()["accessors"].push_back({{"componentType", 5126}, {"count", 0}, {"type", "VEC3"}});
+  const size_t empty_input = gltf.document()["accessors"].size() - 2;
+  gltf.AddChannel(0, 0, "translation", empty_input, empty_input + 1);
+  Diagnostics diagnostics;
+  ReadOptions options;
+  options.source = "model.gltf";
+  options.diagnostics = &diagnostics;
+  const Asset asset = ReadGltf(gltf.Text(), options);
+  ASSERT_EQ(asset.clips.size(), 1u);
+  EXPECT_EQ(asset.clips[0].channels.size(), 1u);
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(diagnostics[0].severity, Severity::kWarning);
+  EXPECT_EQ(diagnostics[0].text,
+            "model.gltf:/accessors/" + std::to_string(empty_input) +
+                "/count: 0 keys for /animations/0/channels/1, where glTF 2.0 requires count >= 1; "
+                "the channel is skipped");
+}
+
 TEST(GltfReaderTest, GlbAndTextGiveTheSameAsset) {
   const GltfFixture gltf = RotationFixture();
   const Asset text = Read(gltf.Text());

@@ -112,6 +112,40 @@ void ReportRetarget(const RetargetReport& report, const std::string& onto,
   for (const std::string& note : report.notes) AddDiagnostic(diagnostics, Severity::kInfo, note);
 }
 
+// Step channels keep their values under --resample and --interpolation linear, but their changes
+// move: to the next grid time (up to one frame later), or into a 1 ms ramp (docs/timing.md). A
+// player sampling between shows the old value or a blend, so exit 0 comes with a warning naming
+// the channels (the exit-0 sweep holds timing options to the same rule).
+void WarnStepTiming(const Asset& asset, const TimingOptions& timing, Diagnostics* diagnostics) {
+  const bool resample = timing.resample_fps.has_value();
+  const bool to_linear = timing.interpolation == Interpolation::kLinear;
+  if (!resample && !to_linear) return;
+  std::vector<std::string> names;
+  for (const Clip& clip : asset.clips) {
+    for (const Channel& channel : clip.channels) {
+      if (channel.interpolation != Interpolation::kStep || channel.key_count() < 2) continue;
+      names.push_back(fmt::format("{}.{}", asset.rig.nodes[static_cast<size_t>(channel.node)].name,
+                                  PathName(channel.path)));
+    }
+  }
+  if (names.empty()) return;
+  constexpr size_t kShown = 10;
+  std::string list = fmt::format(
+      "{}", fmt::join(names.begin(), names.begin() + std::min(names.size(), kShown), ", "));
+  if (names.size() > kShown) list += fmt::format(" and {} more", names.size() - kShown);
+  if (resample) {
+    AddDiagnostic(diagnostics, Severity::kWarning,
+                  fmt::format("--resample {}: {} step channel(s) change at the next grid time, up "
+                              "to {:.4g} s later than in the input: {}",
+                              *timing.resample_fps, names.size(), 1 / *timing.resample_fps, list));
+  } else {
+    AddDiagnostic(diagnostics, Severity::kWarning,
+                  fmt::format("--interpolation linear: {} step channel(s) ramp over {:g} ms before "
+                              "each change instead of jumping: {}",
+                              names.size(), kStepHoldSeconds * 1000, list));
+  }
+}
+
 // --resample makes a grid the user chose; where it plays off the input beyond the --reduce
 // tolerances (a grid that misses the keys cuts corners, chords cut a cubic curve's bends), exit 0
 // must come with a warning naming the channel and the fix (the project's first rule).
@@ -207,6 +241,7 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
       AddDiagnostic(diagnostics, Severity::kWarning, "--bone-names: " + warning);
     }
   }
+  WarnStepTiming(asset, options.timing, diagnostics);
   const TimingReport timing = ApplyTiming(asset, options.timing);
   if (timing.keys_before != timing.keys_after) {
     AddDiagnostic(diagnostics, Severity::kInfo,

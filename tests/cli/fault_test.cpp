@@ -16,6 +16,7 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -258,16 +259,22 @@ TEST(FaultTest, OutputFolderRemovedMidBatch) {
   std::cerr << failed << " of 200 failed\n";
 }
 
-TEST(FaultTest, SigkillMidBatchThenSkipExistingCompletesEveryOutputWhole) {
-  TempDir dir;
+// A `batch` of 40 copies of walk.csv in DIR/in, resampled to 60 fps (1.4 MB outputs, so a signal
+// often lands while a temporary exists); the function appends the options given to it.
+std::function<std::vector<std::string>(std::vector<std::string>)> ResampledBatch(
+    const TempDir& dir) {
   Copies(SourcePath("data/unity/walk.csv"), dir.File("in"), 40);
-  // Resampled: 1.4 MB outputs, so a kill often lands while a temporary exists.
   const std::vector<std::string> batch = {"batch", dir.File("in"), "--to", "three", "-j",
                                           "2",     "--resample",   "60"};
-  auto with = [&batch](std::vector<std::string> more) {
+  return [batch](std::vector<std::string> more) {
     more.insert(more.begin(), batch.begin(), batch.end());
     return more;
   };
+}
+
+TEST(FaultTest, SigkillMidBatchThenSkipExistingCompletesEveryOutputWhole) {
+  TempDir dir;
+  const auto with = ResampledBatch(dir);
   ASSERT_EQ(RunCli(dir, with({"-o", dir.File("clean")})).exit_code, 0);
   const auto clean = Tree(dir.File("clean"));
   ASSERT_EQ(clean.size(), 40u);
@@ -295,13 +302,7 @@ TEST(FaultTest, SigkillMidBatchThenSkipExistingCompletesEveryOutputWhole) {
 // temporary; `--skip-existing` then completes the folder as a clean run would.
 TEST(FaultTest, SigtermMidBatchStopsCleanlyAndResumes) {
   TempDir dir;
-  Copies(SourcePath("data/unity/walk.csv"), dir.File("in"), 40);
-  const std::vector<std::string> batch = {"batch", dir.File("in"), "--to", "three", "-j",
-                                          "2",     "--resample",   "60"};
-  auto with = [&batch](std::vector<std::string> more) {
-    more.insert(more.begin(), batch.begin(), batch.end());
-    return more;
-  };
+  const auto with = ResampledBatch(dir);
   ASSERT_EQ(RunCli(dir, with({"-o", dir.File("clean")})).exit_code, 0);
   const std::string out = dir.File("out");
   const pid_t pid = Start(with({"-o", out}), dir.File("stderr"));

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -118,8 +119,15 @@ void PrintNames(const char* label, const std::vector<std::string>& names, size_t
                            shown < names.size() ? ", ..." : "");
 }
 
+// How one input's rows were timed to span the other clip (RunDiff), for the output.
+struct FittedRows {
+  char side = 0;  // 'A' or 'B'; 0: nothing was fitted
+  double interval_seconds = 0;
+  double duration_seconds = 0;  // the other clip's
+};
+
 void PrintText(const std::string& path_a, const std::string& path_b, const ClipDiff& diff,
-               const DiffOptions& options, size_t top) {
+               const DiffOptions& options, size_t top, const FittedRows& fitted) {
   // Clip, node and channel names come from the input files: escaped for the terminal.
   std::cout << fmt::format("A: {} clip '{}'\nB: {} clip '{}'\n", EscapeForTerminal(path_a),
                            EscapeForTerminal(diff.clip_a), EscapeForTerminal(path_b),
@@ -138,6 +146,13 @@ void PrintText(const std::string& path_a, const std::string& path_b, const ClipD
                              diff.space == DiffSpace::kWorld
                                  ? "; rotations as W(t)·W_rest⁻¹, positions in model space"
                                  : "");
+  }
+  if (fitted.side) {
+    std::cout << fmt::format(
+        "timing: {}'s rows have no times: read {:.10g} s apart ({:.6g} fps) to span {}'s {:.6g} "
+        "s; --interval/--fps sets them\n",
+        fitted.side, fitted.interval_seconds, 1 / fitted.interval_seconds,
+        fitted.side == 'A' ? 'B' : 'A', fitted.duration_seconds);
   }
   if (diff.duration_difference_seconds != 0) {
     std::cout << fmt::format("duration: B - A = {:+.6g} s\n", diff.duration_difference_seconds);
@@ -178,7 +193,14 @@ void PrintText(const std::string& path_a, const std::string& path_b, const ClipD
   }
 }
 
-Asset Load(const std::string& path, const ConvertOptions& options) {
+// One input as diff compares it: the asset, and whether its format stores no times (its rows are
+// times only through --interval/--fps).
+struct DiffInput {
+  Asset asset;
+  bool untimed_rows = false;
+};
+
+DiffInput Load(const std::string& path, const ConvertOptions& options) {
   Diagnostics diagnostics;
   LoadedAsset loaded;
   PrintingDiagnostics(diagnostics, [&] { loaded = LoadAsset(path, options, &diagnostics); });
@@ -192,7 +214,32 @@ Asset Load(const std::string& path, const ConvertOptions& options) {
       !asset.rig.rest_pose_known) {
     ApplyHumanoidTPose(asset.rig, asset.coordinates.facing);
   }
-  return std::move(asset);
+  // A Unity CSV is rows without times: ReadOptions::row_interval_seconds gives them theirs.
+  const bool untimed = loaded.format && loaded.format->id == "unity-csv";
+  return {std::move(asset), untimed};
+}
+
+// A file without times (a Unity CSV) holds only the order of its rows: read at the reader's
+// default interval it would be compared with a clip of another rate as a slowed or sped-up motion.
+// Without --interval/--fps, when exactly one side is such a file, its rows are spread over the
+// other clip's duration (the writer puts the first row at 0 and the last at the duration). Kept as
+// read when that changes the interval by less than float32 time precision.
+FittedRows FitUntimedRows(const std::vector<std::string>& inputs, ConvertOptions options,
+                          const DiffOptions& diff_options, DiffInput* a, DiffInput* b) {
+  FittedRows fitted;
+  if (a->untimed_rows == b->untimed_rows) return fitted;
+  const auto [ca, cb] = SelectClipPair(a->asset, b->asset, diff_options);
+  const bool fit_a = a->untimed_rows;
+  const double untimed = fit_a ? ca->duration() : cb->duration();
+  const double timed = fit_a ? cb->duration() : ca->duration();
+  if (!(untimed > 0) || !(timed > 0) || std::abs(timed / untimed - 1) < 1e-6) return fitted;
+  fitted.side = fit_a ? 'A' : 'B';
+  fitted.interval_seconds = options.read.row_interval_seconds * (timed / untimed);
+  fitted.duration_seconds = timed;
+  options.read.row_interval_seconds = fitted.interval_seconds;
+  DiffInput& refit = fit_a ? *a : *b;
+  refit = Load(inputs[fit_a ? 0 : 1], options);
+  return fitted;
 }
 
 }  // namespace
@@ -279,16 +326,23 @@ int RunDiff(const std::vector<std::string>& args) {
     ThrowUsage("--cubic-chord-fraction must be 0 or more");
   }
 
-  const Asset a = Load(inputs[0], options);
-  const Asset b = Load(inputs[1], options);
-  const auto [ca, cb] = SelectClipPair(a, b, diff_options);
-  const ClipDiff diff = DiffClips(a, *ca, b, *cb, diff_options);
+  DiffInput a = Load(inputs[0], options);
+  DiffInput b = Load(inputs[1], options);
+  FittedRows fitted;
+  if (!map.count("interval") && !map.count("fps")) {
+    fitted = FitUntimedRows(inputs, options, diff_options, &a, &b);
+  }
+  const auto [ca, cb] = SelectClipPair(a.asset, b.asset, diff_options);
+  const ClipDiff diff = DiffClips(a.asset, *ca, b.asset, *cb, diff_options);
   if (json) {
-    std::cout << ToJson(inputs[0], inputs[1], diff, diff_options)
-                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    nlohmann::json out = ToJson(inputs[0], inputs[1], diff, diff_options);
+    if (fitted.side) {
+      out[fitted.side == 'A' ? "a" : "b"]["row_interval_seconds"] = fitted.interval_seconds;
+      out[fitted.side == 'A' ? "a" : "b"]["rows_fitted"] = true;
+    }
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    PrintText(inputs[0], inputs[1], diff, diff_options, top);
+    PrintText(inputs[0], inputs[1], diff, diff_options, top, fitted);
   }
   return 0;
 }

@@ -41,6 +41,11 @@ int MatchHumanBone(const Rig& rig, const Node& node) {
   return -1;
 }
 
+bool HasUnnamedNodes(const Rig& rig) {
+  return std::any_of(rig.nodes.begin(), rig.nodes.end(),
+                     [](const Node& node) { return node.generated_name; });
+}
+
 // The node of `rig` named like node `index` of `own` (exactly, else as three.js sanitises names).
 // Names need not be unique (RobotExpressive has a joint and a mesh node both called "Head"), so
 // the k-th node of a name matches the k-th node of that name in `rig`, else the first.
@@ -58,6 +63,14 @@ int MatchName(const Rig& rig, const Rig& own, int index) {
   const std::string sanitized = ThreeSanitized(node.name);
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     if (ThreeSanitized(rig.nodes[n].name) == sanitized) return static_cast<int>(n);
+  }
+  // A glTF node without a name is named after its mesh in three.js (its track "mesh_0" or
+  // "inner_box"), which the other side's generated "node_2" does not show.
+  if (!HasUnnamedNodes(own) && !HasUnnamedNodes(rig)) return -1;
+  const std::string object = ThreeObjectNames(own)[static_cast<size_t>(index)];
+  const std::vector<std::string> objects = ThreeObjectNames(rig);
+  for (size_t n = 0; n < objects.size(); ++n) {
+    if (objects[n] == object) return static_cast<int>(n);
   }
   return -1;
 }
@@ -78,6 +91,15 @@ int MatchNode(const Rig& rig, const Rig& own, int index) {
     return by_name;
   }
   return MatchHumanBone(rig, node);
+}
+
+bool MatchedByName(const Rig& a, int na, const Rig& b, int nb) {
+  const std::string& name_a = a.nodes[static_cast<size_t>(na)].name;
+  const std::string& name_b = b.nodes[static_cast<size_t>(nb)].name;
+  if (name_a == name_b || ThreeSanitized(name_a) == ThreeSanitized(name_b)) return true;
+  if (!HasUnnamedNodes(a) && !HasUnnamedNodes(b)) return false;
+  return ThreeObjectNames(a)[static_cast<size_t>(na)] ==
+         ThreeObjectNames(b)[static_cast<size_t>(nb)];
 }
 
 // The union of the key times, plus `between` evenly spaced times inside every consecutive pair:

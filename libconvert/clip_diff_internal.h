@@ -23,10 +23,22 @@ const char* UnitOf(Path path);
 // glTF "UpperArmL", and animconv's three.js reader knows only the track's name.
 std::string ThreeSanitized(const std::string& name);
 
+// The name of the object GLTFLoader makes of each node of a glTF rig, which a three.js clip of it
+// names its tracks after (as animconv's three.js writer does, formats/three/three_names.cpp):
+// named nodes first, sanitised and made unique in scene order ("name_1", ...), then one object per
+// mesh primitive named after the mesh ("mesh_<index>" when unnamed); a node without a name of its
+// own holding a one-primitive mesh *is* that mesh object, so it goes by the mesh object's name.
+std::vector<std::string> ThreeObjectNames(const Rig& rig);
+
 // The node of `rig` that stands for node `index` of `own`: the same name, else the same name as
-// three.js sanitises it (ThreeSanitized, on both sides), else the same humanoid bone; -1 when
-// there is none.
+// three.js sanitises it (ThreeSanitized, on both sides), else, when a side has nodes without a
+// name of their own, the same three.js object name (ThreeObjectNames: an unnamed glTF node and
+// the three.js track named after its mesh), else the same humanoid bone; -1 when there is none.
 int MatchNode(const Rig& rig, const Rig& own, int index);
+
+// Whether node `na` of `a` and node `nb` of `b` were matched by name (MatchNode's name rules),
+// not by humanoid bone only.
+bool MatchedByName(const Rig& a, int na, const Rig& b, int nb);
 
 // The union of the key times, plus `between` evenly spaced times inside every consecutive pair.
 std::vector<double> SampleTimes(std::vector<double> times, int between);

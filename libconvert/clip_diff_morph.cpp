@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <map>
 #include <set>
 
 #include "libconvert/clip_diff_internal.h"
@@ -74,6 +75,54 @@ std::string ThreeSanitized(const std::string& name) {
                                                                                             : c);
   }
   return out;
+}
+
+std::vector<std::string> ThreeObjectNames(const Rig& rig) {
+  // Depth-first pre-order from the roots, as GLTFLoader visits the scene.
+  std::vector<std::vector<size_t>> children(rig.nodes.size());
+  std::vector<size_t> stack;
+  for (size_t n = rig.nodes.size(); n-- > 0;) {
+    const int parent = rig.nodes[n].parent;
+    if (parent < 0) {
+      stack.push_back(n);
+    } else {
+      children[static_cast<size_t>(parent)].push_back(n);
+    }
+  }
+  std::vector<size_t> order;
+  while (!stack.empty()) {
+    const size_t n = stack.back();
+    stack.pop_back();
+    order.push_back(n);
+    stack.insert(stack.end(), children[n].begin(), children[n].end());
+  }
+  // GLTFLoader.createUniqueName: sanitised, then "name_1", "name_2", ... in call order.
+  std::map<std::string, int> used;
+  const auto unique = [&](const std::string& raw) {
+    const std::string name = ThreeSanitized(raw);
+    const auto [it, fresh] = used.emplace(name, 0);
+    return fresh ? name : fmt::format("{}_{}", name, ++it->second);
+  };
+  std::vector<std::string> names(rig.nodes.size());
+  for (const size_t n : order) {
+    if (!rig.nodes[n].generated_name) names[n] = unique(rig.nodes[n].name);
+  }
+  for (const size_t n : order) {
+    const Node& node = rig.nodes[n];
+    if (!node.mesh) continue;
+    const std::string mesh =
+        node.mesh->name.empty() ? fmt::format("mesh_{}", node.mesh->index) : node.mesh->name;
+    std::string first;
+    for (int p = 0; p < node.mesh->primitive_count; ++p) {
+      const std::string object = unique(mesh);
+      if (p == 0) first = object;
+    }
+    if (node.mesh->primitive_count == 1 && node.generated_name) names[n] = first;
+  }
+  for (const size_t n : order) {
+    if (names[n].empty()) names[n] = unique(rig.nodes[n].name);
+  }
+  return names;
 }
 
 void PairMorphChannels(const Asset& a, const Asset& b, const Clip& cb,

@@ -209,11 +209,11 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
     const std::string& name = a.rig.nodes[static_cast<size_t>(pair.node_a)].name;
     if (!a.rig.rest_pose_known || !b.rig.rest_pose_known) {
       // A clip without a rest pose (a three.js clip, a Unity CSV) holds local values for whatever
-      // rig plays it: of the same-named node (also as three.js sanitises names), they are that
-      // node's local values (a three.js clip of this glTF). Matched by humanoid bone only, they are
-      // another rig's, which compare only where the other rig's frames are the model's.
-      const std::string& name_b = b.rig.nodes[static_cast<size_t>(pair.node_b)].name;
-      if (name == name_b || ThreeSanitized(name) == ThreeSanitized(name_b)) continue;
+      // rig plays it: of the same-named node (also as three.js sanitises names or names an
+      // unnamed node's object, MatchedByName), they are that node's local values (a three.js
+      // clip of this glTF). Matched by humanoid bone only, they are another rig's, which compare
+      // only where the other rig's frames are the model's.
+      if (MatchedByName(a.rig, pair.node_a, b.rig, pair.node_b)) continue;
       const bool a_known = a.rig.rest_pose_known;
       if (!a_known && !b.rig.rest_pose_known) continue;
       if (FrameIsNotModels(a_known ? rest_a : rest_b, a_known ? pair.node_a : pair.node_b)) {

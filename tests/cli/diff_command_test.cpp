@@ -1,6 +1,8 @@
 // `animconv diff` through the real binary: the numbers, both outputs, and the exit codes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "test_support.h"
@@ -96,6 +98,44 @@ TEST(DiffCommandTest, ReportsTheErrorAndAChannelOnlyInOneFile) {
   ASSERT_EQ(text.exit_code, 0) << text.output;
   EXPECT_NE(text.output.find("only in A (1): arm.translation\n"), std::string::npos) << text.output;
   EXPECT_NE(text.output.find("  hips.rotation"), std::string::npos) << text.output;
+}
+
+// Worst rotation error over channels in both clips (a channel only in one is another matter).
+double WorstPairedDegrees(const nlohmann::json& diff) {
+  double worst = 0;
+  for (const auto& channel : diff["channels"]) {
+    if (channel["unit"] == "deg" && !channel["only_in_a"] && !channel["only_in_b"]) {
+      worst = std::max(worst, channel["max"].get<double>());
+    }
+  }
+  return worst;
+}
+
+TEST(DiffCommandTest, AUnityCsvsRowsSpanTheOtherClipUnlessTheIntervalIsGiven) {
+  // cmu_walk.bvh at 120 fps: its Unity CSV's rows are 1/120 s apart, which the file cannot say.
+  TempDir dir;
+  const std::string bvh = testing::SourcePath("data/bvh/cmu_walk.bvh");
+  ASSERT_EQ(RunAnimconv("-q convert " + bvh + " -o " + dir.File("u.unity.csv")).exit_code, 0);
+  for (const bool csv_first : {false, true}) {
+    const std::string pair =
+        csv_first ? dir.File("u.unity.csv") + " " + bvh : bvh + " " + dir.File("u.unity.csv");
+    const nlohmann::json diff = DiffJson(pair);
+    const char* side = csv_first ? "a" : "b";
+    EXPECT_NEAR(diff[side]["row_interval_seconds"].get<double>(), 1.0 / 120, 1e-9) << pair;
+    EXPECT_EQ(diff[side]["rows_fitted"], true);
+    EXPECT_LT(std::abs(diff["duration_difference_seconds"].get<double>()), 1e-6);
+    EXPECT_LT(WorstPairedDegrees(diff), 1e-3) << pair;
+  }
+  const auto text = RunAnimconv("diff " + bvh + " " + dir.File("u.unity.csv"));
+  EXPECT_NE(text.output.find("timing: B's rows have no times: read 0.008333333"), std::string::npos)
+      << text.output;
+  // An interval given is the one used: at the reader's 0.2 s the walk plays 24 times slower.
+  const nlohmann::json slow = DiffJson(bvh + " " + dir.File("u.unity.csv") + " --fps 5");
+  EXPECT_FALSE(slow["b"].contains("rows_fitted"));
+  EXPECT_GT(WorstPairedDegrees(slow), 10);
+  // Same rate on both sides (anim.csv and its three.js conversion): nothing is fitted.
+  ASSERT_EQ(RunAnimconv("-q convert " + Sample() + " -o " + dir.File("x.json")).exit_code, 0);
+  EXPECT_FALSE(DiffJson(Sample() + " " + dir.File("x.json"))["a"].contains("rows_fitted"));
 }
 
 TEST(DiffCommandTest, BadRequestsExitLikeEveryCommand) {

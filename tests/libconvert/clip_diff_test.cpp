@@ -398,6 +398,34 @@ TEST(ClipDiffTest, NodesMatchByTheNameThreeJsSanitisesThemTo) {
   EXPECT_NEAR(diff.channels[0].max, 1, 1e-9);
 }
 
+TEST(ClipDiffTest, AnUnnamedNodeMatchesTheThreeJsTrackNamedAfterItsMesh) {
+  // GLTFLoader makes an unnamed node of a one-primitive mesh that mesh's object, named after the
+  // mesh ("mesh_0" unnamed) after every named node, so a named "inner_box" makes it "inner_box_1".
+  Asset gltf = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 30)});
+  gltf.rig.nodes[0].name = "node_0";
+  gltf.rig.nodes[0].generated_name = true;
+  gltf.rig.nodes[0].mesh = MeshInfo{"", 0, 1};
+  Asset three = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 31)});
+  three.rig.nodes[0].name = "mesh_0";
+  three.rig.rest_pose_known = false;
+  for (const auto& [x, y] : {std::pair{&gltf, &three}, std::pair{&three, &gltf}}) {
+    const ClipDiff diff = Diff(*x, *y);
+    ASSERT_EQ(diff.channels.size(), 1u);
+    EXPECT_EQ(diff.space, DiffSpace::kLocal);
+    EXPECT_NEAR(diff.channels[0].max, 1, 1e-9);
+  }
+  gltf.rig.nodes[0].mesh->name = "inner box";
+  gltf.rig.nodes.insert(gltf.rig.nodes.begin(), gltf.rig.nodes[0]);
+  gltf.rig.nodes[0] = Node{};
+  gltf.rig.nodes[0].name = "inner_box";
+  gltf.clips[0].channels[0].node = 1;
+  three.rig.nodes[0].name = "inner_box_1";
+  const ClipDiff diff = Diff(gltf, three);
+  ASSERT_EQ(diff.channels.size(), 1u);
+  EXPECT_EQ(diff.channels[0].node_b, "inner_box_1");
+  EXPECT_NEAR(diff.channels[0].max, 1, 1e-9);
+}
+
 TEST(ClipDiffTest, MorphTargetsPairByNameWhenBothSidesNameThem) {
   Asset a = GltfMorphNode();
   a.rig.nodes[0].morph_target_names = {"smile", "blink"};

@@ -111,12 +111,24 @@ std::string WriteUnityCsv(const Asset& asset, const WriteOptions& options) {
       }
     }
   }
-  size_t dropped = 0;
-  for (size_t c = 0; c < clip.channels.size(); ++c) dropped += written[c] ? 0 : 1;
-  if (dropped > 0) {
-    AddDiagnostic(
-        options.diagnostics, Severity::kWarning,
-        fmt::format("unity-csv holds bone rotations only: {} channel(s) not written", dropped));
+  // Named, so the user (and the exit-0 sweep, docs/testing.md) knows which motion is not in the
+  // file; a long list is cut after kNamedDropped names.
+  constexpr size_t kNamedDropped = 30;
+  std::vector<std::string> dropped;
+  for (size_t c = 0; c < clip.channels.size(); ++c) {
+    if (written[c]) continue;
+    const Channel& channel = clip.channels[c];
+    dropped.push_back(fmt::format("{}.{}", asset.rig.nodes[static_cast<size_t>(channel.node)].name,
+                                  PathName(channel.path)));
+  }
+  if (!dropped.empty()) {
+    const size_t shown = std::min(dropped.size(), kNamedDropped);
+    std::string names =
+        fmt::format("{}", fmt::join(dropped.begin(), dropped.begin() + shown, ", "));
+    if (dropped.size() > shown) names += fmt::format(" and {} more", dropped.size() - shown);
+    AddDiagnostic(options.diagnostics, Severity::kWarning,
+                  fmt::format("unity-csv holds bone rotations only: {} channel(s) not written: {}",
+                              dropped.size(), names));
   }
 
   const std::vector<double> times = RowTimes(clip, column_channel, options);

@@ -92,7 +92,8 @@ TEST(DiagnosticsTest, WritersReportThroughWriteOptionsAndANullSinkDropsThem) {
   const std::string with_sink = csv.write(asset, options);
   EXPECT_EQ(diagnostics,
             (Diagnostics{{Severity::kWarning,
-                          "unity-csv holds bone rotations only: 1 channel(s) not written"}}));
+                          "unity-csv holds bone rotations only: 1 channel(s) not written: "
+                          "Root.translation"}}));
   options.diagnostics = nullptr;
   EXPECT_EQ(csv.write(asset, options), with_sink);
 }

@@ -120,6 +120,10 @@ function checkConversion(format, clipIndex, sourceClips) {
       continue;
     }
     const diffArgs = ['diff', '--json', input, output, '--clip', clipIndex === undefined ? String(index) : String(clipIndex), '--clip-b', inOutput];
+    // A Unity CSV holds no times: read it back at the rate the writer said to (its warning names
+    // the option), so the sweep checks that advice rather than diff's fitting of the rows.
+    const rate = warnings.map((w) => /read it back with --fps (\S+)/.exec(w)).find((m) => m);
+    if (rate) diffArgs.push('--fps', rate[1]);
     const diff = run(diffArgs);
     if (diff.status !== 0) {
       problems.push(`clip '${clip}': diff cannot compare (exit ${diff.status}): ${diff.stderr.trim().split('\n').pop()}`);

@@ -1,8 +1,9 @@
-// A deterministic synthetic Unity CSV: the layout of the exporter script in shared/seeds/003 (one
-// row per sample, 55 HumanBodyBones localRotation quaternions x,y,z,w in enum order, each value
-// C# "F3" followed by a comma, so every row ends with ","), filled with a formula-driven humanoid
-// walk cycle. No seed, no randomness: the output depends only on (rows, interval) and is meant to
-// be byte-identical on every machine (see synthetic_unity_csv.cpp and data/unity/README.md).
+// A deterministic synthetic Unity CSV: the layout of the Unity `AnimationExporter` script
+// (docs/formats/unity-csv.md; one row per sample, 55 HumanBodyBones localRotation quaternions
+// x,y,z,w in enum order, each value C# "F3" followed by a comma, so every row ends with ","),
+// filled with a formula-driven humanoid walk cycle. No seed, no randomness: the output depends
+// only on (rows, interval) and is meant to be byte-identical on every machine (see
+// synthetic_unity_csv.cpp and data/unity/README.md).
 //
 // Used by `animconv_gen_unity_csv` (which produced data/unity/walk.csv) and by the benchmarks.
 #pragma once

@@ -34,12 +34,15 @@ int RunBake(const std::vector<std::string>& args) {
       ("max-input-mb", po::value(&max_input_mb)->default_value(max_input_mb),
        "refuse inputs larger than this many MiB");
   // clang-format on
+  std::vector<std::string> limits;
+  AddLimitOptions(&visible, &limits);
   po::variables_map map;
   if (!ParseCommandLine(args, "animconv bake INPUT -o OUTPUT [options]", visible, "input", &map)) {
     return 0;
   }
   P5BakeFileOptions options;
   options.max_input_bytes = max_input_mb << 20;
+  ApplyLimitOptions(limits, map, &options.limits);
   if (map.count("clip")) options.clip = clip;
   if (map.count("node")) options.bake.node = node;
   if (map.count("fps")) {

@@ -10,6 +10,59 @@
 #include "formats/csv/unity_csv.h"
 
 namespace animconv::cli {
+namespace {
+
+struct LimitOption {
+  const char* name;
+  size_t StructureLimits::*field;
+  const char* help;
+};
+
+// One row per StructureLimits field, in the order of docs/reliability.md's table.
+constexpr LimitOption kLimitOptions[] = {
+    {"max-nodes", &StructureLimits::nodes, "refuse inputs with more nodes (bones, joints)"},
+    {"max-depth", &StructureLimits::depth, "refuse hierarchies with more nodes on one chain"},
+    {"max-channels", &StructureLimits::channels,
+     "refuse clips with more channels (tracks, column groups)"},
+    {"max-keys", &StructureLimits::keys_per_channel,
+     "refuse channels with more keys (CSV rows, BVH frames)"},
+    {"max-morph-targets", &StructureLimits::morph_targets, "refuse meshes with more morph targets"},
+    {"max-name-bytes", &StructureLimits::name_bytes,
+     "refuse node, clip or track names longer than this many bytes"},
+};
+constexpr size_t kLimitCount = sizeof(kLimitOptions) / sizeof(kLimitOptions[0]);
+
+}  // namespace
+
+void AddLimitOptions(po::options_description* description, std::vector<std::string>* texts) {
+  const StructureLimits defaults;
+  texts->assign(kLimitCount, std::string());
+  for (size_t i = 0; i < kLimitCount; ++i) {
+    const std::string shown = std::to_string(defaults.*kLimitOptions[i].field);
+    description->add_options()(kLimitOptions[i].name,
+                               po::value(&(*texts)[i])->default_value(shown, shown),
+                               kLimitOptions[i].help);
+  }
+}
+
+void ApplyLimitOptions(const std::vector<std::string>& texts, const po::variables_map& map,
+                       StructureLimits* limits) {
+  for (size_t i = 0; i < kLimitCount && i < texts.size(); ++i) {
+    if (map[kLimitOptions[i].name].defaulted()) continue;
+    const std::string& text = texts[i];
+    size_t value = 0;
+    bool ok = !text.empty() && text.size() <= 19;  // 19 digits fit a 64-bit size_t
+    for (const char c : text) {
+      ok = ok && c >= '0' && c <= '9';
+      if (ok) value = value * 10 + static_cast<size_t>(c - '0');
+    }
+    if (!ok || value == 0) {
+      ThrowUsage(fmt::format("--{} must be a whole number of at least 1, not '{}'",
+                             kLimitOptions[i].name, text));
+    }
+    limits->*kLimitOptions[i].field = value;
+  }
+}
 
 po::options_description InputOptions(InputOptionValues* values, bool writes) {
   po::options_description description("Input");
@@ -34,6 +87,7 @@ po::options_description InputOptions(InputOptionValues* values, bool writes) {
       ("max-input-mb", po::value(&values->max_input_mb)->default_value(values->max_input_mb),
        "refuse inputs larger than this many MiB");
   // clang-format on
+  AddLimitOptions(&description, &values->limits);
   return description;
 }
 
@@ -41,6 +95,7 @@ void ApplyInputOptions(const InputOptionValues& values, const po::variables_map&
                        ConvertOptions* options) {
   options->from = values.from;
   options->max_input_bytes = values.max_input_mb << 20;
+  ApplyLimitOptions(values.limits, map, &options->read.limits);
   if (map.count("interval") && map.count("fps")) {
     ThrowUsage("give --interval or --fps, not both");
   }

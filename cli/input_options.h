@@ -16,7 +16,18 @@ struct InputOptionValues {
   double fps = 0;
   double scale = 1;
   uint64_t max_input_mb = kDefaultMaxInputBytes >> 20;
+  // --max-nodes, --max-depth, ...: the structure limits as typed, checked by ApplyLimitOptions.
+  std::vector<std::string> limits;
 };
+
+// --max-nodes, --max-depth, --max-channels, --max-keys, --max-morph-targets, --max-name-bytes:
+// the readers' structure limits (docs/reliability.md, Limits) for a user whose real file is
+// bigger. Every command that reads an input adds them (bake too, which has no other input option).
+void AddLimitOptions(po::options_description* description, std::vector<std::string>* texts);
+// Parses what AddLimitOptions collected into `limits`; a usage error for anything but a whole
+// number >= 1 (program_options would read "-1" into a size_t as 2^64 - 1: no limit at all).
+void ApplyLimitOptions(const std::vector<std::string>& texts, const po::variables_map& map,
+                       StructureLimits* limits);
 
 // `writes`: the command also writes (convert, batch), so --interval/--fps describe the output
 // grid too; info and diff only read, and their --help must not promise what they never do.

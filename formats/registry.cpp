@@ -120,7 +120,8 @@ const std::vector<Format>& Formats() {
        WriteThreeHierarchy,
        NormalizedHumanoid::kNo,
        /*holds_morph_weights=*/false},
-      // Read only: Assimp's exporters lose what we keep (anchors.md §5); we write glTF ourselves.
+      // Read only: Assimp's exporters lose what we keep (Assimp 5.2 glTF2Exporter.cpp writes no
+      // morph-weight animation, assimp issue #5352; docs/formats/assimp.md); we write glTF.
       {"assimp",
        "FBX, BVH, COLLADA and other animated formats, read through Assimp 5.2",
        {".fbx", ".bvh", ".dae", ".x", ".b3d", ".ms3d", ".smd", ".md5mesh", ".ogex", ".3ds", ".lws"},

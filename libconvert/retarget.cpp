@@ -285,11 +285,8 @@ std::vector<Clip> RetargetClips(const Asset& source, const Rig& target, Facing t
   Retargeter retargeter(source, target, target_facing, options, out);
   std::vector<Clip> clips;
   for (const Clip& clip : source.clips) clips.push_back(retargeter.Run(clip));
-  if (out.folded > 0) {
-    out.notes.push_back(fmt::format(
-        "{} source bone(s) missing on the target passed their rotation to their children",
-        out.folded));
-  }
+  // No note for out.folded: the conversion's coverage check (pipeline/coverage.cpp) warns about
+  // the same bones by name, and a second, nameless line told the user the fact twice.
   if (out.dropped_channels > 0) {
     out.notes.push_back(fmt::format(
         "{} channel(s) have no place on the target (non-hips translation, scale, eyes, or nodes "

@@ -232,6 +232,7 @@ void BakeP5File(const std::string& input, const std::string& output,
   }
   ConvertOptions load;
   load.max_input_bytes = options.max_input_bytes;
+  load.read.limits = options.limits;
   LoadedAsset loaded = LoadAsset(input, load, &report->diagnostics);
   if (options.clip) SelectClip(loaded.asset, *options.clip);
   const std::string bytes = BakeP5Frames(loaded.asset, options.bake, input, report);

@@ -1,7 +1,8 @@
 // Assimp's node tree as our rig. With FBX pivots preserved (Assimp's default), a bone with
 // pivots, offsets or pre/post rotation comes as a chain of helper nodes
 // "<bone>_$AssimpFbx$_<Translation|PreRotation|Rotation|...>" above it, and animation channels
-// target the helpers (shared/reference/anchors.md §5). Each chain folds back into one node here,
+// target the helpers (AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, Assimp 5.2 FBXConverter.cpp; assimp
+// issues #2313, #4005; docs/formats/assimp.md). Each chain folds back into one node here,
 // so the rig has the bones users see; assimp_clips.h composes the chain's animation.
 #pragma once
 

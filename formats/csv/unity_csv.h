@@ -1,6 +1,7 @@
 // Unity per-bone quaternion CSV: one row per sampled frame, per bone localRotation x,y,z,w in
-// HumanBodyBones enum order (or a `--bones` list), as written by the exporter script of
-// shared/seeds/003. Details and quirks: docs/formats/unity-csv.md.
+// HumanBodyBones enum order (or a `--bones` list), as written by the `AnimationExporter` script
+// of npaka's note.com article "three.js で VRM を表示する (3)" (2021). Details and quirks:
+// docs/formats/unity-csv.md.
 #pragma once
 
 #include <string>

@@ -41,7 +41,9 @@ struct ThreeObjectNames {
   std::vector<std::string> nodes;
   std::vector<std::vector<std::string>> morph_objects;
 };
-// A node without a name of its own is a warning in `diagnostics`: its tracks may not bind.
-ThreeObjectNames ThreeNodeNames(const Rig& rig, Diagnostics* diagnostics);
+// The unnamed nodes (no name of their own) that `written_clips` animate are one warning in
+// `diagnostics`, listing the names they got: their tracks may not bind.
+ThreeObjectNames ThreeNodeNames(const Rig& rig, Diagnostics* diagnostics,
+                                const std::vector<const Clip*>& written_clips = {});
 
 }  // namespace animconv

@@ -190,19 +190,25 @@ size_t CountNumbers(const Asset& asset) {
 }  // namespace
 
 std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
-  const ThreeObjectNames node_names = ThreeNodeNames(asset.rig, options.diagnostics);
+  // The clips first: only the nodes they animate need their names warned about.
+  std::vector<const Clip*> clips;
+  if (!options.three_array) {
+    clips.push_back(&SingleClip(asset, "three (without --three-array)"));
+  } else {
+    if (asset.clips.empty()) ThrowUsage("three: the input has no animation clip");
+    for (const Clip& clip : asset.clips) clips.push_back(&clip);
+  }
+  const ThreeObjectNames node_names = ThreeNodeNames(asset.rig, options.diagnostics, clips);
   // Room for a typical number (~10 chars and a comma) so the buffer rarely moves.
   std::string out;
   ReserveOutput(out, CountNumbers(asset) * 11 + 4096);
   if (!options.three_array) {
-    AppendClip(out, asset, SingleClip(asset, "three (without --three-array)"), 0, node_names,
-               options.three_morph_per_target);
+    AppendClip(out, asset, *clips[0], 0, node_names, options.three_morph_per_target);
   } else {
-    if (asset.clips.empty()) ThrowUsage("three: the input has no animation clip");
     out += '[';
-    for (size_t c = 0; c < asset.clips.size(); ++c) {
+    for (size_t c = 0; c < clips.size(); ++c) {
       if (c > 0) out += ",\n";
-      AppendClip(out, asset, asset.clips[c], c, node_names, options.three_morph_per_target);
+      AppendClip(out, asset, *clips[c], c, node_names, options.three_morph_per_target);
     }
     out += ']';
   }

@@ -89,9 +89,46 @@ std::vector<size_t> SceneOrder(const Rig& rig) {
   return order;
 }
 
+// A track bound to an unnamed node binds only where a three.js object carries the name we gave
+// it (GLTFLoader binds such nodes by uuid), so the nodes the written tracks target are one warning.
+// Unnamed nodes no written track targets are left out: a model's 21 untouched helper nodes are no
+// news for a clip that animates other nodes.
+void WarnUnnamedTrackTargets(const Rig& rig, const ThreeObjectNames& names,
+                             const std::vector<bool>& unnamed,
+                             const std::vector<const Clip*>& written_clips,
+                             Diagnostics* diagnostics) {
+  if (!diagnostics) return;
+  std::vector<bool> targeted(rig.nodes.size(), false);
+  for (const Clip* clip : written_clips) {
+    for (const Channel& channel : clip->channels) {
+      const size_t n = static_cast<size_t>(channel.node);
+      // Weights tracks are named after the node's mesh objects, which have names of their own
+      // when it has a mesh; only a mesh-less node's weights track uses the node's name.
+      if (channel.path != Path::kWeights || !rig.nodes[n].mesh) targeted[n] = true;
+    }
+  }
+  constexpr size_t kShown = 10;
+  size_t count = 0;
+  std::string list;
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (!unnamed[n] || !targeted[n]) continue;
+    if (count++ < kShown) {
+      list += fmt::format("{}node {} as '{}'", list.empty() ? "" : ", ", n, names.nodes[n]);
+    }
+  }
+  if (count == 0) return;
+  if (count > kShown) list += fmt::format(" and {} more", count - kShown);
+  AddDiagnostic(diagnostics, Severity::kWarning,
+                fmt::format("{} animated node(s) have no name in their source and were named: {}; "
+                            "three.js binds such nodes by uuid, so their tracks only bind where an "
+                            "object carries that name",
+                            count, list));
+}
+
 }  // namespace
 
-ThreeObjectNames ThreeNodeNames(const Rig& rig, Diagnostics* diagnostics) {
+ThreeObjectNames ThreeNodeNames(const Rig& rig, Diagnostics* diagnostics,
+                                const std::vector<const Clip*>& written_clips) {
   // GLTFLoader names every named node first (synchronously, in scene order), then, as meshes
   // finish loading, one object per primitive after the mesh ("mesh_<index>" when unnamed). A node
   // with a one-primitive mesh *is* that mesh object, and keeps the mesh's name when unnamed.
@@ -116,17 +153,15 @@ ThreeObjectNames ThreeNodeNames(const Rig& rig, Diagnostics* diagnostics) {
       names.morph_objects[n][0] = names.nodes[n];
     }
   }
+  std::vector<bool> unnamed(rig.nodes.size(), false);
   for (const size_t n : order) {
     if (names.nodes[n].empty()) {
       names.nodes[n] = unique.Make(rig.nodes[n].name);
-      AddDiagnostic(diagnostics, Severity::kWarning,
-                    fmt::format("node '{}' has no name in its source; three.js binds such nodes "
-                                "by uuid, so its tracks ('{}') only bind where an object carries "
-                                "that name",
-                                rig.nodes[n].name, names.nodes[n]));
+      unnamed[n] = true;
     }
     if (names.morph_objects[n].empty()) names.morph_objects[n].push_back(names.nodes[n]);
   }
+  WarnUnnamedTrackTargets(rig, names, unnamed, written_clips, diagnostics);
   return names;
 }
 

@@ -1,5 +1,6 @@
 // The `bake` job: evaluates a glTF morph animation into per-frame geometry for consumers without
-// morph targets (p5.js p5.Geometry, as in shared/seeds/000). The JSON layout is specified in
+// morph targets (p5.js p5.Geometry, as in the Processing Advent Calendar 2025 article
+// "p5.jsでgltfを使ってシェイプキーアニメーションを動かす"). The JSON layout is specified in
 // docs/cookbook/p5js.md; keep the two in step.
 #pragma once
 
@@ -42,6 +43,7 @@ struct P5BakeFileOptions {
   P5BakeOptions bake;
   std::optional<std::string> clip;  // name or 0-based index (SelectClip in animconv/convert.h)
   uint64_t max_input_bytes = kDefaultMaxInputBytes;
+  StructureLimits limits;  // what the reader accepts (docs/reliability.md, Limits)
 };
 
 // Reads `input`, bakes, writes `output` atomically. Refuses to write over the input; leaves no

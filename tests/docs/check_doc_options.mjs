@@ -8,9 +8,9 @@
 //   (`batch` takes convert's options: "every option above applies");
 // - every option named in the first column of a section's option table is one the command takes
 //   (a documented option the tool rejects is worse than an undocumented one);
-// - README.md and docs/ cite no `shared/reference/` or `shared/seeds/` file: those notes live
-//   beside the repository, not in it, so a reader cannot follow them; cite the public spec or our
-//   own pages instead.
+// - README.md, docs/ and the sources (C++, CMake, Python, JavaScript) cite no `shared/reference/`
+//   or `shared/seeds/` file: those notes live beside the repository, not in it, so a reader
+//   cannot follow them; cite the public spec or our own pages instead.
 // Prints one line per failure and "N passed, N failed"; exit 1 on failure, 2 on usage errors.
 
 import { execFileSync } from 'node:child_process';
@@ -91,7 +91,29 @@ function markdownFiles() {
   return files;
 }
 
-for (const file of markdownFiles()) {
+// Source files whose comments could cite: everything but dependencies (node_modules) and this
+// script, whose own pattern would match itself.
+function sourceFiles() {
+  const files = [];
+  const self = join(args.source, 'tests', 'docs', 'check_doc_options.mjs');
+  const walk = (dir) => {
+    for (const entry of readdirSync(dir).sort()) {
+      if (entry === 'node_modules' || entry.startsWith('.')) continue;
+      const path = join(dir, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (/\.(cpp|h|mjs|cmake|py)$|^CMakeLists\.txt$/.test(entry) && path !== self) files.push(path);
+    }
+  };
+  for (const dir of ['include', 'libconvert', 'formats', 'pipeline', 'cli', 'bench', 'fuzz', 'scripts', 'tests', 'cmake']) {
+    try {
+      if (statSync(join(args.source, dir)).isDirectory()) walk(join(args.source, dir));
+    } catch {}
+  }
+  files.push(join(args.source, 'CMakeLists.txt'));
+  return files;
+}
+
+for (const file of [...markdownFiles(), ...sourceFiles()]) {
   const lines = readFileSync(file, 'utf8').split('\n');
   lines.forEach((line, index) => {
     const cited = /shared\/(reference|seeds)\/|\b(formats|anchors)\.md`?\s*§/.exec(line);

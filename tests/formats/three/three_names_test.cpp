@@ -93,5 +93,48 @@ TEST(ThreeNamesTest, MeshObjectsAreNamedLikeGltfLoader) {
   EXPECT_EQ(names.morph_objects[1], std::vector<std::string>{"mesh_1"});
 }
 
+// Unnamed nodes: one warning for those the written clips animate, none for the rest (a model's
+// 21 untouched helper nodes made 21 warnings for a clip animating others).
+TEST(ThreeNamesTest, WarnsOnceForTheUnnamedNodesTheClipsAnimate) {
+  Asset asset = testing::MakeAsset({"Hips", "node_1", "node_2", "node_3"});
+  for (size_t n = 1; n < 4; ++n) asset.rig.nodes[n].generated_name = true;
+  Clip clip;
+  clip.name = "c";
+  clip.channels.push_back(
+      testing::MakeChannel(2, Path::kTranslation, {0, 1}, {0, 0, 0, 1, 0, 0}, 3));
+  clip.channels.push_back(
+      testing::MakeChannel(0, Path::kTranslation, {0, 1}, {0, 0, 0, 1, 0, 0}, 3));
+  Diagnostics diagnostics;
+  ThreeNodeNames(asset.rig, &diagnostics, {&clip});
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(diagnostics[0].severity, Severity::kWarning);
+  EXPECT_NE(diagnostics[0].text.find("1 animated node(s) have no name in their source and were "
+                                     "named: node 2 as 'node_2'; three.js binds"),
+            std::string::npos)
+      << diagnostics[0].text;
+
+  Diagnostics none;
+  ThreeNodeNames(asset.rig, &none);  // no clip written: nothing to bind
+  EXPECT_TRUE(none.empty());
+}
+
+TEST(ThreeNamesTest, ListsTheFirstTenUnnamedNodesThenCounts) {
+  std::vector<std::string> node_names;
+  for (int n = 0; n < 13; ++n) node_names.push_back("node_" + std::to_string(n));
+  Asset asset = testing::MakeAsset(node_names);
+  Clip clip;
+  for (int n = 0; n < 13; ++n) {
+    asset.rig.nodes[static_cast<size_t>(n)].generated_name = true;
+    clip.channels.push_back(testing::MakeChannel(n, Path::kScale, {0}, {1, 1, 1}, 3));
+  }
+  Diagnostics diagnostics;
+  ThreeNodeNames(asset.rig, &diagnostics, {&clip});
+  ASSERT_EQ(diagnostics.size(), 1u);
+  const std::string& text = diagnostics[0].text;
+  EXPECT_NE(text.find("13 animated node(s)"), std::string::npos) << text;
+  EXPECT_NE(text.find("node 9 as 'node_9' and 3 more;"), std::string::npos) << text;
+  EXPECT_EQ(text.find("node_10"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace animconv

@@ -78,24 +78,8 @@ std::string ThreeSanitized(const std::string& name) {
 }
 
 std::vector<std::string> ThreeObjectNames(const Rig& rig) {
-  // Depth-first pre-order from the roots, as GLTFLoader visits the scene.
-  std::vector<std::vector<size_t>> children(rig.nodes.size());
-  std::vector<size_t> stack;
-  for (size_t n = rig.nodes.size(); n-- > 0;) {
-    const int parent = rig.nodes[n].parent;
-    if (parent < 0) {
-      stack.push_back(n);
-    } else {
-      children[static_cast<size_t>(parent)].push_back(n);
-    }
-  }
-  std::vector<size_t> order;
-  while (!stack.empty()) {
-    const size_t n = stack.back();
-    stack.pop_back();
-    order.push_back(n);
-    stack.insert(stack.end(), children[n].begin(), children[n].end());
-  }
+  // GLTFLoader visits the scene depth first from the roots (DepthFirstOrder, model.h).
+  const std::vector<size_t> order = DepthFirstOrder(rig);
   // GLTFLoader.createUniqueName: sanitised, then "name_1", "name_2", ... in call order.
   std::map<std::string, int> used;
   const auto unique = [&](const std::string& raw) {

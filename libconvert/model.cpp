@@ -194,4 +194,27 @@ void ValidateAsset(const Asset& asset, const std::string& source) {
   }
 }
 
+std::vector<size_t> DepthFirstOrder(const Rig& rig) {
+  std::vector<std::vector<size_t>> children(rig.nodes.size());
+  std::vector<size_t> stack;
+  for (size_t n = rig.nodes.size(); n-- > 0;) {
+    const int parent = rig.nodes[n].parent;
+    if (parent < 0) {
+      stack.push_back(n);
+    } else {
+      children[static_cast<size_t>(parent)].push_back(n);
+    }
+  }
+  std::vector<size_t> order;
+  order.reserve(rig.nodes.size());
+  while (!stack.empty()) {
+    const size_t n = stack.back();
+    stack.pop_back();
+    order.push_back(n);
+    // children[n] was filled in descending order, so pushing it as is visits ascending.
+    stack.insert(stack.end(), children[n].begin(), children[n].end());
+  }
+  return order;
+}
+
 }  // namespace animconv

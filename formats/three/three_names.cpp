@@ -67,28 +67,6 @@ class UniqueNames {
   std::map<std::string, int> used_;
 };
 
-// Depth-first pre-order from the roots, the order in which GLTFLoader visits the scene graph.
-std::vector<size_t> SceneOrder(const Rig& rig) {
-  std::vector<std::vector<size_t>> children(rig.nodes.size());
-  std::vector<size_t> stack;
-  for (size_t n = rig.nodes.size(); n-- > 0;) {
-    if (rig.nodes[n].parent < 0) {
-      stack.push_back(n);
-    } else {
-      children[static_cast<size_t>(rig.nodes[n].parent)].push_back(n);
-    }
-  }
-  std::vector<size_t> order;
-  while (!stack.empty()) {
-    const size_t n = stack.back();
-    stack.pop_back();
-    order.push_back(n);
-    // children[n] was filled in descending order, so pushing it as is visits ascending.
-    stack.insert(stack.end(), children[n].begin(), children[n].end());
-  }
-  return order;
-}
-
 // A track bound to an unnamed node binds only where a three.js object carries the name we gave
 // it (GLTFLoader binds such nodes by uuid), so the nodes the written tracks target are one warning.
 // Unnamed nodes no written track targets are left out: a model's 21 untouched helper nodes are no
@@ -135,7 +113,7 @@ ThreeObjectNames ThreeNodeNames(const Rig& rig, Diagnostics* diagnostics,
   ThreeObjectNames names;
   names.nodes.resize(rig.nodes.size());
   names.morph_objects.resize(rig.nodes.size());
-  const std::vector<size_t> order = SceneOrder(rig);
+  const std::vector<size_t> order = DepthFirstOrder(rig);
   UniqueNames unique;
   for (const size_t n : order) {
     if (!rig.nodes[n].generated_name) names.nodes[n] = unique.Make(rig.nodes[n].name);

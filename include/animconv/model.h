@@ -142,6 +142,11 @@ struct HierarchyFault {
   size_t node;
 };
 std::optional<HierarchyFault> FindHierarchyFault(const std::vector<int>& parents, size_t max_depth);
+
+// The nodes in depth-first pre-order from the roots, roots and children each in ascending index
+// order: the order GLTFLoader visits a glTF scene in, which decides the names three.js gives
+// (three.js JSON writer, diff's pairing). Iterative, O(n). `rig`'s parents must be valid.
+std::vector<size_t> DepthFirstOrder(const Rig& rig);
 std::vector<int> ParentsOf(const Rig& rig);
 
 // Checks the model invariants listed in docs/architecture.md; throws Error(kBadInput) naming the

@@ -18,20 +18,6 @@
 namespace animconv {
 namespace diff_detail {
 
-const char* UnitOf(Path path) {
-  switch (path) {
-    case Path::kRotation:
-      return "deg";
-    case Path::kTranslation:
-      return "m";
-    case Path::kScale:
-      return "ratio";
-    case Path::kWeights:
-      return "weight";
-  }
-  return "";
-}
-
 // The node of `rig` with `own`'s node's humanoid bone, else -1.
 int MatchHumanBone(const Rig& rig, const Node& node) {
   if (!node.human_bone) return -1;
@@ -394,7 +380,7 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
       channel = std::move(world[p]);
     } else {
       channel.path = any.path;
-      channel.unit = UnitOf(any.path);
+      channel.unit = PrintedUnit(any.path);
       // The missing side holds the other rig's rest value, else this rig's own.
       const Node& rest_node = channel_a ? (node_b >= 0 ? b.rig.nodes[static_cast<size_t>(node_b)]
                                                        : a.rig.nodes[static_cast<size_t>(node_a)])
@@ -440,7 +426,7 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
                                : b.rig.nodes[static_cast<size_t>(node_b)].name;
     if (node_b >= 0) channel.node_b = b.rig.nodes[static_cast<size_t>(node_b)].name;
     channel.path = any.path;
-    channel.unit = UnitOf(any.path);
+    channel.unit = PrintedUnit(any.path);
     channel.only_in_a = !channel_b;
     channel.only_in_b = !channel_a;
     const std::string name = fmt::format("{}.{}", channel.node, PathName(channel.path));

@@ -16,8 +16,6 @@ namespace animconv::diff_detail {
 
 inline constexpr double kDegreesPerRadian = 180.0 / 3.14159265358979323846;
 
-const char* UnitOf(Path path);
-
 // A node name as three.js's PropertyBinding.sanitizeNodeName makes it (ASCII whitespace becomes
 // '_', the reserved characters [ ] . : / are deleted): a three.js clip names "UpperArm.L" of its
 // glTF "UpperArmL", and animconv's three.js reader knows only the track's name.

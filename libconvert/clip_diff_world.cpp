@@ -14,6 +14,7 @@
 #include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
 #include "animconv/quaternion.h"
+#include "animconv/resample.h"
 #include "animconv/rest_pose.h"
 #include "animconv/sample.h"
 #include "libconvert/clip_diff_internal.h"
@@ -380,7 +381,7 @@ void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb
     if (path == Path::kWeights) continue;
     ChannelDiff& channel = (*out)[p];
     SetFromErrors(times, errors[p], &channel);
-    std::vector<double>& all = (*unit_errors)[UnitOf(path)];
+    std::vector<double>& all = (*unit_errors)[PrintedUnit(path)];
     all.insert(all.end(), errors[p].begin(), errors[p].end());
   }
 }

@@ -171,14 +171,32 @@ CubicBakeReport BakeCubicSplines(Asset& asset, std::optional<double> interval_se
   return report;
 }
 
+double ErrorInPrintedUnit(Path path, double error) {
+  return path == Path::kRotation ? error / kRadiansPerDegree : error;
+}
+
+const char* PrintedUnit(Path path) {
+  switch (path) {
+    case Path::kTranslation:
+      return "m";
+    case Path::kRotation:
+      return "deg";
+    case Path::kScale:
+      return "ratio";
+    case Path::kWeights:
+      return "weight";
+  }
+  return "";
+}
+
 std::string DescribeCubicBake(const CubicBakeReport& report, const Rig& rig) {
-  static const char* const kUnits[] = {"m", "deg", "ratio", "weight"};
   std::vector<std::string> errors;
   for (size_t path = 0; path < 4; ++path) {
     if (!report.has_path[path]) continue;
-    const double unit = static_cast<Path>(path) == Path::kRotation ? kRadiansPerDegree : 1.0;
-    std::string error = fmt::format("{:.2g} {} (tolerance {:g})", report.max_error[path] / unit,
-                                    kUnits[path], report.tolerance[path] / unit);
+    const Path p = static_cast<Path>(path);
+    std::string error =
+        fmt::format("{:.2g} {} (tolerance {:g})", ErrorInPrintedUnit(p, report.max_error[path]),
+                    PrintedUnit(p), ErrorInPrintedUnit(p, report.tolerance[path]));
     // Over the tolerance only where the halving budget ran out (a curve no sane key count
     // follows): name the channel, so the user knows which motion is off.
     const int node = report.worst_node[path];

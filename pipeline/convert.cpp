@@ -151,20 +151,18 @@ void WarnStepTiming(const Asset& asset, const TimingOptions& timing, Diagnostics
 // must come with a warning naming the channel and the fix (the project's first rule).
 void WarnResampleError(const PlaybackErrors& errors, double fps, const Rig& rig,
                        Diagnostics* diagnostics) {
-  static const char* const kUnits[] = {"m", "deg", "ratio", "weight"};
   for (size_t path = 0; path < 4; ++path) {
-    const double tolerance = ToleranceOf(ReduceOptions{}, static_cast<Path>(path));
+    const Path p = static_cast<Path>(path);
+    const double tolerance = ToleranceOf(ReduceOptions{}, p);
     const int node = errors.worst_node[path];
     if (node < 0 || errors.max[path] <= tolerance) continue;
-    const double unit =
-        static_cast<Path>(path) == Path::kRotation ? 3.14159265358979323846 / 180 : 1.0;
     AddDiagnostic(diagnostics, Severity::kWarning,
                   fmt::format("--resample {}: plays up to {:.3g} {} off the input on {}.{} "
                               "(tolerance {:g}): the new keys miss the input's keys or curve "
                               "between them; use a higher rate, or leave out --resample",
-                              fps, errors.max[path] / unit, kUnits[path],
-                              rig.nodes[static_cast<size_t>(node)].name,
-                              PathName(static_cast<Path>(path)), tolerance / unit));
+                              fps, ErrorInPrintedUnit(p, errors.max[path]), PrintedUnit(p),
+                              rig.nodes[static_cast<size_t>(node)].name, PathName(p),
+                              ErrorInPrintedUnit(p, tolerance)));
   }
 }
 

@@ -54,6 +54,12 @@ Channel BakeCubicChannel(const Channel& channel, const std::vector<double>& grid
 // its input (timing.h).
 double PlaybackError(const Channel& original, const Channel& played);
 
+// A ValueError value (radians for rotations) in the units messages print, and that unit's name:
+// "deg", "m", "ratio", "weight", as `animconv diff` prints them. One conversion for every
+// message that reports an error (the cubic bake, --resample).
+double ErrorInPrintedUnit(Path path, double error);
+const char* PrintedUnit(Path path);
+
 // A ReduceOptions tolerance in ValueError's units (radians for rotations).
 double ToleranceOf(const ReduceOptions& tolerances, Path path);
 

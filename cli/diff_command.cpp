@@ -11,6 +11,8 @@
 #include "animconv/clip_diff.h"
 #include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
+#include "animconv/quaternion.h"
+#include "animconv/rest_pose.h"
 #include "cli/commands.h"
 #include "cli/diagnostics.h"
 #include "cli/input_options.h"
@@ -126,8 +128,17 @@ struct FittedRows {
   double duration_seconds = 0;  // the other clip's
 };
 
+// An input diff read other than as its own file says (ReadAsNormalisedHumanoid), for the output.
+struct NormalisedReading {
+  char side = 0;  // 'A' or 'B'; 0: neither
+  Facing facing = Facing::kUnknown;
+};
+
+const char* FacingName(Facing facing) { return facing == Facing::kMinusZ ? "-Z" : "+Z"; }
+
 void PrintText(const std::string& path_a, const std::string& path_b, const ClipDiff& diff,
-               const DiffOptions& options, size_t top, const FittedRows& fitted) {
+               const DiffOptions& options, size_t top, const FittedRows& fitted,
+               const NormalisedReading& normalised) {
   // Clip, node and channel names come from the input files: escaped for the terminal.
   std::cout << fmt::format("A: {} clip '{}'\nB: {} clip '{}'\n", EscapeForTerminal(path_a),
                            EscapeForTerminal(diff.clip_a), EscapeForTerminal(path_b),
@@ -146,6 +157,12 @@ void PrintText(const std::string& path_a, const std::string& path_b, const ClipD
                              diff.space == DiffSpace::kWorld
                                  ? "; rotations as W(t)·W_rest⁻¹, positions in model space"
                                  : "");
+  }
+  if (normalised.side) {
+    std::cout << fmt::format(
+        "rest pose: {} has none: its rotations read as normalised humanoid ones on the T-pose rig "
+        "facing {}, as convert retargets it\n",
+        normalised.side, FacingName(normalised.facing));
   }
   if (fitted.side) {
     std::cout << fmt::format(
@@ -198,6 +215,7 @@ void PrintText(const std::string& path_a, const std::string& path_b, const ClipD
 struct DiffInput {
   Asset asset;
   bool untimed_rows = false;
+  const Format* format = nullptr;
 };
 
 DiffInput Load(const std::string& path, const ConvertOptions& options) {
@@ -215,8 +233,47 @@ DiffInput Load(const std::string& path, const ConvertOptions& options) {
     ApplyHumanoidTPose(asset.rig, asset.coordinates.facing);
   }
   // A Unity CSV is rows without times: ReadOptions::row_interval_seconds gives them theirs.
-  const bool untimed = loaded.format && loaded.format->id == "unity-csv";
-  return {std::move(asset), untimed};
+  const bool untimed = loaded.format && loaded.format->rows_without_times;
+  return {std::move(asset), untimed, loaded.format};
+}
+
+bool HasHumanoidBones(const Rig& rig) {
+  return std::any_of(rig.nodes.begin(), rig.nodes.end(),
+                     [](const Node& node) { return node.human_bone.has_value(); });
+}
+
+// A humanoid clip without a rest pose (a three.js clip) counts, for retargeting, as normalised
+// rotations on the T-pose rig facing the way the file says (docs/retargeting.md; our three.js
+// writer stores the facing in userData). Compared by name with a normalised rig (a VRMA: rest
+// rotations identity) its values mean the same but for the facing: when the two face opposite
+// ways (walk.csv's three.js JSON, -Z, against its VRMA, +Z) it is read as convert retargets it,
+// so the two are one motion (world space, B turned) rather than 146° apart in local values.
+// Another rig's raw local values (a three.js clip of a VRM Add-on VRMA, whose rest rotations
+// are not identity) stay compared by name, as before. Returns whether it did.
+bool ReadAsNormalisedHumanoid(DiffInput& restless, const DiffInput& other) {
+  Rig& rig = restless.asset.rig;
+  const Rig& normalised = other.asset.rig;
+  if (rig.rest_pose_known || !HasHumanoidBones(rig) || !other.format ||
+      other.format->normalized_humanoid != NormalizedHumanoid::kAlways ||
+      !normalised.rest_pose_known) {
+    return false;
+  }
+  const bool identity_rest =
+      std::all_of(normalised.nodes.begin(), normalised.nodes.end(), [](const Node& node) {
+        return !node.human_bone || AngleBetween(node.rest_rotation, {0, 0, 0, 1}) < 1e-8;
+      });
+  const Facing declared = restless.asset.coordinates.facing;
+  const Facing measured = FacingFromRestPose(normalised, other.asset.coordinates.handedness);
+  if (!identity_rest || declared == Facing::kUnknown || measured == Facing::kUnknown ||
+      declared == measured) {
+    return false;
+  }
+  // A three.js clip names its bones but holds no hierarchy: the T-pose rig's is the humanoid one.
+  const bool flat = std::all_of(rig.nodes.begin(), rig.nodes.end(),
+                                [](const Node& node) { return node.parent < 0; });
+  if (flat) LinkHumanoidParents(rig);
+  ApplyHumanoidTPose(rig, restless.asset.coordinates.facing);
+  return true;
 }
 
 // A file without times (a Unity CSV) holds only the order of its rows: read at the reader's
@@ -260,9 +317,12 @@ int RunDiff(const std::vector<std::string>& args) {
       ("help,h", "show this help")
       ("json", po::bool_switch(&json),
        "print everything (per channel, per bone, per unit, channels only in one clip) as JSON")
-      ("clip", po::value(&clip_a), "A's clip (name or 0-based index); default: the first")
+      ("clip", po::value(&clip_a),
+       "A's clip (name or 0-based index); default: the first, or the one named like B's only "
+       "clip")
       ("clip-b", po::value(&clip_b),
-       "B's clip; default: the one named like A's clip, else the one at the same index")
+       "B's clip; default: the one named like A's clip, else B's only clip (never a guess by "
+       "index)")
       ("top", po::value(&top)->default_value(top), "text output: the worst N channels per unit")
       ("hierarchical", po::value(&hierarchical),
        "also measure the ozz/ACL virtual-vertex error: how far points at this many metres from "
@@ -332,6 +392,12 @@ int RunDiff(const std::vector<std::string>& args) {
   if (!map.count("interval") && !map.count("fps")) {
     fitted = FitUntimedRows(inputs, options, diff_options, &a, &b);
   }
+  NormalisedReading normalised;
+  if (ReadAsNormalisedHumanoid(a, b)) {
+    normalised = {'A', a.asset.coordinates.facing};
+  } else if (ReadAsNormalisedHumanoid(b, a)) {
+    normalised = {'B', b.asset.coordinates.facing};
+  }
   const auto [ca, cb] = SelectClipPair(a.asset, b.asset, diff_options);
   const ClipDiff diff = DiffClips(a.asset, *ca, b.asset, *cb, diff_options);
   if (json) {
@@ -340,9 +406,13 @@ int RunDiff(const std::vector<std::string>& args) {
       out[fitted.side == 'A' ? "a" : "b"]["row_interval_seconds"] = fitted.interval_seconds;
       out[fitted.side == 'A' ? "a" : "b"]["rows_fitted"] = true;
     }
+    if (normalised.side) {
+      out[normalised.side == 'A' ? "a" : "b"]["read_as_normalised_humanoid"] = {
+          {"facing", FacingName(normalised.facing)}};
+    }
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    PrintText(inputs[0], inputs[1], diff, diff_options, top, fitted);
+    PrintText(inputs[0], inputs[1], diff, diff_options, top, fitted, normalised);
   }
   return 0;
 }

@@ -296,34 +296,6 @@ BoneDiff& BoneFor(const std::string& node, std::vector<BoneDiff>* bones) {
 
 }  // namespace
 
-std::pair<const Clip*, const Clip*> SelectClipPair(const Asset& a, const Asset& b,
-                                                   const DiffOptions& options) {
-  const Clip* clip_a = nullptr;
-  if (options.clip_a) {
-    clip_a = FindClip(a, *options.clip_a);
-    if (!clip_a) ThrowNoSuchClip("--clip", *options.clip_a, a, "none");
-  } else if (!a.clips.empty()) {
-    clip_a = &a.clips.front();
-  } else {
-    ThrowUsage("A has no clips to compare");
-  }
-  const Clip* clip_b = nullptr;
-  if (options.clip_b) {
-    clip_b = FindClip(b, *options.clip_b);
-    if (!clip_b) ThrowNoSuchClip("--clip-b", *options.clip_b, b, "none");
-    return {clip_a, clip_b};
-  }
-  for (const Clip& clip : b.clips) {
-    if (clip.name == clip_a->name) return {clip_a, &clip};
-  }
-  const size_t index = static_cast<size_t>(clip_a - a.clips.data());
-  if (index >= b.clips.size()) {
-    ThrowNoSuchClip("--clip-b", fmt::format("(default: '{}' or {})", clip_a->name, index), b,
-                    "none");
-  }
-  return {clip_a, &b.clips[index]};
-}
-
 ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb,
                    const DiffOptions& options) {
   if (a.coordinates.handedness != b.coordinates.handedness) {

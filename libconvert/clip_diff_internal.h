@@ -27,6 +27,12 @@ std::string ThreeSanitized(const std::string& name);
 // mesh primitive named after the mesh ("mesh_<index>" when unnamed); a node without a name of its
 // own holding a one-primitive mesh *is* that mesh object, so it goes by the mesh object's name.
 std::vector<std::string> ThreeObjectNames(const Rig& rig);
+// The same, with the object names of each node's mesh primitives (empty for nodes without a mesh).
+struct ThreeNames {
+  std::vector<std::string> objects;                  // per node
+  std::vector<std::vector<std::string>> primitives;  // per node, per primitive
+};
+ThreeNames NameThreeObjects(const Rig& rig);
 
 // The node of `rig` that stands for node `index` of `own`: the same name, else the same name as
 // three.js sanitises it (ThreeSanitized, on both sides), else, when a side has nodes without a

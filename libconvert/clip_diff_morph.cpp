@@ -14,10 +14,13 @@
 namespace animconv::diff_detail {
 namespace {
 
-// The names a weights channel's target can go by: the node's own, and its mesh's as three.js
-// names the mesh object (the mesh name, "mesh_<index>" when it has none).
-std::set<std::string> MorphNames(const Node& node) {
+// The names a weights channel's target can go by: the node's own, its mesh's as three.js names
+// the mesh object (the mesh name, "mesh_<index>" when it has none), and its primitives' objects.
+std::set<std::string> MorphNames(const Node& node, const std::vector<std::string>& primitives) {
   std::set<std::string> names = {node.name, ThreeSanitized(node.name)};
+  // GLTFLoader's objects of the mesh's primitives ("Head_2", "Head_3" when a bone is also called
+  // "Head"), which a three.js clip of the glTF names its tracks after.
+  names.insert(primitives.begin(), primitives.end());
   if (node.mesh) {
     const std::string mesh =
         node.mesh->name.empty() ? fmt::format("mesh_{}", node.mesh->index) : node.mesh->name;
@@ -77,7 +80,7 @@ std::string ThreeSanitized(const std::string& name) {
   return out;
 }
 
-std::vector<std::string> ThreeObjectNames(const Rig& rig) {
+ThreeNames NameThreeObjects(const Rig& rig) {
   // GLTFLoader visits the scene depth first from the roots (DepthFirstOrder, model.h).
   const std::vector<size_t> order = DepthFirstOrder(rig);
   // GLTFLoader.createUniqueName: sanitised, then "name_1", "name_2", ... in call order.
@@ -87,40 +90,54 @@ std::vector<std::string> ThreeObjectNames(const Rig& rig) {
     const auto [it, fresh] = used.emplace(name, 0);
     return fresh ? name : fmt::format("{}_{}", name, ++it->second);
   };
-  std::vector<std::string> names(rig.nodes.size());
+  ThreeNames names;
+  names.objects.resize(rig.nodes.size());
+  names.primitives.resize(rig.nodes.size());
   for (const size_t n : order) {
-    if (!rig.nodes[n].generated_name) names[n] = unique(rig.nodes[n].name);
+    if (!rig.nodes[n].generated_name) names.objects[n] = unique(rig.nodes[n].name);
   }
   for (const size_t n : order) {
     const Node& node = rig.nodes[n];
     if (!node.mesh) continue;
     const std::string mesh =
         node.mesh->name.empty() ? fmt::format("mesh_{}", node.mesh->index) : node.mesh->name;
-    std::string first;
     for (int p = 0; p < node.mesh->primitive_count; ++p) {
-      const std::string object = unique(mesh);
-      if (p == 0) first = object;
+      names.primitives[n].push_back(unique(mesh));
     }
-    if (node.mesh->primitive_count == 1 && node.generated_name) names[n] = first;
+    if (node.mesh->primitive_count == 1 && node.generated_name) {
+      names.objects[n] = names.primitives[n].front();
+    }
   }
   for (const size_t n : order) {
-    if (names[n].empty()) names[n] = unique(rig.nodes[n].name);
+    if (names.objects[n].empty()) names.objects[n] = unique(rig.nodes[n].name);
   }
   return names;
 }
 
+std::vector<std::string> ThreeObjectNames(const Rig& rig) { return NameThreeObjects(rig).objects; }
+
 void PairMorphChannels(const Asset& a, const Asset& b, const Clip& cb,
                        std::vector<ChannelPair>* pairs, std::vector<bool>* b_used) {
+  const ThreeNames three_a = NameThreeObjects(a.rig);
+  const ThreeNames three_b = NameThreeObjects(b.rig);
+  const auto names_a = [&](int node) {
+    return MorphNames(a.rig.nodes[static_cast<size_t>(node)],
+                      three_a.primitives[static_cast<size_t>(node)]);
+  };
+  const auto names_b = [&](int node) {
+    return MorphNames(b.rig.nodes[static_cast<size_t>(node)],
+                      three_b.primitives[static_cast<size_t>(node)]);
+  };
   const auto unused_weights = [&](size_t c) {
     return !(*b_used)[c] && cb.channels[c].path == Path::kWeights;
   };
   // First the same mesh (or node) name.
   for (ChannelPair& pair : *pairs) {
     if (pair.b || pair.a->path != Path::kWeights) continue;
-    const std::set<std::string> names = MorphNames(a.rig.nodes[static_cast<size_t>(pair.node_a)]);
+    const std::set<std::string> names = names_a(pair.node_a);
     for (size_t c = 0; c < cb.channels.size(); ++c) {
       if (!unused_weights(c)) continue;
-      if (!Share(names, MorphNames(b.rig.nodes[static_cast<size_t>(cb.channels[c].node)]))) {
+      if (!Share(names, names_b(cb.channels[c].node))) {
         continue;
       }
       (*b_used)[c] = true;
@@ -133,7 +150,7 @@ void PairMorphChannels(const Asset& a, const Asset& b, const Clip& cb,
   for (size_t p = 0; p < pairs->size(); ++p) {
     const ChannelPair pair = (*pairs)[p];
     if (!pair.a || !pair.b || pair.a->path != Path::kWeights) continue;
-    std::set<std::string> names = MorphNames(a.rig.nodes[static_cast<size_t>(pair.node_a)]);
+    std::set<std::string> names = names_a(pair.node_a);
     names.insert(b.rig.nodes[static_cast<size_t>(pair.node_b)].name);
     for (size_t c = 0; c < cb.channels.size(); ++c) {
       if (!unused_weights(c) || cb.channels[c].width != pair.b->width ||
@@ -143,6 +160,23 @@ void PairMorphChannels(const Asset& a, const Asset& b, const Clip& cb,
       (*b_used)[c] = true;
       pairs->insert(pairs->begin() + static_cast<std::ptrdiff_t>(++p),
                     ChannelPair{pair.a, &cb.channels[c], pair.node_a, cb.channels[c].node});
+    }
+  }
+  // The other way round: further primitives' tracks of a three.js clip (A) that one glTF weights
+  // channel (B) drives, all of its primitives at once.
+  for (ChannelPair& pair : *pairs) {
+    if (pair.b || pair.a->path != Path::kWeights) continue;
+    const std::set<std::string> names = names_a(pair.node_a);
+    for (const Channel& channel : cb.channels) {
+      const auto& primitives = three_b.primitives[static_cast<size_t>(channel.node)];
+      if (channel.path != Path::kWeights || channel.width != pair.a->width ||
+          primitives.size() < 2 ||
+          !Share(names, std::set<std::string>(primitives.begin(), primitives.end()))) {
+        continue;
+      }
+      pair.b = &channel;
+      pair.node_b = channel.node;
+      break;
     }
   }
   // Then, when exactly one weights channel of each clip is left with the same target count, they

@@ -248,11 +248,16 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
   if (options.timing.resample_fps) {
     WarnResampleError(timing.resample, *options.timing.resample_fps, asset.rig, diagnostics);
   }
-  if (options.reduce) {
-    AddDiagnostic(diagnostics, Severity::kInfo,
-                  "--reduce: " + DescribeReduction(Reduce(asset, *options.reduce)));
-  }
   return asset;
+}
+
+// --reduce, the last step of PrepareAsset. Kept out of Prepare so the coverage check sees the
+// channels before it: a channel --reduce removes plays its rest value within the tolerance
+// (reduce.h), which is the motion kept, not lost (a spine left at rest is not a missing spine).
+void ReduceStep(Asset& asset, const ConvertOptions& options, Diagnostics* diagnostics) {
+  if (!options.reduce) return;
+  AddDiagnostic(diagnostics, Severity::kInfo,
+                "--reduce: " + DescribeReduction(Reduce(asset, *options.reduce)));
 }
 
 // The coverage rule (pipeline/coverage.h): a partial output is an error unless --allow-partial,
@@ -302,7 +307,9 @@ void CheckCoverage(const InputCoverage& input, const Asset& prepared, const Form
 Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& options,
                    Diagnostics* diagnostics) {
   PreparedSteps steps;
-  return Prepare(std::move(asset), format, options, diagnostics, &steps);
+  Asset prepared = Prepare(std::move(asset), format, options, diagnostics, &steps);
+  ReduceStep(prepared, options, diagnostics);
+  return prepared;
 }
 
 std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options,
@@ -377,6 +384,7 @@ void ConvertFile(const std::string& input, const std::string& output, const Conv
                            &report->diagnostics, &steps);
   CheckCoverage(coverage, prepared, *report->output_format, options, steps, input,
                 &report->diagnostics);
+  ReduceStep(prepared, options, &report->diagnostics);
   const std::string bytes =
       RenderAsset(std::move(prepared), *report->output_format, options, &report->diagnostics);
   WriteFileAtomic(output, bytes);

@@ -30,8 +30,9 @@ enum class DiffSpace { kAuto, kLocal, kWorld };
 
 struct DiffOptions {
   // Which clips to compare, each a clip name, else a 0-based index (`--clip`, `--clip-b`).
-  // Unset clip_a: A's first clip. Unset clip_b: B's clip with clip A's name, else the clip at
-  // clip A's index. Used by SelectClipPair; DiffClips takes the clips themselves.
+  // Unset clip_a: A's first clip (or, when B has one clip, A's clip of that name). Unset clip_b:
+  // B's clip with clip A's name, else B's only clip; with neither, a usage error listing B's
+  // clips. Used by SelectClipPair; DiffClips takes the clips themselves.
   std::optional<std::string> clip_a;
   std::optional<std::string> clip_b;
   // Sample times are the union of both channels' key times plus this many evenly spaced times

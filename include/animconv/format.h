@@ -89,6 +89,9 @@ struct Format {
   // branch throws, docs/formats/threejs.md): their writers drop such channels, and the partial
   // output rule (docs/cli.md) counts them as lost.
   bool holds_morph_weights = true;
+  // True for formats whose rows carry no times (unity-csv: one row per --interval), so a reader
+  // gives them ReadOptions::row_interval_seconds and `diff` may fit them to the other clip.
+  bool rows_without_times = false;
 };
 
 const std::vector<Format>& Formats();

@@ -138,6 +138,34 @@ TEST(DiffCommandTest, AUnityCsvsRowsSpanTheOtherClipUnlessTheIntervalIsGiven) {
   EXPECT_FALSE(DiffJson(Sample() + " " + dir.File("x.json"))["a"].contains("rows_fitted"));
 }
 
+TEST(DiffCommandTest, ARestlessThreeClipIsComparedWithItsVrmaAsConvertRetargetsIt) {
+  // walk.csv's three.js JSON has no rest pose and records facing -Z (userData); its VRMA faces +Z.
+  // Compared as local values they were 146° apart with nothing said; read as convert retargets
+  // them (normalised rotations on the -Z T-pose rig, the humanoid hierarchy) they are one motion.
+  TempDir dir;
+  const std::string walk = testing::SourcePath("data/unity/walk.csv");
+  ASSERT_EQ(RunAnimconv("-q convert " + walk + " -o " + dir.File("w.json")).exit_code, 0);
+  ASSERT_EQ(RunAnimconv("-q convert " + walk + " -o " + dir.File("w.vrma")).exit_code, 0);
+  const nlohmann::json same = DiffJson(dir.File("w.json") + " " + dir.File("w.vrma"));
+  EXPECT_EQ(same["a"]["read_as_normalised_humanoid"]["facing"], "-Z");
+  EXPECT_EQ(same["space"]["name"], "world");
+  EXPECT_TRUE(same["space"]["turn_b"].get<bool>());
+  EXPECT_EQ(same["overall"]["deg"]["channels"], 51);
+  EXPECT_LT(same["overall"]["deg"]["max"].get<double>(), 1e-3);
+  const auto text = RunAnimconv("diff " + dir.File("w.vrma") + " " + dir.File("w.json"));
+  EXPECT_NE(text.output.find("rest pose: B has none: its rotations read as normalised humanoid "
+                             "ones on the T-pose rig facing -Z"),
+            std::string::npos)
+      << text.output;
+  // The same clip retargeted as if it faced +Z is another motion, and diff must say so.
+  ASSERT_EQ(RunAnimconv("-q convert " + dir.File("w.json") + " --source-facing +z -o " +
+                        dir.File("turned.vrma"))
+                .exit_code,
+            0);
+  const nlohmann::json turned = DiffJson(dir.File("w.json") + " " + dir.File("turned.vrma"));
+  EXPECT_GT(turned["overall"]["deg"]["max"].get<double>(), 30);
+}
+
 TEST(DiffCommandTest, BadRequestsExitLikeEveryCommand) {
   EXPECT_EQ(RunAnimconv("diff " + Sample()).exit_code, 1);  // one input
   EXPECT_EQ(RunAnimconv("diff " + Sample() + " " + Sample() + " " + Sample()).exit_code, 1);

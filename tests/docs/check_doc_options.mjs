@@ -8,7 +8,7 @@
 //   (`batch` takes convert's options: "every option above applies");
 // - every option named in the first column of a section's option table is one the command takes
 //   (a documented option the tool rejects is worse than an undocumented one);
-// - README.md, docs/ and the sources (C++, CMake, Python, JavaScript) cite no `shared/reference/`
+// - README.md, docs/, the sources (C++, CMake, Python, JavaScript) and their READMEs cite no `shared/reference/`
 //   or `shared/seeds/` file: those notes live beside the repository, not in it, so a reader
 //   cannot follow them; cite the public spec or our own pages instead.
 // Prints one line per failure and "N passed, N failed"; exit 1 on failure, 2 on usage errors.
@@ -101,10 +101,10 @@ function sourceFiles() {
       if (entry === 'node_modules' || entry.startsWith('.')) continue;
       const path = join(dir, entry);
       if (statSync(path).isDirectory()) walk(path);
-      else if (/\.(cpp|h|mjs|cmake|py)$|^CMakeLists\.txt$/.test(entry) && path !== self) files.push(path);
+      else if (/\.(cpp|h|mjs|cmake|py|md)$|^CMakeLists\.txt$/.test(entry) && path !== self) files.push(path);
     }
   };
-  for (const dir of ['include', 'libconvert', 'formats', 'pipeline', 'cli', 'bench', 'fuzz', 'scripts', 'tests', 'cmake']) {
+  for (const dir of ['include', 'libconvert', 'formats', 'pipeline', 'cli', 'bench', 'fuzz', 'scripts', 'tests', 'cmake', 'data']) {
     try {
       if (statSync(join(args.source, dir)).isDirectory()) walk(join(args.source, dir));
     } catch {}

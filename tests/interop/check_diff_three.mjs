@@ -27,6 +27,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 import { splitContainer } from './lib/glb.mjs';
+import { HUMAN_BONES, VRM1_PARENT } from './lib/vrm.mjs';
 import { Report, parseArgs, requireModules, stubProgressEvent, usage } from './lib/common.mjs';
 
 requireModules(['three']);
@@ -313,18 +314,56 @@ function clipOf(side, name) {
                                                                          : new THREE.AnimationClip(name, 0, []));
 }
 
+// diff reads a humanoid three.js clip without a rest pose as normalised rotations on the T-pose
+// rig when it faces the other way than the VRMA it is compared with (a.read_as_normalised_humanoid
+// in diff's JSON): then its objects hang in the VRM 1.0 humanoid hierarchy (nearest present
+// ancestor), with identity rest rotations, as convert retargets such a clip. The bone of each name
+// comes from the humanoid tables (Unity, VRM 0.x or VRM 1.0 naming; a VRM 0.x thumb chain names
+// "ThumbIntermediate", which VRM 1.0 lacks).
+function hangInHumanoidHierarchy(side) {
+  const names = [...side.byName.keys()];
+  const column = names.some((name) => /Thumb(Intermediate)$/.test(name)) ? 1
+    : names.some((name) => /^[A-Z]/.test(name) && HUMAN_BONES.some((row) => row[0] === name)) ? 0 : 2;
+  const objectOfBone = new Map();
+  for (const row of HUMAN_BONES) {
+    const object = side.byName.get(row[column]);
+    if (object) objectOfBone.set(row[2], object);
+  }
+  for (const [bone, object] of objectOfBone) {
+    let parent = VRM1_PARENT[bone];
+    while (parent && !objectOfBone.has(parent)) parent = VRM1_PARENT[parent];
+    if (parent) objectOfBone.get(parent).add(object);
+  }
+  return objectOfBone.size;
+}
+
+// The clip to compare, named: A's first clip (as three.js loaded it) that B has by name, else
+// A's first. Named because animconv's A can hold a clip three.js drops (one without keys, which
+// comes first in magnum's animation.gltf and which a glTF conversion leaves out), and diff
+// refuses to guess a clip of another name.
+function clipArguments(sideA, sideB) {
+  const namesB = new Set(sideB.clips.map((clip) => clip.name));
+  const chosen = sideA.clips.find((clip) => namesB.has(clip.name)) ?? sideA.clips[0];
+  return chosen ? ['--clip', chosen.name] : [];
+}
+
 async function checkPair(fileA, fileB) {
   report.setContext(`${fileA} vs ${fileB}`);
+  const sideA = await loadSide(fileA);
+  const sideB = await loadSide(fileB);
   let diff;
   try {
-    diff = JSON.parse(execFileSync(args.animconv, ['-q', 'diff', '--json', fileA, fileB],
+    diff = JSON.parse(execFileSync(args.animconv, ['-q', 'diff', '--json', fileA, fileB, ...clipArguments(sideA, sideB)],
                                    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 }));
   } catch (error) {
     report.fail(`animconv diff failed: ${String(error.stderr ?? error.message).trim()}`);
     return;
   }
-  const sideA = await loadSide(fileA);
-  const sideB = await loadSide(fileB);
+  for (const [side, json] of [[sideA, diff.a], [sideB, diff.b]]) {
+    if (json.read_as_normalised_humanoid) {
+      report.check(hangInHumanoidHierarchy(side) > 0, `${side.file}: no humanoid bone to hang in the hierarchy`);
+    }
+  }
   const clipA = clipOf(sideA, diff.a.clip);
   const clipB = clipOf(sideB, diff.b.clip);
   const poseA = new Pose(sideA, clipA);

@@ -275,31 +275,6 @@ TEST(ClipDiffTest, RefusesDifferentHandedness) {
   }
 }
 
-TEST(ClipDiffTest, SelectClipPairByNameThenIndex) {
-  Asset a = MakeAsset({"bone"});
-  a.clips[0].name = "walk";
-  a.clips.push_back(a.clips[0]);
-  a.clips[1].name = "run";
-  Asset b = a;
-  std::swap(b.clips[0], b.clips[1]);
-  DiffOptions options;
-  auto pair = SelectClipPair(a, b, options);
-  EXPECT_EQ(pair.first, &a.clips[0]);
-  EXPECT_EQ(pair.second, &b.clips[1]);  // "walk" by name
-  b.clips[1].name = "idle";
-  options.clip_a = "1";
-  pair = SelectClipPair(a, b, options);
-  EXPECT_EQ(pair.first, &a.clips[1]);
-  EXPECT_EQ(pair.second, &b.clips[0]);  // "run" by name
-  options.clip_a = "walk";
-  pair = SelectClipPair(a, b, options);
-  EXPECT_EQ(pair.second, &b.clips[0]);  // no "walk" in B: the same index
-  options.clip_b = "idle";
-  EXPECT_EQ(SelectClipPair(a, b, options).second, &b.clips[1]);
-  options.clip_b = "jump";
-  EXPECT_THROW(SelectClipPair(a, b, options), Error);
-}
-
 TEST(ClipDiffTest, ACubicReplacedByItsChordIsMeasuredBetweenTheKeys) {
   // Equal keys, equal tangents T: H(s) - chord = T h s (1 - s) (1 - 2 s), zero at the keys AND at
   // the midpoint, largest T h sqrt(3) / 18 at s = 1/2 -+ sqrt(3) / 6. Keys and midpoints saw 0 m.
@@ -331,60 +306,6 @@ TEST(ClipDiffTest, ACubicReplacedByItsChordIsMeasuredBetweenTheKeys) {
   DiffOptions uniform;
   uniform.cubic_chord_fraction = 0;
   EXPECT_LT(Diff(cubic, chord, uniform).channels[0].max, 1e-12);
-}
-
-// --- Morph weights pair by mesh (issue 13 item 4) ---
-
-// A glTF node with an unnamed mesh and two morph targets, its weights channel going 0 -> 1.
-Asset GltfMorphNode() {
-  Asset asset = MakeAsset({"node_0"});
-  asset.rig.nodes[0].generated_name = true;
-  asset.rig.nodes[0].mesh = MeshInfo{"", 0, 1};
-  asset.rig.nodes[0].morph_target_count = 2;
-  asset.clips[0].channels = {MakeChannel(0, Path::kWeights, {0, 1}, {0, 1, 1, 0}, 2)};
-  return asset;
-}
-
-TEST(ClipDiffTest, MorphWeightsPairWithTheThreeJsTrackOfTheirMesh) {
-  // The three.js conversion names the track after the mesh object GLTFLoader makes: "mesh_0".
-  const Asset gltf = GltfMorphNode();
-  Asset three = MakeAsset({"mesh_0"});
-  three.rig.nodes[0].morph_target_count = 2;
-  three.clips[0].channels = gltf.clips[0].channels;
-  const ClipDiff diff = Diff(gltf, three);
-  ASSERT_EQ(diff.channels.size(), 1u);
-  EXPECT_EQ(diff.channels[0].node, "node_0");
-  EXPECT_EQ(diff.channels[0].node_b, "mesh_0");
-  EXPECT_EQ(diff.overall.at("weight").max, 0);
-  EXPECT_TRUE(diff.only_in_a.empty());
-  EXPECT_TRUE(diff.only_in_b.empty());
-  // A named mesh goes by its name.
-  Asset named = gltf;
-  named.rig.nodes[0].mesh->name = "Face";
-  three.rig.nodes[0].name = "Face";
-  EXPECT_EQ(Diff(named, three).overall.at("weight").max, 0);
-  EXPECT_EQ(Diff(three, named).overall.at("weight").max, 0);
-}
-
-TEST(ClipDiffTest, EveryPrimitiveTrackOfAThreeJsMeshPairsWithTheNodesWeights) {
-  // MorphStressTest: node "Main" shows mesh "Cube.001" of two primitives; three.js names the
-  // objects "Cube001" and "Cube001_1" (sanitised, then made unique) and writes a track for each.
-  Asset gltf = GltfMorphNode();
-  gltf.rig.nodes[0].name = "Main";
-  gltf.rig.nodes[0].mesh = MeshInfo{"Cube.001", 0, 2};
-  Asset three = MakeAsset({"Cube001", "Cube001_1"});
-  for (Node& node : three.rig.nodes) node.morph_target_count = 2;
-  three.clips[0].channels = {gltf.clips[0].channels[0], gltf.clips[0].channels[0]};
-  three.clips[0].channels[1].node = 1;
-  three.clips[0].channels[1].values[1] = 0.75;  // the second primitive's track is off by 0.25
-  const ClipDiff diff = Diff(gltf, three);
-  ASSERT_EQ(diff.channels.size(), 2u);
-  EXPECT_EQ(diff.channels[0].node_b, "Cube001");
-  EXPECT_EQ(diff.channels[0].max, 0);
-  EXPECT_EQ(diff.channels[1].node_b, "Cube001_1");
-  EXPECT_EQ(diff.channels[1].max, 0.25);
-  EXPECT_TRUE(diff.only_in_a.empty());
-  EXPECT_TRUE(diff.only_in_b.empty());
 }
 
 TEST(ClipDiffTest, NodesMatchByTheNameThreeJsSanitisesThemTo) {
@@ -424,23 +345,6 @@ TEST(ClipDiffTest, AnUnnamedNodeMatchesTheThreeJsTrackNamedAfterItsMesh) {
   ASSERT_EQ(diff.channels.size(), 1u);
   EXPECT_EQ(diff.channels[0].node_b, "inner_box_1");
   EXPECT_NEAR(diff.channels[0].max, 1, 1e-9);
-}
-
-TEST(ClipDiffTest, MorphTargetsPairByNameWhenBothSidesNameThem) {
-  Asset a = GltfMorphNode();
-  a.rig.nodes[0].morph_target_names = {"smile", "blink"};
-  Asset b = MakeAsset({"Face"});
-  b.rig.nodes[0].morph_target_count = 2;
-  b.rig.nodes[0].morph_target_names = {"blink", "smile"};
-  b.clips[0].channels = {MakeChannel(0, Path::kWeights, {0, 1}, {0, 1, 1, 0}, 2)};
-  // The columns swapped with the names: the same data.
-  b.clips[0].channels[0].values = {1, 0, 0, 1};
-  const ClipDiff diff = Diff(a, b);
-  ASSERT_EQ(diff.channels.size(), 1u);
-  EXPECT_EQ(diff.channels[0].max, 0);
-  // Unnamed on one side: by index, so the swapped columns are the error they are.
-  b.rig.nodes[0].morph_target_names.clear();
-  EXPECT_EQ(Diff(a, b).channels[0].max, 1);
 }
 
 // --- World space where the rigs differ (issue 13 item 4) ---

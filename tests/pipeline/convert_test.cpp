@@ -181,5 +181,25 @@ TEST(PipelineTest, SizeLimitIsCheckedBeforeParsing) {
   }
 }
 
+TEST(PipelineTest, AChannelReduceLeavesAtRestIsNotALostBone) {
+  // walk.csv onto VRMA with a 3° tolerance: --reduce removes the spine's channel (it stays within
+  // 3° of the rest pose). That is the spine kept at rest, not a required bone with no place in
+  // the output: the coverage check is made before --reduce (it failed with exit 1 before).
+  TempDir dir;
+  ConvertOptions options;
+  options.reduce = ReduceOptions{};
+  options.reduce->rotation_degrees = 3;
+  const ConvertReport report =
+      ConvertFile(testing::SourcePath("data/unity/walk.csv"), dir.File("walk.vrma"), options);
+  bool removed = false;
+  for (const Diagnostic& diagnostic : report.diagnostics) {
+    EXPECT_NE(diagnostic.severity, Severity::kWarning) << diagnostic.text;
+    removed |= diagnostic.text.find("removed (equal to the rest pose)") != std::string::npos &&
+               diagnostic.text.find(", 0 removed") == std::string::npos;
+  }
+  EXPECT_TRUE(removed) << "the case needs --reduce to remove a channel";
+  EXPECT_EQ(dir.FileCount(), 1u);
+}
+
 }  // namespace
 }  // namespace animconv

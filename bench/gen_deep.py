@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Deep and wide hostile inputs for every reader (issue 14): one parent chain of N nodes.
 
-  bench/gen_deep.py FORMAT N OUT      FORMAT: gltf glb vrm hierarchy three csv bvh
+  bench/gen_deep.py FORMAT N OUT      FORMAT: gltf glb vrm hierarchy three csv bvh fbx
 
-gltf/glb/vrm/hierarchy/bvh: N nodes, each the child of the one before (depth N), a 2-key
+gltf/glb/vrm/hierarchy/bvh/fbx (ASCII 7.5, Null models connected child to parent): N nodes, each the child of the one before (depth N), a 2-key
 rotation on the first and the last node. three/csv have no hierarchy: N tracks (wide).
 bench/deep_bench.sh times `animconv` on these at N, 2N, 4N; tests/formats/deep_input_test.cpp
 builds the same shapes in C++ at the limits.
@@ -94,6 +94,23 @@ def generate(fmt, n):
         channels = 6 + 3 * (n - 1)
         out += ["MOTION", "Frames: 2", "Frame Time: 0.5", " ".join(["0"] * channels),
                 " ".join(["1"] * channels)]
+        return ("\n".join(out) + "\n").encode()
+    if fmt == "fbx":
+        out = ["; FBX 7.5.0 project file", "FBXHeaderExtension:  {", "\tFBXHeaderVersion: 1003",
+               "\tFBXVersion: 7500", "}", "GlobalSettings:  {", "\tVersion: 1000",
+               "\tProperties70:  {", '\t\tP: "UpAxis", "int", "Integer", "",1',
+               '\t\tP: "UnitScaleFactor", "double", "Number", "",1', "\t}", "}",
+               "Definitions:  {", "\tVersion: 100", "\tCount: %d" % n,
+               '\tObjectType: "Model" {', "\t\tCount: %d" % n, "\t}", "}", "Objects:  {"]
+        for i in range(n):
+            out += ['\tModel: %d, "Model::n%d", "Null" {' % (1000 + i, i), "\t\tVersion: 232",
+                    "\t\tProperties70:  {",
+                    '\t\t\tP: "Lcl Translation", "Lcl Translation", "", "A",0,1,0', "\t\t}",
+                    "\t}"]
+        out += ["}", "Connections:  {"]
+        for i in range(n):
+            out.append('\tC: "OO",%d,%d' % (1000 + i, 999 + i if i else 0))
+        out.append("}")
         return ("\n".join(out) + "\n").encode()
     raise SystemExit("unknown format " + fmt)
 

@@ -178,6 +178,14 @@ int RunBatch(const std::vector<std::string>& args) {
                                EscapeForTerminal(result.message));
     }
   }
+  // Why files were not started when nothing interrupted the batch (an output folder removed):
+  // said once, like the failures, even with -q.
+  for (const BatchResult& result : results) {
+    if (result.status == BatchStatus::kNotStarted && !result.message.empty()) {
+      std::cerr << fmt::format("stopped: {}\n", EscapeForTerminal(result.message));
+      break;
+    }
+  }
   if (!quiet) {
     std::cerr << fmt::format("{} converted, {} skipped, {} failed, {} not started in {:.2f} s\n",
                              counts[0], counts[1], counts[2], counts[3], wall);

@@ -14,6 +14,7 @@
 #include "animconv/error.h"
 #include "animconv/format.h"
 #include "animconv/summary.h"
+#include "resource_bounds.h"
 
 namespace animconv {
 namespace {
@@ -55,6 +56,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace animconv;
   const Format& reader = ReaderUnderTest();
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  // Checked on every way out, the early ones too (a reader may be slow or greedy and then fail).
+  struct CheckedBudget {
+    fuzz::InputBudget budget;
+    ~CheckedBudget() { budget.Check(); }
+  } checked{fuzz::InputBudget(size)};
   ReadOptions read;
   read.source = "fuzz-input";
   Asset asset;
@@ -70,7 +76,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const Format& writer : Formats()) {
     if (!writer.write) continue;
     try {
-      RenderAsset(asset, writer, defaults);
+      checked.budget.AddOutput(RenderAsset(asset, writer, defaults).size());
     } catch (const Error& error) {
       // Writers refuse what they cannot express (several clips, cubic splines): a usage error.
       CheckNotInternal(error);
@@ -78,7 +84,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   try {
     P5BakeReport report;
-    BakeP5Frames(asset, P5BakeOptions(), read.source, &report);
+    checked.budget.AddOutput(BakeP5Frames(asset, P5BakeOptions(), read.source, &report).size());
   } catch (const Error& error) {
     // Nothing to bake (no glTF morph animation) or geometry that cannot be baked.
     CheckNotInternal(error);

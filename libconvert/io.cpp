@@ -239,6 +239,19 @@ std::string ReadFile(const std::string& path, uint64_t max_bytes) {
 
 namespace {
 
+// The rename is durable only once the folder's entry is on disk too (POSIX leaves a renamed
+// name to the folder's own fsync; ext4 and xfs need it after a crash). The output is whole and in
+// place either way, so a failure here is reported (exit 3) without removing it. File systems that
+// cannot sync a folder (EINVAL, some FUSE and network ones) have nothing more to give.
+void SyncFolderOf(const std::string& path) {
+  const std::string folder = FolderOf(path);
+  FileDescriptor directory(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (directory.get() < 0) return;  // the output is in place; nothing to sync through
+  if (::fsync(directory.get()) != 0 && errno != EINVAL && errno != EROFS) {
+    ThrowWriteError(path, "written, but its folder cannot be flushed to disk");
+  }
+}
+
 // One attempt of WriteFileAtomic; false when the temporary file was removed before it was locked
 // (another process took it for abandoned in that instant, see RemoveIfAbandoned): try again.
 bool WriteThroughTemporary(const std::string& path, std::string_view bytes) {
@@ -269,8 +282,10 @@ bool WriteThroughTemporary(const std::string& path, std::string_view bytes) {
   if (::fsync(file.get()) != 0) fail("cannot flush output");
   // Renamed while still open: the lock must last until the temporary name is gone.
   if (::rename(temporary.c_str(), path.c_str()) != 0) fail("cannot move output into place");
-  // After fsync and the rename the output is in place and on disk: a close error loses nothing.
+  // After fsync and the rename the output is in place and its bytes on disk: a close error
+  // loses nothing.
   ::close(file.release());
+  SyncFolderOf(path);
   return true;
 }
 

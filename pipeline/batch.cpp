@@ -177,9 +177,13 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
   for (size_t i = 0; i < plan.size(); ++i) results[i].item = plan[i];
   std::atomic<size_t> next{0};
   std::mutex progress_mutex;
+  // An output folder removed while the batch runs fails every later file the same way (after
+  // reading and converting it for nothing): the batch stops there, and says why (docs/cli.md).
+  std::atomic<bool> folder_gone{false};
+  std::string gone_folder;  // written once, under progress_mutex
   auto work = [&]() {
     for (size_t i = next++; i < plan.size(); i = next++) {
-      if (stop && *stop) return;
+      if ((stop && *stop) || folder_gone) return;
       BatchResult& result = results[i];
       const auto start = std::chrono::steady_clock::now();
       std::error_code error;
@@ -203,6 +207,12 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
           result.status = BatchStatus::kFailed;
           result.exit_code = static_cast<int>(failure.kind());
           result.message = failure.what();
+          const fs::path folder = fs::path(result.item.output).parent_path();
+          if (failure.kind() == ErrorKind::kIo && !folder.empty() &&
+              !fs::is_directory(folder, error)) {
+            const std::lock_guard<std::mutex> lock(progress_mutex);
+            if (!folder_gone.exchange(true)) gone_folder = folder.string();
+          }
         } catch (const std::bad_alloc&) {
           result.status = BatchStatus::kFailed;
           result.exit_code = 4;
@@ -228,6 +238,15 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
   for (size_t t = 1; t < jobs; ++t) threads.emplace_back(work);
   work();
   for (std::thread& thread : threads) thread.join();
+  if (folder_gone) {
+    for (BatchResult& result : results) {
+      if (result.status != BatchStatus::kNotStarted) continue;
+      result.message = fmt::format(
+          "not started: the output folder '{}' was removed during the "
+          "batch",
+          gone_folder);
+    }
+  }
   return results;
 }
 

@@ -17,6 +17,7 @@
 #include "formats/assimp/assimp_clips.h"
 #include "formats/assimp/assimp_io.h"
 #include "formats/assimp/assimp_rig.h"
+#include "formats/assimp/assimp_stack.h"
 #include "formats/assimp/bvh_channels.h"
 #include "formats/common/source_name.h"
 #include "libconvert/text.h"
@@ -261,11 +262,24 @@ BvhHeader CheckBvhHeader(std::string_view bytes, const std::string& source,
   return header;
 }
 
+Asset ReadOnThisStack(std::string_view bytes, const ReadOptions& options);
+
 }  // namespace
 
 bool SniffAssimp(std::string_view bytes) { return !SniffedExtension(bytes).empty(); }
 
+// On a stack that fits the depth limit (assimp_stack.h): Assimp recurses per level, also when
+// it destroys the scene, so the whole read, importer included, runs there.
 Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
+  Asset asset;
+  RunOnStack(AssimpStackBytes(options.limits.depth),
+             [&] { asset = ReadOnThisStack(bytes, options); });
+  return asset;
+}
+
+namespace {
+
+Asset ReadOnThisStack(std::string_view bytes, const ReadOptions& options) {
   std::string extension = std::filesystem::path(options.source).extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
@@ -356,4 +370,5 @@ Asset ReadAssimp(std::string_view bytes, const ReadOptions& options) {
   return asset;
 }
 
+}  // namespace
 }  // namespace animconv

@@ -18,9 +18,17 @@ int Base64Value(unsigned char c) {
 
 }  // namespace
 
+size_t Base64EncodedSize(size_t bytes) { return (bytes + 2) / 3 * 4; }
+
 std::string Base64Encode(std::string_view bytes) {
   std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
+  AppendBase64(bytes, &out);
+  return out;
+}
+
+void AppendBase64(std::string_view bytes, std::string* appended) {
+  std::string& out = *appended;
+  out.reserve(out.size() + Base64EncodedSize(bytes.size()));
   size_t i = 0;
   for (; i + 2 < bytes.size(); i += 3) {
     const uint32_t n = (static_cast<uint8_t>(bytes[i]) << 16) |
@@ -39,7 +47,6 @@ std::string Base64Encode(std::string_view bytes) {
     out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
     out += '=';
   }
-  return out;
 }
 
 bool Base64Decode(std::string_view text, std::string* bytes) {

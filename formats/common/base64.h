@@ -7,6 +7,9 @@
 namespace animconv {
 
 std::string Base64Encode(std::string_view bytes);
+// The same, appended to `out` (a large glTF data: URI written in place, not copied).
+void AppendBase64(std::string_view bytes, std::string* out);
+size_t Base64EncodedSize(size_t bytes);
 
 // Decodes `text` into `bytes`; false at a character outside the alphabet, or anything but '='
 // after the first '='.

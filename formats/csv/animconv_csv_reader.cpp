@@ -60,6 +60,12 @@ std::string_view NextRecord(std::string_view text, size_t* position) {
 }
 
 // Orders components into the value layout: x,y,z(,w) for vectors, header order for weights.
+// "'hips.rotation' has component 'q', expected each of x,y,z,w once".
+std::string UnexpectedComponent(std::string_view node, Path path, std::string_view component) {
+  return fmt::format("'{}.{}' has component '{}', expected each of {} once", node, PathName(path),
+                     component, path == Path::kRotation ? "x,y,z,w" : "x,y,z");
+}
+
 void OrderComponents(PendingChannel& pending, const std::string& source) {
   if (pending.path == Path::kWeights) return;
   const size_t width = pending.path == Path::kRotation ? 4 : 3;
@@ -68,10 +74,8 @@ void OrderComponents(PendingChannel& pending, const std::string& source) {
     const std::string& name = pending.components[i];
     const size_t slot = name.size() == 1 ? std::string_view("xyzw").find(name[0]) : SIZE_MAX;
     if (slot >= width || ordered[slot] != SIZE_MAX) {
-      ThrowBadInput(
-          source, fmt::format("1:{}", pending.columns[i]),
-          fmt::format("'{}.{}' has component '{}', expected each of {} once", pending.node,
-                      PathName(pending.path), name, width == 4 ? "x,y,z,w" : "x,y,z"));
+      ThrowBadInput(source, fmt::format("1:{}", pending.columns[i]),
+                    UnexpectedComponent(pending.node, pending.path, name));
     }
     ordered[slot] = pending.columns[i];
   }
@@ -188,10 +192,29 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
                                 fields[f], node, PathName(*path)));
     }
     const std::string component(name.substr(last_dot + 1));
+    if (name.size() > options.limits.name_bytes) {
+      ThrowBadInput(source, fmt::format("1:{}", columns[f]),
+                    fmt::format("a column name of {} bytes, more than the limit of {}", name.size(),
+                                options.limits.name_bytes));
+    }
+    // Bounded before the duplicate search, which a header of a million columns on one channel
+    // would make quadratic (docs/reliability.md, Limits): weights by the morph target limit, a
+    // transform by its x,y,z(,w), as OrderComponents words it.
+    const bool weights = channel.path == Path::kWeights;
+    if (weights && channel.components.size() >= options.limits.morph_targets) {
+      ThrowBadInput(source, fmt::format("1:{}", columns[f]),
+                    fmt::format("column '{}': more than {} morph targets (the limit) of '{}.{}'",
+                                fields[f], options.limits.morph_targets, node, PathName(*path)));
+    }
     if (std::find(channel.components.begin(), channel.components.end(), component) !=
         channel.components.end()) {
       ThrowBadInput(source, fmt::format("1:{}", columns[f]),
                     fmt::format("column '{}' appears twice", fields[f]));
+    }
+    const size_t width = channel.path == Path::kRotation ? 4 : 3;
+    if (!weights && channel.components.size() >= width) {
+      ThrowBadInput(source, fmt::format("1:{}", columns[f]),
+                    UnexpectedComponent(node, *path, component));
     }
     channel.components.push_back(component);
     channel.columns.push_back(f);

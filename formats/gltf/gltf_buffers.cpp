@@ -173,7 +173,7 @@ std::vector<std::string> LoadBufferViews(const GltfContainer& container, const R
       const std::string pointer = fmt::format("/buffers/{}", b);
       if (!buffer.is_object()) errors.Fail(pointer, "expected an object");
       const size_t declared = errors.OptionalCount(buffer, "byteLength", pointer, 0);
-      const std::string uri = errors.OptionalString(buffer, "uri", pointer);
+      const std::string& uri = errors.OptionalString(buffer, "uri", pointer);
       std::string bytes;
       if (uri.empty()) {
         const bool meshopt_fallback = buffer.contains("extensions") &&

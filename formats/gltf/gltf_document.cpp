@@ -60,12 +60,13 @@ size_t GltfErrors::OptionalCount(const json& parent, const char* key, const std:
   return static_cast<size_t>(found->get<int64_t>());
 }
 
-std::string GltfErrors::OptionalString(const json& parent, const char* key,
-                                       const std::string& pointer) const {
+const std::string& GltfErrors::OptionalString(const json& parent, const char* key,
+                                              const std::string& pointer) const {
+  static const std::string kAbsent;
   const auto found = parent.find(key);
-  if (found == parent.end()) return {};
+  if (found == parent.end()) return kAbsent;
   if (!found->is_string()) Fail(pointer + "/" + key, "expected a string");
-  return found->get<std::string>();
+  return found->get_ref<const std::string&>();
 }
 
 std::vector<double> GltfErrors::OptionalNumbers(const json& parent, const char* key,

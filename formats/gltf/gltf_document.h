@@ -54,8 +54,9 @@ class GltfErrors : public JsonPointerReader {
                size_t limit, const char* what) const;  // required, in [0, limit)
   size_t OptionalCount(const nlohmann::json& parent, const char* key, const std::string& pointer,
                        size_t fallback) const;  // non-negative integer
-  std::string OptionalString(const nlohmann::json& parent, const char* key,
-                             const std::string& pointer) const;
+  // The member itself (a data: URI can be megabytes), or an empty string when absent.
+  const std::string& OptionalString(const nlohmann::json& parent, const char* key,
+                                    const std::string& pointer) const;
   std::vector<double> OptionalNumbers(const nlohmann::json& parent, const char* key,
                                       const std::string& pointer, size_t expected) const;
 };

@@ -188,7 +188,11 @@ void GltfBuilder::Finish(json& document) {
 
 json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
                                   Diagnostics* diagnostics) {
-  json document = source.json;
+  // Member by member, leaving out the buffers this writer replaces (see SerializeGltfText).
+  json document = json::object();
+  for (auto it = source.json.begin(); it != source.json.end(); ++it) {
+    if (it.key() != "buffers") document[it.key()] = it.value();
+  }
   json animations = document.value("animations", json::array());
   document.erase("animations");
   json accessors = document.value("accessors", json::array());

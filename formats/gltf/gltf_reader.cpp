@@ -386,7 +386,7 @@ std::vector<std::string> LoadExternalImages(const json& document, const ReadOpti
   for (size_t i = 0; i < list->size(); ++i) {
     const std::string pointer = fmt::format("/images/{}", i);
     if (!(*list)[i].is_object()) errors.Fail(pointer, "expected an object");
-    const std::string uri = errors.OptionalString((*list)[i], "uri", pointer);
+    const std::string& uri = errors.OptionalString((*list)[i], "uri", pointer);
     if (uri.empty() || uri.compare(0, 5, "data:") == 0) {
       images.emplace_back();
     } else if (options.load_resource) {
@@ -449,6 +449,14 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   }
   source->external_images = LoadExternalImages(document, options, errors);
   source->json = std::move(container.json);
+  // The buffers live on decoded in buffer_views; their data: URIs (a third larger again) would
+  // only be carried along and copied by every pass-through writer (the memory bound of
+  // docs/reliability.md), which writes buffers of its own.
+  if (auto buffers = source->json.find("buffers"); buffers != source->json.end()) {
+    for (json& buffer : *buffers) {
+      if (buffer.is_object()) buffer.erase("uri");
+    }
+  }
   asset.source_document = std::move(source);
   return asset;
 }

@@ -151,21 +151,57 @@ void AppendU32(std::string& out, uint32_t value) {
   out.append(reinterpret_cast<const char*>(&value), 4);
 }
 
-std::string Serialize(json document, std::string binary, bool glb) {
-  if (!binary.empty()) {
-    json buffer = {{"byteLength", binary.size()}};
-    if (!glb) buffer["uri"] = "data:application/octet-stream;base64," + Base64Encode(binary);
-    document["buffers"] = json::array({buffer});
-  } else {
-    document.erase("buffers");
+// The .gltf text: `document` as json::dump() writes it, with the buffer's data: URI encoded
+// straight into the output. Serialising the URI inside the document held the buffer four times
+// over (bytes, base64, the URI string, the dump) and broke the memory bound of
+// docs/reliability.md; the bytes are the same, since dump() writes an object's members in key
+// order, each as its own dump().
+std::string SerializeGltfText(const json& document, const std::string& binary) {
+  static constexpr std::string_view kUriPrefix = "data:application/octet-stream;base64,";
+  std::string out;
+  out.reserve(Base64EncodedSize(binary.size()) + kUriPrefix.size() + 64);
+  out += '{';
+  bool first = true;
+  const auto member = [&](const std::string& key) {
+    if (!first) out += ',';
+    first = false;
+    out += json(key).dump();
+    out += ':';
+  };
+  bool buffers_written = binary.empty();
+  const auto write_buffers = [&] {
+    member("buffers");
+    out += fmt::format("[{{\"byteLength\":{},\"uri\":\"", binary.size());
+    out += kUriPrefix;
+    AppendBase64(binary, &out);
+    out += "\"}]";
+    buffers_written = true;
+  };
+  for (auto it = document.begin(); it != document.end(); ++it) {
+    if (!buffers_written && it.key() > std::string("buffers")) write_buffers();
+    if (it.key() == "buffers") continue;
+    member(it.key());
+    out += it.value().dump();
   }
+  if (!buffers_written) write_buffers();
+  out += "}\n";
+  return out;
+}
+
+std::string Serialize(json document, std::string binary, bool glb) {
+  if (binary.empty() || !glb) {
+    document.erase("buffers");
+  } else {
+    document["buffers"] = json::array({{{"byteLength", binary.size()}}});
+  }
+  if (!glb) return SerializeGltfText(document, binary);
   std::string text = document.dump();
-  if (!glb) return text + "\n";
   // GLB 2.0: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros, every
   // chunk 4-byte aligned (glTF 2.0 §3.6 buffers and accessors).
   text.append((4 - text.size() % 4) % 4, ' ');
-  binary.append((4 - binary.size() % 4) % 4, '\0');
-  const size_t total = 12 + 8 + text.size() + (binary.empty() ? 0 : 8 + binary.size());
+  const size_t binary_padding = (4 - binary.size() % 4) % 4;
+  const size_t binary_chunk = binary.size() + binary_padding;
+  const size_t total = 12 + 8 + text.size() + (binary.empty() ? 0 : 8 + binary_chunk);
   if (total > UINT32_MAX) ThrowUsage("glb: the output would exceed the 4 GiB a GLB can hold");
   std::string out;
   out.reserve(total);
@@ -176,9 +212,10 @@ std::string Serialize(json document, std::string binary, bool glb) {
   AppendU32(out, kGlbJsonChunk);
   out += text;
   if (!binary.empty()) {
-    AppendU32(out, static_cast<uint32_t>(binary.size()));
+    AppendU32(out, static_cast<uint32_t>(binary_chunk));
     AppendU32(out, kGlbBinChunk);
     out += binary;
+    out.append(binary_padding, '\0');
   }
   return out;
 }

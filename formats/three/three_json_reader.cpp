@@ -189,6 +189,10 @@ void ClipReader::ReadTrack(const json& track, const std::string& pointer, double
   }
   const std::string name =
       json_.RequireString(json_.Require(track, "name", pointer), pointer + "/name");
+  if (name.size() > limits_.name_bytes) {  // docs/reliability.md, Limits
+    json_.Fail(pointer + "/name", fmt::format("a track name of {} bytes, more than the limit of {}",
+                                              name.size(), limits_.name_bytes));
+  }
   const std::string type_text =
       json_.RequireString(json_.Require(track, "type", pointer), pointer + "/type");
   const std::optional<TrackType> type = FindTrackType(type_text);
@@ -205,6 +209,10 @@ void ClipReader::ReadTrack(const json& track, const std::string& pointer, double
   const std::optional<Target> target = ResolveTarget(name, pointer);
   if (!target) return;
   TrackKeys keys = ReadKeys(track, pointer);
+  if (keys.times.size() > limits_.keys_per_channel) {
+    json_.Fail(pointer, fmt::format("{} keys, more than the limit of {}", keys.times.size(),
+                                    limits_.keys_per_channel));
+  }
   if (keys.times.empty()) {
     json_.Fail(pointer,
                fmt::format("track '{}' has no keys (three.js throws on an empty track)", name));
@@ -224,6 +232,13 @@ void ClipReader::ReadTrack(const json& track, const std::string& pointer, double
   channel.interpolation = ReadInterpolation(track, *type, name, pointer);
   CheckTypeFitsPath(*type, *target, channel.interpolation, name, pointer);
   channel.width = ValueWidth(keys, *target, name);
+  if (channel.path == Path::kWeights &&
+      static_cast<size_t>(channel.width) > limits_.morph_targets) {
+    json_.Fail(pointer + "/values",
+               fmt::format("track '{}' holds {} morph weights per key, more than the limit of {} "
+                           "morph targets",
+                           name, channel.width, limits_.morph_targets));
+  }
   if (channel.path == Path::kRotation) CheckQuaternions(keys, name);
   channel.times_seconds = std::move(keys.times);
   channel.values = std::move(keys.values);
@@ -508,6 +523,11 @@ void ClipReader::AddMorphTarget(const Target& target, Channel channel, const std
                            "the same node; per-target morph tracks merge into one weights "
                            "channel only when their keys match (resample them to one grid)",
                            name, group.first_track));
+  }
+  if (group.names.size() >= limits_.morph_targets) {
+    json_.Fail(pointer, fmt::format("track '{}' is morph target {} of its node, more than the "
+                                    "limit of {} morph targets",
+                                    name, group.names.size() + 1, limits_.morph_targets));
   }
   if (std::find(group.names.begin(), group.names.end(), target.morph_target) != group.names.end()) {
     json_.Fail(pointer + "/name", fmt::format("track '{}' animates morph target '{}' a second time",

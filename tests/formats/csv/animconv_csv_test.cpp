@@ -177,5 +177,32 @@ TEST(AnimconvCsvTest, SniffWantsATimeHeader) {
   EXPECT_FALSE(SniffAnimconvCsv("0.1,0.2"));
 }
 
+TEST(AnimconvCsvTest, HeaderColumnsAreBoundedBeforeTheyAreSearched) {
+  // A million weights columns on one node made the duplicate search quadratic: the morph target
+  // limit bounds them, and a transform has at most its x,y,z(,w) (a duplicate says so first).
+  ReadOptions options;
+  options.source = "clip.csv";
+  options.limits.morph_targets = 3;
+  const auto error_of = [&](const std::string& text) -> std::string {
+    try {
+      ReadAnimconvCsv(text, options);
+    } catch (const Error& error) {
+      return error.what();
+    }
+    return "no error";
+  };
+  EXPECT_EQ(error_of("time,m.weights.a,m.weights.b,m.weights.c\n0,0,0,1\n"), "no error");
+  EXPECT_EQ(error_of("time,m.weights.a,m.weights.b,m.weights.c,m.weights.d\n0,0,0,1,0\n"),
+            "clip.csv:1:42: column 'm.weights.d': more than 3 morph targets (the limit) of "
+            "'m.weights'");
+  EXPECT_EQ(error_of("time,n.translation.x,n.translation.y,n.translation.z,n.translation.w\n"
+                     "0,0,0,0,0\n"),
+            "clip.csv:1:54: 'n.translation' has component 'w', expected each of x,y,z once");
+  options.limits.name_bytes = 12;
+  EXPECT_EQ(error_of("time,m.weights.a\n0,1\n"), "no error");
+  EXPECT_EQ(error_of("time,mmm.weights.a\n0,1\n"),
+            "clip.csv:1:6: a column name of 13 bytes, more than the limit of 12");
+}
+
 }  // namespace
 }  // namespace animconv

@@ -616,5 +616,53 @@ TEST(ThreeJsonReaderTest, ReadsTheLegacyObjectLoaderScene) {
   ValidateAsset(asset, file.string());
 }
 
+TEST(ThreeJsonReaderTest, NamesKeysAndMorphTargetsAreBoundedByTheStructureLimits) {
+  // docs/reliability.md, Limits: each at a limit of 3 reads, one past it is a located error.
+  ReadOptions options;
+  options.source = "clip.json";
+  options.limits.name_bytes = 12;  // "a.quaternion"
+  options.limits.keys_per_channel = 3;
+  options.limits.morph_targets = 3;
+  const auto error_of = [&](const std::string& tracks) -> std::pair<std::string, std::string> {
+    try {
+      ReadThreeJson(ClipWith(tracks), options);
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::kBadInput);
+      return {error.location(), error.message()};
+    }
+    return {"", "no error"};
+  };
+  const std::string keys = R"("times":[0,1,2],"values":[0,0,0,1,0,0,0,1,0,0,0,1])";
+  EXPECT_EQ(error_of(R"({"name":"a.quaternion","type":"quaternion",)" + keys + "}").second,
+            "no error");
+  auto [where, what] = error_of(R"({"name":"ab.quaternion","type":"quaternion",)" + keys + "}");
+  EXPECT_EQ(where, "/tracks/0/name");
+  EXPECT_NE(what.find("a track name of 13 bytes, more than the limit of 12"), std::string::npos);
+  options.limits.name_bytes = 100;
+  std::tie(where, what) =
+      error_of(R"({"name":"a.quaternion","type":"quaternion","times":[0,1,2,3],"values":[)"
+               R"(0,0,0,1,0,0,0,1,0,0,0,1,0,0,0,1]})");
+  EXPECT_EQ(where, "/tracks/0");
+  EXPECT_NE(what.find("4 keys, more than the limit of 3"), std::string::npos) << what;
+  EXPECT_EQ(error_of(R"({"name":"m.morphTargetInfluences","type":"number","times":[0],)"
+                     R"("values":[0,0,1]})")
+                .second,
+            "no error");
+  std::tie(where, what) = error_of(R"({"name":"m.morphTargetInfluences","type":"number",)"
+                                   R"("times":[0],"values":[0,0,0,1]})");
+  EXPECT_EQ(where, "/tracks/0/values");
+  EXPECT_NE(what.find("holds 4 morph weights per key, more than the limit of 3"), std::string::npos)
+      << what;
+  std::string per_target;
+  for (int t = 0; t < 4; ++t) {
+    per_target += (t ? "," : "") + std::string(R"({"name":"m.morphTargetInfluences[t)") +
+                  std::to_string(t) + R"(]","type":"number","times":[0],"values":[1]})";
+  }
+  std::tie(where, what) = error_of(per_target);
+  EXPECT_EQ(where, "/tracks/3");
+  EXPECT_NE(what.find("is morph target 4 of its node, more than the limit of 3"), std::string::npos)
+      << what;
+}
+
 }  // namespace
 }  // namespace animconv

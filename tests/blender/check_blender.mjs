@@ -271,6 +271,7 @@ function compare(reference, dump) {
   const items = new Map(dump.items.map((item) => [item.name, item]));
   let worstDegrees = 0;
   let worstMetres = 0;
+  let positions = 0;
   let worstAt = '';
   let kinds = new Set();
   for (const [name, joint] of reference.joints) {
@@ -298,6 +299,7 @@ function compare(reference, dump) {
       report.check(degrees <= DEGREES_TOLERANCE, () => `${name} at t=${t.toFixed(5)}: rotation off by ` +
                                                        `${degrees.toExponential(3)} degrees`);
       if (want.p === null) return;
+      ++positions;
       const metres = got.p.distanceTo(want.p);
       worstMetres = Math.max(worstMetres, metres);
       report.check(metres <= positionTolerance, () => `${name} at t=${t.toFixed(5)}: position ${format(got.p)} m, ` +
@@ -306,7 +308,9 @@ function compare(reference, dump) {
   }
   console.log(`Blender ${dump.blender} (${[...kinds].join('/')}s): ${reference.joints.size} joints x ` +
               `${reference.times.length} frames; largest difference: rotation ${worstDegrees.toExponential(2)} ` +
-              `degrees (${worstAt}), position ${worstMetres.toExponential(2)} m (tolerance ${positionTolerance.toExponential(1)} m)`);
+              `degrees (${worstAt}), ` +
+              (positions ? `position ${worstMetres.toExponential(2)} m (tolerance ${positionTolerance.toExponential(1)} m)` :
+                'positions not compared'));
 }
 
 // ---------------------------------------------------------------------------------------------

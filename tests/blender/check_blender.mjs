@@ -4,6 +4,7 @@
 //
 //   node check_blender.mjs --source SRC --output OUT [--source-unit M] [--output-unit M]
 //                          [--blender PATH] [--axes z-up|y-up] [--max-failure-lines N]
+//                          [--interval SECONDS] [--bones LIST] [--mirror x|z]   (CSV sources)
 //
 // OUT is imported by blender_dump.py (`blender -b --factory-startup --python`): .bvh with
 // Blender's BVH importer, anything else with its bundled glTF importer; a failed import, or one
@@ -17,11 +18,13 @@
 //   .bvh   three.js r187 BVHLoader: its skeleton posed with its own tracks at every frame (not
 //          ENDSITE bones). Positions in metres: BVH units x --source-unit (0.01, animconv's
 //          documented centimetres).
-//   .csv   a Unity CSV (55 HumanBodyBones columns, 0.2 s rows, data/unity/README.md): animconv's
-//          documented VRMA semantics, as tests/interop/check_vrma.mjs states them: each bone's
-//          local rotation is the normalised localRotation mirrored to (-x, -y, z, w) (VRM 1.0 /
-//          glTF +Z forward) at each row; VRMA nodes are named by VRM 1.0 bone names. Rotations
-//          only: the CSV holds no positions.
+//   .csv   a Unity CSV (--interval rows, 0.2 s by default; data/unity/README.md): animconv's
+//          documented semantics, as tests/interop/check_vrma.mjs and check_gltf.mjs state them:
+//          each bone's local rotation is the normalised localRotation mirrored with --mirror x
+//          (the default: (-x, -y, z, w), a .vrma's VRM 1.0 convention) or z (a .glb's default,
+//          --mirror z) at each row. Columns: the 55 HumanBodyBones by VRM 1.0 name (a .vrma's
+//          node names) or --bones LIST's names (a .glb's). Rotations only: the CSV holds no
+//          positions.
 //   other  three.js r187 GLTFLoader and an AnimationMixer playing the first clip at the union of
 //          its key times. Nodes: those the clip animates and the skins' joints, by their glTF
 //          names.
@@ -43,7 +46,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { INTEROP_DIR, Report, expectedBones, parseArgs, poseAt, requireModules, usage } from '../interop/lib/common.mjs';
+import {
+  INTEROP_DIR, Report, expectedBones, parseArgs, poseAt, readBoneList, readUnityCsv, requireModules, usage,
+} from '../interop/lib/common.mjs';
 import { NOT_IN_VRMA, loadGltfFile, readRecording } from '../interop/lib/vrm.mjs';
 
 // three from tests/interop/node_modules (the pinned r187), by path: this folder has none. The
@@ -63,7 +68,8 @@ export const RELATIVE_POSITION_TOLERANCE = 2e-6;
 const SCENE_FPS = 30;
 
 const args = parseArgs(process.argv.slice(2), {
-  options: ['source', 'output', 'source-unit', 'output-unit', 'blender', 'axes', 'interval', 'max-failure-lines'],
+  options: ['source', 'output', 'source-unit', 'output-unit', 'blender', 'axes', 'interval', 'bones', 'mirror',
+            'max-failure-lines'],
 });
 for (const required of ['source', 'output']) {
   if (args[required] === undefined) usage(`--${required} is required`);
@@ -122,10 +128,21 @@ async function readBvh(path) {
 
 function readCsv(path) {
   const interval = Number(args.interval ?? 0.2);
-  const { columns, rows } = readRecording(undefined, path);
+  const mirrorAxis = args.mirror ?? 'x';
+  if (!['x', 'z'].includes(mirrorAxis)) usage(`--mirror must be x or z, not '${mirrorAxis}'`);
+  // Without --bones: the 55 HumanBodyBones columns by VRM 1.0 name (a .vrma's nodes). With
+  // --bones: the list's names as they are (a .glb's nodes are named by the list).
+  let columns;
+  let rows;
+  if (args.bones === undefined) {
+    ({ columns, rows } = readRecording(undefined, path));
+  } else {
+    columns = readBoneList(args.bones);
+    rows = readUnityCsv(path, columns.length);
+  }
   const times = rows.map((_, r) => r * interval);
   const joints = new Map();
-  for (const { name, keys } of expectedBones(rows, columns, { interval, mirrorAxis: 'x' })) {
+  for (const { name, keys } of expectedBones(rows, columns, { interval, mirrorAxis })) {
     if (keys.length === 0 || NOT_IN_VRMA.has(name)) continue;
     joints.set(name, {
       rest: null,

@@ -9,7 +9,8 @@
 #           the BVH importer (use_fps_scale off) puts BVH frame i on frame 1 + i whatever the rate.
 #   frames  Blender frames to sample (fractional ones through frame_set's subframe).
 #   animation  the glTF animation whose actions are played (the importer makes one action per
-#           animation and object, named "<animation>_<object>"); null: the first one.
+#           animation and object, named "<animation>_<object>"); null: the one the importer made
+#           active (the first).
 #
 # DUMP.json: {"items": [{"name", "kind": "bone"|"object", "parent", "rest": [m16] or null,
 #             "world": [[m16] per frame]}]}, 4x4 world matrices row-major in Blender's space

@@ -57,14 +57,14 @@ requireModules(['three']);
 const threeFile = (relative) => pathToFileURL(join(INTEROP_DIR, 'node_modules', 'three', relative)).href;
 const THREE = await import(threeFile('build/three.module.js'));
 
-export const DEGREES_TOLERANCE = 1e-3;
-export const METRES_TOLERANCE = 1e-5;
+const DEGREES_TOLERANCE = 1e-3;
+const METRES_TOLERANCE = 1e-5;
 // Blender's matrices are single precision (mathutils): each parent adds float32 rounding of
 // the size of its coordinates, so positions are compared within max(1e-5 m, 2e-6 x SIZE), SIZE
 // the skeleton's size (the farthest joint from the origin over the clip). Measured: Blender
-// reading khronos_Fox.glb ITSELF is 5.7e-5 m off three, SIZE 57 m (1.0e-6 x SIZE); animconv's
+// reading khronos_Fox.glb ITSELF is 5.7e-5 m off three, SIZE 70 units (8e-7 x SIZE); animconv's
 // output of it, the same.
-export const RELATIVE_POSITION_TOLERANCE = 2e-6;
+const RELATIVE_POSITION_TOLERANCE = 2e-6;
 const SCENE_FPS = 30;
 
 const args = parseArgs(process.argv.slice(2), {

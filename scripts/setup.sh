@@ -11,7 +11,8 @@ need=(build-essential cmake
   libassimp-dev libglm-dev libfmt-dev libspdlog-dev libboost-program-options-dev
   nlohmann-json3-dev libmeshoptimizer-dev libgtest-dev libgmock-dev libbenchmark-dev
   pkgconf  # tests/install: the installed package through pkg-config
-  assimp-utils)  # `assimp export`, the peer of bench/bvh_vs_assimp_export.sh
+  assimp-utils  # `assimp export`, the peer of bench/bvh_vs_assimp_export.sh
+  blender python3-numpy)  # tests/blender: Blender 3.4 headless imports our outputs
 # Node runs the interop tests against the real three.js; any install that provides node and
 # npm will do (Debian's nodejs + npm, or a nodesource nodejs that bundles npm).
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || need+=(nodejs npm)

@@ -81,6 +81,11 @@ BvhSkeleton BuildBvhSkeleton(const Asset& asset, const Clip& clip,
     // Without any animation (a pose-less clip) the skeleton is every node without a mesh.
     included[n] = animated_below[n] || ((below_included || !any_animated) && !node.mesh);
   }
+  // A rig of mesh nodes only, nothing animated (a morph-only clip written with --allow-partial):
+  // its nodes are the skeleton, so the file still shows where they are.
+  if (std::none_of(included.begin(), included.end(), [](bool b) { return b; })) {
+    included.assign(count, true);
+  }
   std::vector<std::vector<size_t>> children(count);
   std::vector<size_t> roots;
   for (const size_t n : order) {

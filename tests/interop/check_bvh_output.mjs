@@ -58,7 +58,7 @@ function playable(root, clip) {
   root.traverse((object) => { if (object.name && !nodes.has(object.name)) nodes.set(object.name, object); });
   root.updateMatrixWorld(true);
   const rest = new Map();
-  for (const [name, object] of nodes) rest.set(name, object.getWorldQuaternion(new THREE.Quaternion()));
+  root.traverse((object) => rest.set(object, object.getWorldQuaternion(new THREE.Quaternion())));
   return { root, clip, mixer, action, nodes, rest };
 }
 
@@ -123,9 +123,14 @@ if (source) {
     }
   }
   const sourceByName = new Map();
-  for (const [name, object] of source.nodes) {
-    sourceByName.set(THREE.PropertyBinding.sanitizeNodeName(name), { name, object });
-  }
+  // A glTF may name a mesh like a joint (RobotExpressive's 'Torso'): the bone wins, as in
+  // animconv's skeleton, which leaves unanimated mesh nodes out.
+  source.root.traverse((object) => {
+    if (!object.name) return;
+    const key = THREE.PropertyBinding.sanitizeNodeName(object.name);
+    const known = sourceByName.get(key);
+    if (!known || (object.isBone && !known.object.isBone)) sourceByName.set(key, { name: object.name, object });
+  });
   for (const name of joints) report.check(sourceByName.has(name), `joint ${name} is no node of the source`);
   for (const track of source.clip.tracks) {
     const { nodeName, propertyName } = THREE.PropertyBinding.parseTrackName(track.name);
@@ -153,7 +158,7 @@ if (source) {
       if (!match) continue;
       const joint = out.nodes.get(name);
       joint.getWorldQuaternion(q);
-      match.object.getWorldQuaternion(expected).multiply(source.rest.get(match.name).clone().invert());
+      match.object.getWorldQuaternion(expected).multiply(source.rest.get(match.object).clone().invert());
       // The angle of q⁻¹·expected by atan2, not acos of a dot: float32 track values are unit only
       // to ~1e-7, which acos would turn into 0.03°.
       const r = q.clone().conjugate().multiply(expected);

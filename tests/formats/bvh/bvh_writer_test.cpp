@@ -291,6 +291,18 @@ TEST(BvhWriterTest, AnimatedTranslationBelowTheRootGetsPositionChannelsAddedToTh
   ExpectSameWorldPose(asset, text);
 }
 
+TEST(BvhWriterTest, AConstantTranslationBecomesTheOffset) {
+  // glTF exporters key every bone's translation, mostly constant: no position channels then,
+  // and the OFFSET is the keyed value (what plays), not the node's rest translation.
+  Asset asset = RestRotatedRig();
+  asset.clips[0].channels.push_back(
+      MakeChannel(1, Path::kTranslation, {0, 1}, {0, 0.25, 0, 0, 0.25, 0}, 3));
+  const std::string text = WriteBvh(asset, {});
+  EXPECT_NE(text.find("JOINT spine\n\t{\n\t\tOFFSET 0 0 -25\n\t\tCHANNELS 3 "), std::string::npos)
+      << text;
+  ExpectSameWorldPose(asset, text);
+}
+
 TEST(BvhWriterTest, WritesTheRequestedOrRecordedRotationOrder) {
   Asset asset = RestRotatedRig();
   asset.rig.nodes[1].euler_order = "YXZ";  // as a BVH reader records it

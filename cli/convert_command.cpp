@@ -20,7 +20,7 @@ int RunConvert(const std::vector<std::string>& args) {
       ("to", po::value(&to),
        "output format id; default: from the output extension (.json -> three, .hierarchy.json "
        "-> three-hierarchy, .csv -> csv, .unity.csv -> unity-csv, .gltf -> gltf, .glb/.vrm "
-       "-> glb, .vrma -> vrma)");
+       "-> glb, .vrma -> vrma, .bvh -> bvh)");
   // clang-format on
   po::options_description visible;
   visible.add(files)

@@ -8,6 +8,7 @@
 #include "animconv/bone_map.h"
 #include "animconv/bone_names.h"
 #include "animconv/error.h"
+#include "animconv/euler.h"
 #include "animconv/io.h"
 
 namespace animconv::cli {
@@ -74,6 +75,10 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
        "per target")
       ("time-unit", po::value(&values->time_unit)->default_value(values->time_unit),
        "three-hierarchy: key times in s or ms (ms = the seed article's convention)")
+      ("bvh-order", po::value(&values->bvh_order)->value_name("ORDER"),
+       "bvh: the rotation channels' order for every joint: ZXY, ZYX, XYZ, XZY, YXZ or YZX. "
+       "Default: the order each joint had "
+       "in a BVH input, else ZXY (what CMU and most tools write)")
       ("precision", po::value(&values->precision),
        "unity-csv: decimals per value (the exporter writes 3); default: shortest text that "
        "reads back as the same float");
@@ -157,6 +162,13 @@ void ApplyConvertOptions(ConvertOptionValues values, const po::variables_map& ma
     options->write.hierarchy_time_unit = TimeUnit::kMilliseconds;
   } else if (values.time_unit != "s") {
     ThrowUsage("--time-unit must be s or ms");
+  }
+  if (map.count("bvh-order")) {
+    options->write.bvh_order = ParseEulerOrder(values.bvh_order);
+    if (!options->write.bvh_order) {
+      ThrowUsage(fmt::format("--bvh-order must be ZXY, ZYX, XYZ, XZY, YXZ or YZX, not '{}'",
+                             values.bvh_order));
+    }
   }
   if (map.count("precision")) {
     if (values.precision < 0 || values.precision > 17)

@@ -20,6 +20,7 @@ struct ConvertOptionValues {
   std::string clip;
   std::string time_unit = "s";
   std::string morph_tracks = "all";
+  std::string bvh_order;
   int precision = -1;
   bool three_array = false;
   bool allow_partial = false;

@@ -3,6 +3,7 @@
 #include "animconv/error.h"
 #include "animconv/format.h"
 #include "formats/assimp/assimp.h"
+#include "formats/bvh/bvh_writer.h"
 #include "formats/csv/animconv_csv.h"
 #include "formats/csv/unity_csv.h"
 #include "formats/gltf/gltf.h"
@@ -120,6 +121,21 @@ const std::vector<Format>& Formats() {
        SniffThreeHierarchy,
        ReadThreeHierarchy,
        WriteThreeHierarchy,
+       NormalizedHumanoid::kNo,
+       /*holds_morph_weights=*/false},
+      // Write only for now: `.bvh` input still reads through the `assimp` entry below (reading
+      // picks the first entry with a reader). Rotations are re-expressed for a rest pose without
+      // rotations, the one BVH players assume (docs/formats/bvh.md, "Writing").
+      {"bvh",
+       "BioVision Hierarchy motion capture (writes HIERARCHY + MOTION; read through assimp)",
+       {".bvh"},
+       Handedness::kRight,
+       false,
+       false,
+       true,
+       nullptr,
+       nullptr,
+       WriteBvh,
        NormalizedHumanoid::kNo,
        /*holds_morph_weights=*/false},
       // Read only: Assimp's exporters lose what we keep (Assimp 5.2 glTF2Exporter.cpp writes no

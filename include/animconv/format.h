@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "animconv/diagnostic.h"
+#include "animconv/euler.h"
 #include "animconv/io.h"
 #include "animconv/model.h"
 
@@ -45,6 +46,9 @@ struct WriteOptions {
   std::vector<std::string> bone_names;                // unity-csv column groups; empty = 55 bones
   // unity-csv rows, and cubic splines baked for formats without them: sample on this grid
   std::optional<double> row_interval_seconds;
+  // bvh: the rotation channels' order for every joint (--bvh-order); unset = each node's
+  // recorded Node::euler_order (a BVH input's), else ZXY.
+  std::optional<EulerOrder> bvh_order;
   // Where the writer tells what it left out (channels its format cannot hold); null drops them.
   // RenderAsset points it at its own sink.
   Diagnostics* diagnostics = nullptr;

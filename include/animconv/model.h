@@ -59,6 +59,9 @@ struct Node {
   int morph_target_count = 0;
   std::vector<std::string> morph_target_names;  // empty or morph_target_count names
   std::optional<HumanBone> human_bone;
+  // The Euler order the source stored this node's rotations in ("ZXY": a BVH joint's rotation
+  // channels as declared); empty when the source had quaternions. The BVH writer keeps it.
+  std::string euler_order;
 };
 
 struct Rig {

@@ -55,6 +55,12 @@ TEST(PartialOutputTest, AMorphOnlyClipIsNoHierarchyJson) {
                 "the three-hierarchy output would hold no animation");
 }
 
+TEST(PartialOutputTest, AMorphOnlyClipIsNoBvh) {
+  // BVH has no morph weights (Format::holds_morph_weights is false): the writer would drop all.
+  ExpectPartial(testing::SourcePath("data/gltf/morph_cube.gltf"), "cube.bvh",
+                "the bvh output would hold no animation");
+}
+
 TEST(PartialOutputTest, AnFbxWithoutClipIsNoGlb) {
   ExpectPartial(Shared("fbx/threejs_morph_test.fbx"), "m.glb",
                 "the input holds no animation (no clip)");

@@ -38,7 +38,7 @@ const TOLERANCE = { deg: 0.1, m: 1e-4, ratio: 1e-3, weight: 1e-3 };
 // Every format with a writer (`animconv formats`), and the extension each is written with.
 const FORMATS = {
   csv: 'csv', 'unity-csv': 'unity.csv', gltf: 'gltf', vrma: 'vrma', glb: 'glb',
-  three: 'json', 'three-hierarchy': 'hierarchy.json',
+  three: 'json', 'three-hierarchy': 'hierarchy.json', bvh: 'bvh',
 };
 // A multi-clip input into a single-clip format is converted clip by clip, up to this many.
 const MAX_CLIPS_PER_INPUT = 4;

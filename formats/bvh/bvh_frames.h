@@ -1,0 +1,37 @@
+// BVH's one `Frame Time`: which grid the clip is written on, and how far that plays from the
+// clip (docs/formats/bvh.md, "Writing", "Frames").
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "animconv/model.h"
+
+namespace animconv {
+
+// Without --fps/--interval, a clip whose keys are not on one uniform grid is sampled at its
+// densest key rate, rounded to whole frames per second and held to this range: 30 fps keeps
+// slow key sets from losing their curves, 120 fps (mocap's highest common rate) keeps 1 ms step
+// holds from asking for 1000 fps.
+constexpr double kBvhMinDefaultFps = 30;
+constexpr double kBvhMaxDefaultFps = 120;
+// A clip without two keys in any channel (a pose) is one frame, stated at this rate.
+constexpr double kBvhPoseFps = 30;
+
+struct BvhFrames {
+  double interval_seconds = 0;
+  std::string interval_text;  // as written after "Frame Time:", reading back as interval_seconds
+  size_t count = 0;
+  // True when every key of `channels` is a frame time: the frames are the keys themselves.
+  bool on_key_grid = false;
+  double Time(size_t frame) const { return static_cast<double>(frame) * interval_seconds; }
+};
+
+// `requested` (--interval/--fps) when given; else the keys' own grid when all keys of
+// `channels` lie on one k·interval grid from 0 (within 1e-6 s); else the default rate above.
+// Frames run from 0 to the first frame at or after the clip's duration.
+BvhFrames ChooseBvhFrames(const Clip& clip, const std::vector<const Channel*>& channels,
+                          std::optional<double> requested);
+
+}  // namespace animconv

@@ -1,0 +1,289 @@
+#include "formats/bvh/bvh_writer.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "animconv/error.h"
+#include "animconv/quaternion.h"
+#include "animconv/resample.h"
+#include "animconv/rest_pose.h"
+#include "animconv/sample.h"
+#include "animconv/timing.h"
+#include "formats/bvh/bvh_frames.h"
+#include "formats/bvh/bvh_skeleton.h"
+#include "formats/common/writer_support.h"
+
+namespace animconv {
+namespace {
+
+constexpr double kDegreesPerRadian = 57.29577951308232;
+// The most numbers one output may hold (frames x channels): about 1 GiB of text, so the file
+// stays under the readers' default --max-input-mb (the unity-csv writer's bound).
+constexpr double kMaxValues = 1u << 27;
+
+std::string NameList(const std::vector<std::string>& names) {
+  constexpr size_t kShown = 10;
+  std::string list = fmt::format(
+      "{}", fmt::join(names.begin(), names.begin() + std::min(names.size(), kShown), ", "));
+  if (names.size() > kShown) list += fmt::format(" and {} more", names.size() - kShown);
+  return list;
+}
+
+// Morph weights and scale have no BVH channel: said, with the nodes, so the user knows what the
+// file lacks (the coverage rule counts a morph-only clip as partial: holds_morph_weights).
+void WarnDropped(const Asset& asset, const Clip& clip, Diagnostics* diagnostics) {
+  std::vector<std::string> weights, scales;
+  const double scale_tolerance = ToleranceOf(ReduceOptions{}, Path::kScale);
+  for (const Channel& channel : clip.channels) {
+    const Node& node = asset.rig.nodes[static_cast<size_t>(channel.node)];
+    if (channel.path == Path::kWeights) {
+      weights.push_back(fmt::format("{} ({} target(s))", node.name, channel.width));
+    } else if (channel.path == Path::kScale) {
+      // Dropped, the node keeps its rest scale (in its children's OFFSETs): silent only where
+      // that is within the --reduce scale tolerance of every key.
+      bool moves = false;
+      for (size_t k = 0; k < channel.key_count() && !moves; ++k) {
+        for (size_t c = 0; c < 3; ++c) {
+          const double rest = node.rest_scale[c];
+          const double ratio = rest != 0 ? channel.key_value(k)[c] / rest : 0;
+          if (std::fabs(ratio - 1) > scale_tolerance) moves = true;
+        }
+      }
+      if (moves) scales.push_back(node.name);
+    }
+  }
+  if (!weights.empty()) {
+    AddDiagnostic(diagnostics, Severity::kWarning,
+                  fmt::format("bvh: {} morph weight channel(s) not written (BVH has no morph "
+                              "weights): {}",
+                              weights.size(), NameList(weights)));
+  }
+  if (!scales.empty()) {
+    AddDiagnostic(diagnostics, Severity::kWarning,
+                  fmt::format("bvh: {} scale channel(s) not written (BVH has no scale channels; "
+                              "the nodes keep their rest scale): {}",
+                              scales.size(), NameList(scales)));
+  }
+}
+
+// 12 significant digits, trailing zeros dropped. Float32's shortest text (what the JSON writers
+// print) is not enough here: angles down a 20-joint chain and centimetres on a metre lever
+// each add float32's half-ulp, about 1e-4° and 1e-6 m at the hands of a mocap skeleton,
+// the tolerances a BVH round trip must keep. 12 digits are 1e-10° and 1e-12 m, and drop the
+// last-bit noise of double arithmetic, so a value read as "53.2745" is written "53.2745" again.
+// Below 1e-9 (degrees, centimetres) a value is rounding noise of a zero (a rest rotation times
+// its inverse) and is written 0, never "-0".
+void AppendNumber(std::string& out, double value) {
+  char buffer[32];
+  const double shown = std::fabs(value) < 1e-9 ? 0.0 : value;
+  const auto end = fmt::format_to_n(buffer, sizeof buffer, "{:.12g}", shown);
+  out.append(buffer, end.out);
+}
+
+void AppendVector(std::string& out, const Vec3& metres) {
+  for (size_t c = 0; c < 3; ++c) {
+    out += ' ';
+    AppendNumber(out, metres[c] * kBvhUnitsPerMetre);
+  }
+}
+
+void AppendChannels(std::string& out, const BvhJoint& joint) {
+  out += fmt::format("CHANNELS {}", joint.has_position_channels ? 6 : 3);
+  if (joint.has_position_channels) out += " Xposition Yposition Zposition";
+  for (const int axis : joint.order.axes)
+    out += fmt::format(" {}rotation", static_cast<char>('X' + axis));
+  out += '\n';
+}
+
+void AppendHierarchy(std::string& out, const BvhSkeleton& skeleton) {
+  out += "HIERARCHY\n";
+  // Iterative, so a deep rig (up to --max-depth) cannot exhaust the stack.
+  struct Open {
+    int joint;
+    size_t next_child;
+  };
+  std::vector<Open> stack = {{0, 0}};
+  auto open = [&](int index) {
+    const BvhJoint& joint = skeleton.joints[static_cast<size_t>(index)];
+    const std::string indent(stack.size() - 1, '\t');
+    out += indent + (joint.parent < 0 ? "ROOT " : "JOINT ") + joint.name + '\n';
+    out += indent + "{\n" + indent + "\tOFFSET";
+    AppendVector(out, joint.offset);
+    out += '\n' + indent + '\t';
+    AppendChannels(out, joint);
+  };
+  open(0);
+  while (!stack.empty()) {
+    Open& top = stack.back();
+    const BvhJoint& joint = skeleton.joints[static_cast<size_t>(top.joint)];
+    if (top.next_child < joint.children.size()) {
+      const int child = joint.children[top.next_child++];
+      stack.push_back({child, 0});
+      open(child);
+      continue;
+    }
+    const std::string indent(stack.size() - 1, '\t');
+    if (joint.end_site) {
+      out += indent + "\tEnd Site\n" + indent + "\t{\n" + indent + "\t\tOFFSET";
+      AppendVector(out, *joint.end_site);
+      out += '\n' + indent + "\t}\n";
+    }
+    out += indent + "}\n";
+    stack.pop_back();
+  }
+}
+
+// The channel as a player of the BVH sees it: its values at the frame times, interpolated
+// linearly (slerp) between them, as BVHLoader's tracks are.
+Channel SampledOnFrames(const Channel& channel, const BvhFrames& frames) {
+  Channel sampled;
+  sampled.node = channel.node;
+  sampled.path = channel.path;
+  sampled.interpolation = Interpolation::kLinear;
+  sampled.width = channel.width;
+  sampled.times_seconds.resize(frames.count);
+  sampled.values.resize(frames.count * static_cast<size_t>(channel.width));
+  for (size_t f = 0; f < frames.count; ++f) {
+    sampled.times_seconds[f] = frames.Time(f);
+    EvaluateChannel(channel, frames.Time(f),
+                    &sampled.values[f * static_cast<size_t>(channel.width)]);
+  }
+  return sampled;
+}
+
+// How far the frames play from the clip, per channel: the rotations written are the source's
+// local ones times constant rotations on both sides, and slerp commutes with those, so the
+// source channel's sampling error is the BVH joint's. The exit-0 rule: over the --reduce
+// tolerances, a warning names the channel and the fix.
+void MeasureFrames(const Asset& asset, const BvhSkeleton& skeleton, const BvhFrames& frames,
+                   bool requested, Diagnostics* diagnostics) {
+  PlaybackErrors errors;
+  for (const BvhJoint& joint : skeleton.joints) {
+    for (const Channel* channel : {joint.rotation, joint.translation}) {
+      if (!channel) continue;
+      errors.Add(channel->path, channel->node,
+                 PlaybackError(*channel, SampledOnFrames(*channel, frames)));
+    }
+  }
+  const double fps = 1 / frames.interval_seconds;
+  for (const Path path : {Path::kRotation, Path::kTranslation}) {
+    const size_t p = static_cast<size_t>(path);
+    const double tolerance = ToleranceOf(ReduceOptions{}, path);
+    if (errors.worst_node[p] < 0 || errors.max[p] <= tolerance) continue;
+    AddDiagnostic(
+        diagnostics, Severity::kWarning,
+        fmt::format("bvh: one Frame Time for the whole clip: frames every {} s ({:.6g} fps) play "
+                    "up to {:.3g} {} off the input on {}.{} (tolerance {:g}){}",
+                    frames.interval_text, fps, ErrorInPrintedUnit(path, errors.max[p]),
+                    PrintedUnit(path),
+                    asset.rig.nodes[static_cast<size_t>(errors.worst_node[p])].name, PathName(path),
+                    ErrorInPrintedUnit(path, tolerance),
+                    requested ? "; use a higher --fps" : "; pass a higher --fps"));
+  }
+}
+
+}  // namespace
+
+std::string WriteBvh(const Asset& asset, const WriteOptions& options) {
+  const Clip& clip = SingleClip(asset, "bvh");
+  RequireInterpolation(asset, clip, "bvh", true);
+  WarnDropped(asset, clip, options.diagnostics);
+  const BvhSkeleton skeleton =
+      BuildBvhSkeleton(asset, clip, options.bvh_order, options.diagnostics);
+  if (skeleton.joints.empty()) ThrowUsage("bvh: the rig has no nodes to write as joints");
+
+  std::vector<const Channel*> channels;
+  size_t values_per_frame = 0;
+  for (const BvhJoint& joint : skeleton.joints) {
+    values_per_frame += joint.has_position_channels ? 6 : 3;
+    for (const Channel* channel : {joint.rotation, joint.translation}) {
+      if (channel) channels.push_back(channel);
+    }
+  }
+  const BvhFrames frames = ChooseBvhFrames(clip, channels, options.row_interval_seconds);
+  if (!(static_cast<double>(frames.count) * static_cast<double>(values_per_frame) <= kMaxValues)) {
+    ThrowUsage(
+        fmt::format("bvh: {} frames of {} values is more than the {} values (about 1 GiB "
+                    "of text) a bvh output may hold; pass a lower --fps",
+                    frames.count, values_per_frame, kMaxValues));
+  }
+  if (!frames.on_key_grid && !options.row_interval_seconds) {
+    AddDiagnostic(options.diagnostics, Severity::kInfo,
+                  fmt::format("bvh: the keys are not on one uniform grid; frames every {} s "
+                              "(--fps/--interval choose)",
+                              frames.interval_text));
+  }
+  MeasureFrames(asset, skeleton, frames, options.row_interval_seconds.has_value(),
+                options.diagnostics);
+
+  // Per joint, the constant rotations of the re-expression (docs/formats/bvh.md): the BVH local
+  // rotation is Wr_parent · L(t) · R_rest⁻¹ · Wr_parent⁻¹, which makes its world rotation
+  // W(t)·Wr⁻¹, the source's relative to its rest.
+  const RestPose rest(asset.rig);
+  struct Constants {
+    Quat parent_rest_world{0, 0, 0, 1};
+    Quat rest_inverse{0, 0, 0, 1};
+    Vec3 rest_offset{0, 0, 0};
+  };
+  std::vector<Constants> constants(skeleton.joints.size());
+  for (size_t j = 0; j < skeleton.joints.size(); ++j) {
+    const BvhJoint& joint = skeleton.joints[j];
+    if (joint.node < 0) continue;
+    constants[j].parent_rest_world = rest.ParentWorldRotation(joint.node);
+    constants[j].rest_inverse =
+        Conjugate(asset.rig.nodes[static_cast<size_t>(joint.node)].rest_rotation);
+    constants[j].rest_offset = rest.ParentToWorld(joint.node, {0, 0, 0});
+  }
+
+  std::string out;
+  ReserveOutput(out, frames.count * values_per_frame * 10 + skeleton.joints.size() * 120);
+  AppendHierarchy(out, skeleton);
+  out += fmt::format("MOTION\nFrames: {}\nFrame Time: {}\n", frames.count, frames.interval_text);
+  std::vector<std::optional<std::array<double, 3>>> previous(skeleton.joints.size());
+  for (size_t f = 0; f < frames.count; ++f) {
+    const double seconds = frames.Time(f);
+    bool first = true;
+    for (size_t j = 0; j < skeleton.joints.size(); ++j) {
+      const BvhJoint& joint = skeleton.joints[j];
+      auto separator = [&] {
+        if (!first) out += ' ';
+        first = false;
+      };
+      if (joint.has_position_channels) {
+        Vec3 position{0, 0, 0};
+        if (joint.translation) {
+          Vec3 translation;
+          EvaluateChannel(*joint.translation, seconds, translation.data());
+          for (size_t c = 0; c < 3; ++c) translation[c] -= joint.rest_translation[c];
+          // The parent's rest rotation and scale, as for the OFFSET; no translation.
+          const Vec3 moved = rest.ParentToWorld(joint.node, translation);
+          for (size_t c = 0; c < 3; ++c) position[c] = moved[c] - constants[j].rest_offset[c];
+        }
+        for (size_t c = 0; c < 3; ++c) {
+          separator();
+          AppendNumber(out, position[c] * kBvhUnitsPerMetre);
+        }
+      }
+      Quat local{0, 0, 0, 1};
+      if (joint.rotation) {
+        Quat source;
+        EvaluateChannel(*joint.rotation, seconds, source.data());
+        const Quat& parent = constants[j].parent_rest_world;
+        local = Multiply(Multiply(parent, Multiply(Normalized(source), constants[j].rest_inverse)),
+                         Conjugate(parent));
+      }
+      const std::array<double, 3> radians = EulerFromQuat(joint.order, local, previous[j]);
+      previous[j] = radians;
+      for (const double angle : radians) {
+        separator();
+        AppendNumber(out, angle * kDegreesPerRadian);
+      }
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+}  // namespace animconv

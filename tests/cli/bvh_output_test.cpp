@@ -1,0 +1,66 @@
+// `animconv convert ... -o X.bvh` through the real binary: the options that shape a BVH output
+// (--bvh-order, --bone-names, --fps) and what a BVH output says it lost (docs/formats/bvh.md).
+#include <gtest/gtest.h>
+
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+using testing::RunAnimconv;
+using testing::TempDir;
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+std::string CmuWalk() { return testing::SourcePath("data/bvh/cmu_walk.bvh"); }
+
+TEST(BvhOutputTest, WritesZxyByDefaultAndTheOrderAsked) {
+  TempDir dir;
+  auto result = RunAnimconv("convert " + CmuWalk() + " -o " + dir.File("a.bvh"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string zxy = testing::ReadText(dir.File("a.bvh"));
+  EXPECT_TRUE(Has(zxy, "CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"));
+  EXPECT_TRUE(Has(zxy, "Frames: 48\nFrame Time: 0.0083333333\n"));  // the input's own grid
+  result = RunAnimconv("convert " + CmuWalk() + " --bvh-order yzx -o " + dir.File("b.bvh"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string yzx = testing::ReadText(dir.File("b.bvh"));
+  EXPECT_TRUE(Has(yzx, "CHANNELS 3 Yrotation Zrotation Xrotation\n"));
+  EXPECT_FALSE(Has(yzx, "Zrotation Xrotation Yrotation"));
+}
+
+TEST(BvhOutputTest, RefusesAnUnknownOrder) {
+  TempDir dir;
+  const auto result =
+      RunAnimconv("convert " + CmuWalk() + " --bvh-order XXY -o " + dir.File("a.bvh"));
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_TRUE(Has(result.output, "--bvh-order must be ZXY, ZYX, XYZ, XZY, YXZ or YZX, not 'XXY'"))
+      << result.output;
+  EXPECT_EQ(dir.FileCount(), 0u);
+}
+
+TEST(BvhOutputTest, HumanoidNamingOnRequestMadeBvhSafe) {
+  TempDir dir;
+  const auto result =
+      RunAnimconv("convert " + CmuWalk() + " --bone-names mixamo -o " + dir.File("a.bvh"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  const std::string text = testing::ReadText(dir.File("a.bvh"));
+  // Mixamo's 'mixamorig:Hips', as three.js's PropertyBinding and GLTFLoader name it.
+  EXPECT_TRUE(Has(text, "ROOT mixamorigHips\n")) << text.substr(0, 200);
+  EXPECT_TRUE(Has(result.output, "'mixamorig:Hips' -> mixamorigHips")) << result.output;
+}
+
+TEST(BvhOutputTest, AnFpsOffTheKeysIsMeasuredAndWarned) {
+  TempDir dir;
+  // 120 fps keys written at 7 fps: the frames miss the walk's corners by more than 0.1°.
+  const auto result = RunAnimconv("convert " + CmuWalk() + " --fps 7 -o " + dir.File("a.bvh"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(Has(result.output, "warning: bvh: one Frame Time for the whole clip: frames every "))
+      << result.output;
+  EXPECT_TRUE(Has(result.output, "use a higher --fps")) << result.output;
+  EXPECT_TRUE(Has(testing::ReadText(dir.File("a.bvh")), "Frames: 4\nFrame Time: 0.142857143\n"));
+}
+
+}  // namespace
+}  // namespace animconv

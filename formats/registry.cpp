@@ -3,6 +3,7 @@
 #include "animconv/error.h"
 #include "animconv/format.h"
 #include "formats/assimp/assimp.h"
+#include "formats/bvh/bvh_reader.h"
 #include "formats/csv/animconv_csv.h"
 #include "formats/csv/unity_csv.h"
 #include "formats/gltf/gltf.h"
@@ -120,11 +121,21 @@ const std::vector<Format>& Formats() {
        WriteThreeHierarchy,
        NormalizedHumanoid::kNo,
        /*holds_morph_weights=*/false},
+      {"bvh",
+       "BVH motion capture (HIERARCHY + MOTION; centimetres assumed)",
+       {".bvh"},
+       Handedness::kRight,
+       false,
+       false,
+       false,
+       SniffBvh,
+       ReadBvh,
+       nullptr},
       // Read only: Assimp's exporters lose what we keep (Assimp 5.2 glTF2Exporter.cpp writes no
       // morph-weight animation, assimp issue #5352; docs/formats/assimp.md); we write glTF.
       {"assimp",
-       "FBX, BVH, COLLADA and other animated formats, read through Assimp 5.2",
-       {".fbx", ".bvh", ".dae", ".x", ".b3d", ".ms3d", ".smd", ".md5mesh", ".ogex", ".3ds", ".lws"},
+       "FBX, COLLADA and other animated formats, read through Assimp 5.2",
+       {".fbx", ".dae", ".x", ".b3d", ".ms3d", ".smd", ".md5mesh", ".ogex", ".3ds", ".lws"},
        Handedness::kRight,
        false,
        false,

@@ -150,6 +150,10 @@ class HierarchyParser {
 
 }  // namespace
 
+const char* BvhChannelName(BvhChannel channel) {
+  return kChannelNames[static_cast<size_t>(channel)].data();  // a literal: NUL-terminated
+}
+
 BvhHierarchy ParseBvhHierarchy(BvhCursor& cursor, const StructureLimits& limits) {
   return HierarchyParser(cursor, limits).Parse();
 }

@@ -12,6 +12,8 @@ namespace animconv {
 
 enum class BvhChannel { kXposition, kYposition, kZposition, kXrotation, kYrotation, kZrotation };
 
+// "Xposition" ... "Zrotation", as CHANNELS spells them.
+const char* BvhChannelName(BvhChannel channel);
 inline bool IsPosition(BvhChannel channel) { return channel <= BvhChannel::kZposition; }
 // 0, 1, 2 for X, Y, Z.
 inline int AxisOf(BvhChannel channel) { return static_cast<int>(channel) % 3; }

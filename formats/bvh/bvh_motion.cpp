@@ -24,12 +24,6 @@ Quat AxisAngle(int axis, double degrees) {
   return q;
 }
 
-const char* ChannelName(BvhChannel channel) {
-  static const char* const kNames[] = {"Xposition", "Yposition", "Zposition",
-                                       "Xrotation", "Yrotation", "Zrotation"};
-  return kNames[static_cast<int>(channel)];
-}
-
 class MotionParser {
  public:
   MotionParser(BvhCursor& cursor, const BvhHierarchy& hierarchy, const StructureLimits& limits,
@@ -183,7 +177,7 @@ class MotionParser {
                                frame + 1, value_index, values, out_.frames));
     }
     cursor_.FailAt(token, fmt::format("a number for {}.{} (frame {}, value {} of {})",
-                                      ReplaceInvalidUtf8(joint.name), ChannelName(channel),
+                                      ReplaceInvalidUtf8(joint.name), BvhChannelName(channel),
                                       frame + 1, value_index + 1, values));
   }
 

@@ -72,6 +72,13 @@ class MotionParser {
                                    : "'" + ReplaceInvalidUtf8(token.text.substr(0, 40)) + "'"));
     }
     out_.frame_time_seconds = seconds;
+    // The last key's time must be a number too (1e308 s frames overflow).
+    if (out_.frames > 1 && !std::isfinite(static_cast<double>(out_.frames - 1) * seconds)) {
+      cursor_.Fail(cursor_.value_offset(),
+                   fmt::format("BVH 'Frame Time:' {} s x {} frames is beyond any time a double "
+                               "holds",
+                               seconds, out_.frames));
+    }
   }
 
   // Before allocating: every value takes at least two bytes ("0 "), the last one one.
@@ -150,6 +157,11 @@ class MotionParser {
         const int axis = AxisOf(channel);
         if (IsPosition(channel)) {
           position[static_cast<size_t>(axis)] = joint.offset[static_cast<size_t>(axis)] + value;
+          if (!std::isfinite(position[static_cast<size_t>(axis)])) {
+            cursor_.Fail(cursor_.value_offset(),
+                         fmt::format("{}.{} + its OFFSET is beyond any number a double holds",
+                                     ReplaceInvalidUtf8(joint.name), BvhChannelName(channel)));
+          }
         } else {
           rotation = Multiply(rotation, AxisAngle(axis, value));  // R = R1 · R2 · R3 as listed
         }

@@ -33,8 +33,10 @@ class BvhCursor {
   // The same without failing: false (nothing consumed) when no number starts here.
   bool TryValue(double* out) {
     SkipSpace();
+    value_offset_ = position_;
     return ParseNumberHere(out);
   }
+  size_t value_offset() const { return value_offset_; }  // where the last TryValue looked
 
   [[noreturn]] void Fail(size_t offset, const std::string& message) const;
   [[noreturn]] void FailAt(const BvhToken& token, const std::string& expected) const;
@@ -57,6 +59,7 @@ class BvhCursor {
   std::string_view text_;
   std::string source_;
   size_t position_ = 0;
+  size_t value_offset_ = 0;
 };
 
 template <typename What>

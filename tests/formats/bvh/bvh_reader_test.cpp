@@ -350,6 +350,18 @@ TEST(BvhReaderTest, MissingBraceIsFoundAtMotion) {
   EXPECT_EQ(error.message(), "expected 'JOINT', 'End Site' or '}' in joint 'Hips', found 'MOTION'");
 }
 
+// Numbers each finite whose time or position is not: located, not left to the model's check.
+TEST(BvhReaderTest, OverflowingTimesAndPositionsAreLocated) {
+  const std::string head = "HIERARCHY\nROOT A\n{\nOFFSET 1e308 0 0\nCHANNELS 1 Xposition\n}\n";
+  const Error time = ReadError(head + "MOTION\nFrames: 3\nFrame Time: 1e308\n1\n2\n3\n");
+  EXPECT_EQ(time.location(), "9:13");
+  EXPECT_EQ(time.message(),
+            "BVH 'Frame Time:' 1e+308 s x 3 frames is beyond any time a double holds");
+  const Error position = ReadError(head + "MOTION\nFrames: 1\nFrame Time: 1\n1e308\n");
+  EXPECT_EQ(position.location(), "10:1");
+  EXPECT_EQ(position.message(), "A.Xposition + its OFFSET is beyond any number a double holds");
+}
+
 TEST(BvhReaderTest, UnclosedHierarchyEndsAtTheEndOfTheFile) {
   const Error error = ReadError("HIERARCHY\nROOT Hips\n{\n OFFSET 0 0 0\n");
   EXPECT_EQ(error.location(), "5:1");

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# BVH -> GLB, animconv against `assimp export` (Debian assimp-utils, the same Assimp 5.2 library
-# animconv reads BVH with), on the same files in one run: wall time (best of RUNS, process start
+# BVH -> GLB, animconv against `assimp export` (Debian assimp-utils, Assimp 5.2, which animconv
+# read BVH with before it had its own reader), on the same files in one run: wall time (best of RUNS, process start
 # included for both), output size, Khronos validator result, and agreement with three.js r187's
 # BVHLoader reading of the input (tests/interop/check_bvh.mjs: largest rotation and position
 # difference over every joint and frame; animconv writes metres, assimp keeps BVH units).

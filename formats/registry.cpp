@@ -3,6 +3,7 @@
 #include "animconv/error.h"
 #include "animconv/format.h"
 #include "formats/assimp/assimp.h"
+#include "formats/bvh/bvh_reader.h"
 #include "formats/bvh/bvh_writer.h"
 #include "formats/csv/animconv_csv.h"
 #include "formats/csv/unity_csv.h"
@@ -123,26 +124,25 @@ const std::vector<Format>& Formats() {
        WriteThreeHierarchy,
        NormalizedHumanoid::kNo,
        /*holds_morph_weights=*/false},
-      // Write only for now: `.bvh` input still reads through the `assimp` entry below (reading
-      // picks the first entry with a reader). Rotations are re-expressed for a rest pose without
-      // rotations, the one BVH players assume (docs/formats/bvh.md, "Writing").
+      // Our own reader and writer, no Assimp (issue 15). The writer re-expresses rotations for a
+      // rest pose without rotations, the one BVH players assume (docs/formats/bvh.md, "Writing").
       {"bvh",
-       "BioVision Hierarchy motion capture (writes HIERARCHY + MOTION; read through assimp)",
+       "BVH motion capture (HIERARCHY + MOTION; centimetres assumed)",
        {".bvh"},
        Handedness::kRight,
        false,
        false,
        true,
-       nullptr,
-       nullptr,
+       SniffBvh,
+       ReadBvh,
        WriteBvh,
        NormalizedHumanoid::kNo,
        /*holds_morph_weights=*/false},
       // Read only: Assimp's exporters lose what we keep (Assimp 5.2 glTF2Exporter.cpp writes no
       // morph-weight animation, assimp issue #5352; docs/formats/assimp.md); we write glTF.
       {"assimp",
-       "FBX, BVH, COLLADA and other animated formats, read through Assimp 5.2",
-       {".fbx", ".bvh", ".dae", ".x", ".b3d", ".ms3d", ".smd", ".md5mesh", ".ogex", ".3ds", ".lws"},
+       "FBX, COLLADA and other animated formats, read through Assimp 5.2",
+       {".fbx", ".dae", ".x", ".b3d", ".ms3d", ".smd", ".md5mesh", ".ogex", ".3ds", ".lws"},
        Handedness::kRight,
        false,
        false,

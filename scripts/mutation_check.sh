@@ -36,6 +36,8 @@ mutations=(
   'retarget-drops-restless-source#libconvert/retarget.cpp#s/if (target_bones_\[bone\] < 0) continue;/if (target_bones_[bone] < 0 || !source_.rig.rest_pose_known) continue;/#RetargetTest.SourceWithoutRestPoseIsNormalised#^RetargetTest\.SourceWithoutRestPose'
   'retarget-fold-ends-only#libconvert/retarget.cpp#/^    std::sort(out.times_seconds.begin(), out.times_seconds.end());$/a\    if (parts.size() > 1) out.times_seconds = {out.times_seconds.front(), out.times_seconds.back()};#RetargetTest.BoneMissingOnTargetPassesItsRotationToChildren#^RetargetTest\.BoneMissingOnTarget'
   'retarget-rest-inverse-order#libconvert/retarget.cpp#s/return {parent, Multiply(Conjugate(rest), Conjugate(parent))};/return {parent, Multiply(Conjugate(parent), Conjugate(rest))};/#RetargetTest.* (unit tests only)#^RetargetTest\.'
+  'bvh-rotation-order-reversed#formats/bvh/bvh_motion.cpp#s/rotation = Multiply(rotation, AxisAngle(axis, value));/rotation = Multiply(AxisAngle(axis, value), rotation);/#BvhReaderTest.RotationsFollowTheChannelOrder, interop.bvh.*.bvhloader#^BvhReaderTest\.RotationsFollow'
+  'bvh-position-without-offset#formats/bvh/bvh_motion.cpp#s/= joint.offset\[static_cast<size_t>(axis)\] + value;/= value;/#BvhReaderTest.PositionsAreOffsetPlusChannelsOnEveryJointInMetres, interop.bvh.*.bvhloader#^BvhReaderTest\.Positions'
   'gltf-min-max-from-doubles#formats/gltf/gltf_writer.cpp#s/json::array({times.front()}), json::array({times.back()})/json::array({channel.times_seconds.front()}), json::array({channel.times_seconds.back()})/#GltfWriterTest.AccessorMinAndMaxAreTheStoredFloat32Extremes, interop.*gltf* (validator)#^GltfWriterTest\.AccessorMinAndMax'
 )
 

@@ -1,7 +1,7 @@
-// FBX, BVH, COLLADA and the other animated formats Assimp 5.2 imports (docs/formats/assimp.md).
-// Assimp's scene is not taken at its word: ticks become seconds here, FBX $AssimpFbx$ helper
-// chains fold back into the bones they belong to, FBX units and axes and BVH centimetres become
-// metres and +Y up, and what Assimp drops is said in Asset::notes.
+// FBX, COLLADA and the other animated formats Assimp 5.2 imports (docs/formats/assimp.md); BVH
+// has its own reader (formats/bvh/bvh_reader.h). Assimp's scene is not taken at its word: ticks
+// become seconds here, FBX $AssimpFbx$ helper chains fold back into the bones they belong to,
+// FBX units and axes become metres and +Y up, and what Assimp drops is said in Asset::notes.
 #pragma once
 
 #include <string_view>
@@ -10,7 +10,7 @@
 
 namespace animconv {
 
-// BVH ("HIERARCHY"), binary and ASCII FBX, COLLADA.
+// Binary and ASCII FBX, COLLADA.
 bool SniffAssimp(std::string_view bytes);
 Asset ReadAssimp(std::string_view bytes, const ReadOptions& options);
 

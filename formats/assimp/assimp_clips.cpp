@@ -67,8 +67,7 @@ class AnimationConverter {
     clip_ = Clip{};
     clip_.name = animation.mName.C_Str();
     ticks_per_second_ = animation.mTicksPerSecond;
-    if (!options_.seconds_per_tick &&
-        (!(ticks_per_second_ > 0) || !std::isfinite(ticks_per_second_))) {
+    if (!(ticks_per_second_ > 0) || !std::isfinite(ticks_per_second_)) {
       ticks_per_second_ = options_.default_ticks_per_second;
       notes_.push_back(fmt::format(
           "animation '{}' does not say how many ticks make a second: {} assumed (Assimp's "
@@ -110,8 +109,7 @@ class AnimationConverter {
   }
 
   double Seconds(double ticks) const {
-    const double seconds =
-        options_.seconds_per_tick ? ticks * *options_.seconds_per_tick : ticks / ticks_per_second_;
+    const double seconds = ticks / ticks_per_second_;
     if (!std::isfinite(seconds)) {
       throw Error(ErrorKind::kBadInput, options_.source, "",
                   fmt::format("animation '{}' has a key at a non-finite time", clip_.name));
@@ -140,8 +138,7 @@ class AnimationConverter {
       channel.values.resize(kept * static_cast<size_t>(channel.width));
     }
     if (channel.key_count() == 0) return;
-    const bool keep = channel.path == Path::kRotation && options_.keep_rotations_at_rest;
-    if (!keep && ConstantAtRest(channel, node)) return;
+    if (ConstantAtRest(channel, node)) return;
     clip_.channels.push_back(std::move(channel));
   }
 
@@ -176,14 +173,8 @@ class AnimationConverter {
 
   // The common case: the channel's keys as they are, each path on its own times.
   void CopyKeys(int node, const aiNodeAnim& anim) {
-    const Node& target = rig_.rig.nodes[static_cast<size_t>(node)];
-    const Vec3 origin = options_.positions_relative_to_rest.count(target.name) > 0
-                            ? target.rest_translation
-                            : Vec3{0, 0, 0};
     Emit(KeysToChannel(node, Path::kTranslation, 3, anim.mPositionKeys, anim.mNumPositionKeys,
-                       [&origin](const aiVector3D& v) {
-                         return Vec3{v.x + origin[0], v.y + origin[1], v.z + origin[2]};
-                       }));
+                       ToVec3));
     Emit(
         KeysToChannel(node, Path::kRotation, 4, anim.mRotationKeys, anim.mNumRotationKeys, ToQuat));
     Emit(KeysToChannel(node, Path::kScale, 3, anim.mScalingKeys, anim.mNumScalingKeys, ToVec3));

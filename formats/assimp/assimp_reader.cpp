@@ -18,14 +18,14 @@
 #include "formats/assimp/assimp_io.h"
 #include "formats/assimp/assimp_rig.h"
 #include "formats/assimp/assimp_stack.h"
-#include "formats/assimp/bvh_channels.h"
 #include "formats/common/source_name.h"
+#include "formats/common/utf8_names.h"
 #include "libconvert/text.h"
 
 namespace animconv {
 namespace {
 
-enum class Family { kBvh, kFbx, kOther };
+enum class Family { kFbx, kOther };
 
 bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
@@ -40,10 +40,10 @@ std::string_view SkipBomAndSpace(std::string_view bytes) {
   return bytes;
 }
 
-// The suffix that makes Assimp pick the right importer when the file's own name has none.
+// The suffix that makes Assimp pick the right importer when the file's own name has none. BVH
+// is not among them: animconv reads it itself (formats/bvh/bvh_reader.h).
 std::string SniffedExtension(std::string_view bytes) {
   const std::string_view text = SkipBomAndSpace(bytes);
-  if (StartsWith(text, "HIERARCHY")) return ".bvh";
   if (StartsWith(bytes, "Kaydara FBX Binary") || StartsWith(text, "; FBX")) return ".fbx";
   if (text.substr(0, 1024).find("<COLLADA") != std::string_view::npos) return ".dae";
   return "";
@@ -59,7 +59,6 @@ std::optional<T> Meta(const aiScene& scene, const char* key) {
 Family FamilyOf(const aiScene& scene) {
   const std::string format =
       Meta<aiString>(scene, "SourceAsset_Format").value_or(aiString()).C_Str();
-  if (format.find("BVH") != std::string::npos) return Family::kBvh;
   if (format.find("FBX") != std::string::npos) return Family::kFbx;
   return Family::kOther;
 }
@@ -97,11 +96,6 @@ std::optional<AxisMap> FbxAxes(const aiScene& scene, std::vector<std::string>* n
 
 // Metres per file unit, and what to tell the user about it.
 double MetresPerUnit(const aiScene& scene, Family family, std::vector<std::string>* notes) {
-  if (family == Family::kBvh) {
-    notes->push_back(
-        "BVH has no unit: centimetres assumed, lengths x0.01 to metres (--scale to change)");
-    return 0.01;
-  }
   if (family == Family::kFbx) {
     // UnitScaleFactor is centimetres per unit; FBX's default unit is the centimetre.
     std::optional<double> centimetres = Meta<double>(scene, "UnitScaleFactor");
@@ -120,9 +114,8 @@ double MetresPerUnit(const aiScene& scene, Family family, std::vector<std::strin
   return 1;
 }
 
-bool IsGenericClipName(const std::string& name, Family family) {
-  if (family == Family::kBvh || name.empty() || name == "mixamo.com" || name == "Default Take" ||
-      name == "Unreal Take") {
+bool IsGenericClipName(const std::string& name) {
+  if (name.empty() || name == "mixamo.com" || name == "Default Take" || name == "Unreal Take") {
     return true;
   }
   // "Take 001", Maya's and MotionBuilder's default.
@@ -130,19 +123,16 @@ bool IsGenericClipName(const std::string& name, Family family) {
          std::all_of(name.begin() + 5, name.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-void NameClips(std::vector<Clip>& clips, Family family, const std::string& source,
+void NameClips(std::vector<Clip>& clips, const std::string& source,
                std::vector<std::string>* notes) {
   const std::string stem = ClipNameFromSource(source);
-  const auto generic = std::count_if(clips.begin(), clips.end(), [family](const Clip& clip) {
-    return IsGenericClipName(clip.name, family);
-  });
+  const auto generic = std::count_if(clips.begin(), clips.end(),
+                                     [](const Clip& clip) { return IsGenericClipName(clip.name); });
   int number = 0;
   for (Clip& clip : clips) {
-    if (!IsGenericClipName(clip.name, family)) continue;
+    if (!IsGenericClipName(clip.name)) continue;
     const std::string name = generic == 1 ? stem : fmt::format("{}_{}", stem, ++number);
-    if (family != Family::kBvh) {
-      notes->push_back(fmt::format("clip '{}' renamed '{}' after the file", clip.name, name));
-    }
+    notes->push_back(fmt::format("clip '{}' renamed '{}' after the file", clip.name, name));
     clip.name = name;
   }
 }
@@ -172,96 +162,6 @@ void DropUnanimatedMorphTargets(Asset& asset, Family family, std::vector<std::st
   }
 }
 
-// Names from BVH and FBX carry no declared encoding (Latin-1 and Shift-JIS tools exist); the
-// model's names are UTF-8, which JSON writers need.
-void RepairNames(Asset& asset, std::vector<std::string>* notes) {
-  int repaired = 0;
-  const auto repair = [&repaired](std::string& name) {
-    if (FindInvalidUtf8(name) == std::string::npos) return;
-    name = ReplaceInvalidUtf8(name);
-    ++repaired;
-  };
-  for (Node& node : asset.rig.nodes) {
-    repair(node.name);
-    if (node.mesh) repair(node.mesh->name);
-    for (std::string& target : node.morph_target_names) repair(target);
-  }
-  for (Clip& clip : asset.clips) repair(clip.name);
-  if (repaired > 0) {
-    notes->push_back(fmt::format(
-        "{} name(s) are not valid UTF-8: each invalid byte replaced by U+FFFD", repaired));
-  }
-}
-
-// Assimp's BVH errors start "input.bvh:12 - ": the line becomes the error's location, and the
-// name we gave Assimp does not show.
-std::pair<std::string, std::string> SplitAssimpError(const std::string& text,
-                                                     const std::string& main_name) {
-  const std::string prefix = main_name + ":";
-  if (text.rfind(prefix, 0) == 0) {
-    const size_t dash = text.find(" - ", prefix.size());
-    const std::string line = text.substr(prefix.size(), dash - prefix.size());
-    if (dash != std::string::npos && !line.empty() &&
-        std::all_of(line.begin(), line.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-      return {line, text.substr(dash + 3)};
-    }
-  }
-  return {"", text};
-}
-
-// What Assimp would act on before it does: a frame count the file cannot hold makes Assimp
-// allocate for it (2e9 frames: gigabytes, then std::bad_alloc), and a frame time of 0 gives no
-// time at all. Every frame needs at least two bytes per channel value ("0 ").
-BvhHeader CheckBvhHeader(std::string_view bytes, const std::string& source,
-                         const StructureLimits& limits) {
-  BvhHeader header = ScanBvh(bytes);
-  // Assimp's BVH parser recurses once per nesting level (20,000 levels overflow an 8 MiB
-  // stack) and allocates per joint and frame: the structure limits are checked here, first.
-  if (header.max_depth > limits.depth) {
-    throw Error(ErrorKind::kBadInput, source, BvhLocation(bytes, header.deepest_offset),
-                fmt::format("BVH joints nested {} levels deep, more than the limit of {}",
-                            header.max_depth, limits.depth));
-  }
-  if (header.joints.size() > limits.nodes) {
-    throw Error(ErrorKind::kBadInput, source, "",
-                fmt::format("BVH declares {} joints, more than the limit of {}",
-                            header.joints.size(), limits.nodes));
-  }
-  if (header.longest_name > limits.name_bytes) {
-    throw Error(ErrorKind::kBadInput, source, BvhLocation(bytes, header.longest_name_offset),
-                fmt::format("a joint name of {} bytes, more than the limit of {}",
-                            header.longest_name, limits.name_bytes));
-  }
-  // "Frames:" is a count (BVH: a non-negative integer); Assimp 5.2 reads "-5" as a huge unsigned
-  // number and answers std::bad_alloc.
-  if (header.frames_offset > 0 && !header.frame_count) {
-    throw Error(
-        ErrorKind::kBadInput, source, BvhLocation(bytes, header.frames_offset),
-        fmt::format("BVH 'Frames:' must be a whole number >= 0, found '{}'", header.frames_text));
-  }
-  if (header.has_frame_time && !header.frame_time_seconds) {
-    throw Error(ErrorKind::kBadInput, source, "",
-                "BVH 'Frame Time:' must be a positive number of seconds");
-  }
-  uint64_t channels = 0;
-  for (const BvhJointChannels& joint : header.joints) channels += joint.channel_count;
-  if (header.frame_count && channels > 0 &&
-      *header.frame_count > (header.motion_bytes + 1) / (2 * channels)) {
-    throw Error(ErrorKind::kBadInput, source, "",
-                fmt::format("BVH declares {} frames of {} channel values, but the {} bytes after "
-                            "the MOTION header hold at most {}",
-                            *header.frame_count, channels, header.motion_bytes,
-                            (header.motion_bytes + 1) / (2 * channels)));
-  }
-  // After the byte check, which says more about a file that is simply short.
-  if (header.frame_count && *header.frame_count > limits.keys_per_channel) {
-    throw Error(ErrorKind::kBadInput, source, BvhLocation(bytes, header.frames_offset),
-                fmt::format("BVH declares {} frames, more than the limit of {}",
-                            *header.frame_count, limits.keys_per_channel));
-  }
-  return header;
-}
-
 Asset ReadOnThisStack(std::string_view bytes, const ReadOptions& options);
 
 }  // namespace
@@ -286,18 +186,22 @@ Asset ReadOnThisStack(std::string_view bytes, const ReadOptions& options) {
   if (options.source.empty() || options.source.front() == '<' || extension.empty()) {
     extension = SniffedExtension(bytes);
   }
+  if (extension == ".bvh" || StartsWith(SkipBomAndSpace(bytes), "HIERARCHY")) {
+    // Assimp 5.2 drops positions of joints without 6 channels, keeps one ROOT and allocates
+    // whatever "Frames:" claims: BVH has its own reader.
+    throw Error(ErrorKind::kBadInput, options.source, "",
+                "BVH is read by the 'bvh' reader, not through Assimp (--from bvh)");
+  }
   if (extension.empty()) {
     // Assimp would try every importer it has on the bytes: only take what we can name.
     throw Error(ErrorKind::kBadInput, options.source, "",
                 "not a BVH, FBX or COLLADA file; other formats Assimp reads need their file "
                 "extension (.x, .b3d, ...)");
   }
-  std::optional<BvhHeader> bvh;
-  if (extension == ".bvh") bvh = CheckBvhHeader(bytes, options.source, options.limits);
   // A fixed name: the input's own may hold characters Assimp's path handling trips on.
   const std::string main_name = "input" + extension;
   Assimp::Importer importer;
-  // A BVH has no mesh, and Assimp would make one to show the skeleton.
+  // A skeleton is not a mesh; Assimp would make one to show it.
   importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
   importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_READ_TEXTURES, false);
   // With pivots preserved (Assimp's default) a bone with pre-rotation comes as a helper chain,
@@ -309,17 +213,17 @@ Asset ReadOnThisStack(std::string_view bytes, const ReadOptions& options) {
   importer.SetIOHandler(io);  // the importer owns it from here
   const aiScene* scene = importer.ReadFile(main_name, 0);
   if (scene) {
-    // Assimp's validator wants a mesh unless the scene says it is incomplete, and a BVH has none
-    // (we asked for no skeleton mesh). Everything else it checks still applies.
+    // Assimp's validator wants a mesh unless the scene says it is incomplete, and an
+    // animation-only file has none (we asked for no skeleton mesh). Everything else it checks still
+    // applies.
     if (scene->mNumMeshes == 0) const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
     scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
   }
   if (!scene) {
     if (io->refusal()) throw *io->refusal();
-    const auto [location, reason] = SplitAssimpError(importer.GetErrorString(), main_name);
-    throw Error(ErrorKind::kBadInput, options.source, location,
+    throw Error(ErrorKind::kBadInput, options.source, "",
                 fmt::format("Assimp {}.{}.{} cannot import it: {}", aiGetVersionMajor(),
-                            aiGetVersionMinor(), aiGetVersionPatch(), reason));
+                            aiGetVersionMinor(), aiGetVersionPatch(), importer.GetErrorString()));
   }
   const Family family = FamilyOf(*scene);
   Asset asset;
@@ -340,26 +244,11 @@ Asset ReadOnThisStack(std::string_view bytes, const ReadOptions& options) {
   }
   AssimpClipOptions clip_options;
   clip_options.source = options.source;
-  clip_options.keep_rotations_at_rest = family == Family::kBvh;
-  if (family == Family::kBvh) {
-    const BvhHeader header = bvh ? *bvh : ScanBvh(bytes);
-    clip_options.seconds_per_tick = header.frame_time_seconds;
-    for (const BvhJointChannels& joint : header.joints) {
-      if (joint.has_position && joint.channel_count == 6) {
-        clip_options.positions_relative_to_rest.insert(joint.name);
-      } else if (joint.has_position) {
-        asset.notes.push_back(fmt::format(
-            "joint '{}' has position channels among {} channels: Assimp 5.2 reads positions only "
-            "of 6-channel joints, so they are lost",
-            joint.name, joint.channel_count));
-      }
-    }
-  }
   asset.clips = ConvertAssimpAnimations(*scene, rig, clip_options, &asset.notes);
   asset.rig = std::move(rig.rig);
   asset.coordinates = {Handedness::kRight, Facing::kUnknown};
-  NameClips(asset.clips, family, options.source, &asset.notes);
-  RepairNames(asset, &asset.notes);
+  NameClips(asset.clips, options.source, &asset.notes);
+  RepairInvalidUtf8Names(asset, &asset.notes);
   DropUnanimatedMorphTargets(asset, family, &asset.notes);
   if (family == Family::kFbx) {
     if (const std::optional<AxisMap> axes = FbxAxes(*scene, &asset.notes))

@@ -12,7 +12,7 @@
 #include "animconv/error.h"
 #include "animconv/format.h"
 #include "animconv/model.h"
-#include "formats/assimp/assimp.h"
+#include "formats/bvh/bvh_reader.h"
 #include "formats/csv/animconv_csv.h"
 #include "formats/gltf/gltf.h"
 #include "formats/three/three_hierarchy.h"
@@ -96,7 +96,7 @@ const Case kCases[] = {
      "the node is 51 levels deep, more than the limit of 50"},
     {"hierarchy", Hierarchy, ReadThreeHierarchy, "deep.hierarchy.json", &StructureLimits::depth,
      "/bones/50/parent", "bone 50 is 51 levels deep, more than the limit of 50"},
-    {"bvh", Bvh, ReadAssimp, "deep.bvh", &StructureLimits::depth, "154:1",
+    {"bvh", Bvh, ReadBvh, "deep.bvh", &StructureLimits::depth, "154:1",
      "BVH joints nested 51 levels deep, more than the limit of 50"},
     {"three", ThreeTracks, ReadThreeJson, "wide.json", &StructureLimits::channels, "/tracks",
      "51 tracks, more than the limit of 50"},
@@ -114,7 +114,7 @@ TEST_P(StructureLimitsTest, AtTheLimitReadsJustPastItIsALocatedError) {
   options.source = c.source;
   options.limits.*c.limit = 50;
   // The BVH's End Site nests one level below the last joint.
-  const size_t at_limit = c.read == ReadAssimp ? 49 : 50;
+  const size_t at_limit = c.read == ReadBvh ? 49 : 50;
   EXPECT_NO_THROW(c.read(c.make(at_limit), options));
   try {
     c.read(c.make(at_limit + 1), options);
@@ -161,23 +161,24 @@ TEST(StructureLimitsTest, GltfDeepChainIsRefusedAtTheDefaultDepth) {
 }
 
 // Past the default, for a user who raises the limit: the rig walk over Assimp's tree was
-// recursive and copied a vector per level, and overflowed the stack at ~11,000 joints.
-TEST(StructureLimitsTest, AssimpRigWalkIsIterative) {
+// recursive and copied a vector per level, and overflowed the stack at ~11,000 joints; the BVH
+// reader keeps an explicit stack (tests/formats/bvh: a million levels).
+TEST(StructureLimitsTest, BvhHierarchyParseIsIterative) {
   ReadOptions options;
   options.source = "deep.bvh";
   options.limits.depth = 20000;
-  const Asset asset = ReadAssimp(Bvh(15000), options);
+  const Asset asset = ReadBvh(Bvh(15000), options);
   ASSERT_GE(asset.rig.nodes.size(), 15000u);
   EXPECT_EQ(asset.rig.nodes[14999].parent, 14998);
 }
 
-TEST(StructureLimitsTest, BvhNegativeFramesIsLocatedBeforeAssimp) {
+TEST(StructureLimitsTest, BvhNegativeFramesIsLocated) {
   std::string bytes = Bvh(2);
   bytes.replace(bytes.find("Frames: 1"), 9, "Frames: -1");
   ReadOptions options;
   options.source = "negative.bvh";
   try {
-    ReadAssimp(bytes, options);
+    ReadBvh(bytes, options);
     FAIL() << "expected an error";
   } catch (const Error& error) {
     EXPECT_EQ(error.location(), "16:9");

@@ -113,9 +113,11 @@ function loadBvhSide(file) {
     const dot = track.name.lastIndexOf('.');
     return { track, object: byName.get(track.name.slice(0, dot)), propertyName: track.name.slice(dot + 1) };
   });
-  // animconv reads a BVH through Assimp, which turns the Euler angles into quaternions in float32
-  // through a matrix: up to ~4e-4° from BVHLoader's double reading near 180° turns (measured:
-  // threejs_pirouette.bvh rShldr at 2.35 s, 3.25e-4°). That is the reader's, not diff's, error.
+  // animconv's BVH reader computes BVHLoader's quaternion product in double (formats/bvh), but
+  // BVHLoader keeps its tracks in Float32Array (KeyframeTrack's value buffer), so three sees this
+  // side rounded to float32 where diff sees the double: up to ~4e-4° near half turns (measured:
+  // threejs_pirouette.bvh rShldr at 2.35 s, 3.26e-4°, the same with Assimp's float32 reading
+  // before). That is the reference's rounding, not diff's error.
   return { file, clips: [clip], root, byName, duplicates: new Set(), tracks, unit: 0.01, readerDeg: 1e-3 };
 }
 

@@ -86,15 +86,15 @@ const std::set<std::string>& WithoutOwnGridClip() {
 
 fs::path SharedData() { return fs::path(ANIMCONV_SHARED_DATA_DIR); }
 
-// Every file a reader of this build may take, by extension; BVH and FBX only once the Assimp
-// reader is registered.
+// Every file a reader of this build may take, by extension; FBX only once the Assimp reader is
+// registered.
 std::vector<std::string> SampleFiles() {
   std::vector<std::string> files;
   const fs::path root = SharedData();
   std::error_code error;
   if (!fs::is_directory(root, error)) return files;
-  std::set<std::string> extensions = {".gltf", ".glb", ".vrm", ".vrma", ".json", ".js"};
-  if (FindFormat("assimp") != nullptr) extensions.insert({".bvh", ".fbx"});
+  std::set<std::string> extensions = {".gltf", ".glb", ".vrm", ".vrma", ".json", ".js", ".bvh"};
+  if (FindFormat("assimp") != nullptr) extensions.insert(".fbx");
   for (const fs::directory_entry& entry : fs::recursive_directory_iterator(root, error)) {
     if (!entry.is_regular_file()) continue;
     std::string extension = entry.path().extension().string();

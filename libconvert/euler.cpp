@@ -97,9 +97,27 @@ std::array<double, 3> EulerFromQuat(const EulerOrder& order, const Quat& q,
   for (std::array<double, 3>& candidate : candidates) {
     for (size_t a = 0; a < 3; ++a) candidate[a] = Unwrap(candidate[a], (*previous)[a]);
   }
-  return SquaredDistance(candidates[0], *previous) <= SquaredDistance(candidates[1], *previous)
-             ? candidates[0]
-             : candidates[1];
+  std::array<double, 3> best =
+      SquaredDistance(candidates[0], *previous) <= SquaredDistance(candidates[1], *previous)
+          ? candidates[0]
+          : candidates[1];
+  // A tie (an angle exactly π from the previous one: a step of exactly 180°) leaves the sign of
+  // the player's quaternion to chance, and a player slerping from the previous frame takes the
+  // path that sign gives (three.js slerpFlat at cos = 0): take the triple that gives q itself,
+  // as the source's own keys do. Adding 2π to one angle flips the sign and, only at a tie, keeps
+  // the distance (magnum's animation.glb: 0° then 180° about X played the other way round).
+  const Quat made = QuatFromEuler(order, best);
+  const double dot = made[0] * q[0] + made[1] * q[1] + made[2] * q[2] + made[3] * q[3];
+  if (dot >= 0) return best;
+  const double distance = SquaredDistance(best, *previous);
+  for (size_t a = 0; a < 3; ++a) {
+    for (const double turn : {2 * kPi, -2 * kPi}) {
+      std::array<double, 3> flipped = best;
+      flipped[a] += turn;
+      if (SquaredDistance(flipped, *previous) <= distance + 1e-9 * (1 + distance)) return flipped;
+    }
+  }
+  return best;
 }
 
 }  // namespace animconv

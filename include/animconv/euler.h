@@ -31,7 +31,8 @@ Quat QuatFromEuler(const EulerOrder& order, const std::array<double, 3>& radians
 // the middle angle in [-π/2, π/2], the others in (-π, π]. At gimbal lock (middle angle ±90° to
 // within 1e-7 rad of cos) only the sum or difference of the outer angles is defined; the third
 // angle then keeps `previous`'s value (0 without one) and the first takes the rest, so the
-// result is still exact.
+// result is still exact. Between equally near triples, the one whose QuatFromEuler is q rather
+// than -q: at a step of exactly 180° a slerping player's path depends on that sign.
 std::array<double, 3> EulerFromQuat(const EulerOrder& order, const Quat& q,
                                     const std::optional<std::array<double, 3>>& previous);
 

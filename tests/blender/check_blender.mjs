@@ -5,6 +5,7 @@
 //   node check_blender.mjs --source SRC --output OUT [--source-unit M] [--output-unit M]
 //                          [--blender PATH] [--axes z-up|y-up] [--max-failure-lines N]
 //                          [--interval SECONDS] [--bones LIST] [--mirror x|z]   (CSV sources)
+//                          [--clip NAME]   (glTF sources: the clip a one-clip output holds)
 //
 // OUT is imported by blender_dump.py (`blender -b --factory-startup --python`): .bvh with
 // Blender's BVH importer, anything else with its bundled glTF importer; a failed import, or one
@@ -69,7 +70,7 @@ const SCENE_FPS = 30;
 
 const args = parseArgs(process.argv.slice(2), {
   options: ['source', 'output', 'source-unit', 'output-unit', 'blender', 'axes', 'interval', 'bones', 'mirror',
-            'max-failure-lines'],
+            'max-failure-lines', 'clip'],
 });
 for (const required of ['source', 'output']) {
   if (args[required] === undefined) usage(`--${required} is required`);
@@ -158,8 +159,10 @@ async function readGltf(path) {
   const { gltf, messages } = await loadGltfFile(THREE, GLTFLoader, path, []);
   for (const message of new Set(messages)) console.log(`note: loading the source printed ${message}`);
   const json = gltf.parser.json;
-  const clip = gltf.animations[0];
-  if (!clip) usage(`${path} has no animation`);
+  // --clip NAME: the source clip a one-clip output (a BVH) was made of; else the first.
+  const clip = args.clip === undefined ? gltf.animations[0]
+    : gltf.animations.find((candidate) => candidate.name === args.clip);
+  if (!clip) usage(`${path} has no animation${args.clip === undefined ? '' : ` named '${args.clip}'`}`);
   const nodeIndex = new Map();
   gltf.scene.traverse((object) => {
     const association = gltf.parser.associations.get(object);
@@ -292,7 +295,10 @@ function compare(reference, dump) {
   let worstAt = '';
   let kinds = new Set();
   for (const [name, joint] of reference.joints) {
-    const item = items.get(name);
+    // A BVH joint name cannot hold every character a source name can: animconv's BVH writer
+    // names 'mixamorig:Hips' 'mixamorigHips', as three.js sanitises node names
+    // (docs/formats/bvh.md, "Joints"), so that spelling pairs too.
+    const item = items.get(name) ?? items.get(THREE.PropertyBinding.sanitizeNodeName(name));
     if (!report.check(item !== undefined, () => `Blender has no bone or object named '${name}'`)) continue;
     kinds.add(item.kind);
     const parent = item.parent !== null ? items.get(item.parent) : undefined;

@@ -16,18 +16,25 @@ bool Has(const std::string& text, const std::string& part) {
 
 std::string CmuWalk() { return testing::SourcePath("data/bvh/cmu_walk.bvh"); }
 
-TEST(BvhOutputTest, WritesZxyByDefaultAndTheOrderAsked) {
+TEST(BvhOutputTest, KeepsTheInputsOrderElseZxyAndWritesTheOrderAsked) {
   TempDir dir;
+  // cmu_walk.bvh declares Zrotation Yrotation Xrotation: the BVH reader records it per joint.
   auto result = RunAnimconv("convert " + CmuWalk() + " -o " + dir.File("a.bvh"));
   ASSERT_EQ(result.exit_code, 0) << result.output;
-  const std::string zxy = testing::ReadText(dir.File("a.bvh"));
-  EXPECT_TRUE(Has(zxy, "CHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"));
-  EXPECT_TRUE(Has(zxy, "Frames: 48\nFrame Time: 0.0083333333\n"));  // the input's own grid
+  const std::string zyx = testing::ReadText(dir.File("a.bvh"));
+  EXPECT_TRUE(Has(zyx, "CHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"));
+  EXPECT_TRUE(Has(zyx, "CHANNELS 3 Zrotation Yrotation Xrotation\n"));
+  EXPECT_TRUE(Has(zyx, "Frames: 48\nFrame Time: 0.0083333333\n"));  // the input's own grid
+  // An input with quaternions (glTF) has no order of its own: ZXY, what CMU and most tools write.
+  result = RunAnimconv("convert " + testing::SourcePath("data/gltf/walk.glb") + " -o " +
+                       dir.File("g.bvh"));
+  ASSERT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(Has(testing::ReadText(dir.File("g.bvh")), "Zrotation Xrotation Yrotation\n"));
   result = RunAnimconv("convert " + CmuWalk() + " --bvh-order yzx -o " + dir.File("b.bvh"));
   ASSERT_EQ(result.exit_code, 0) << result.output;
   const std::string yzx = testing::ReadText(dir.File("b.bvh"));
   EXPECT_TRUE(Has(yzx, "CHANNELS 3 Yrotation Zrotation Xrotation\n"));
-  EXPECT_FALSE(Has(yzx, "Zrotation Xrotation Yrotation"));
+  EXPECT_FALSE(Has(yzx, "Zrotation Yrotation Xrotation"));
 }
 
 TEST(BvhOutputTest, RefusesAnUnknownOrder) {

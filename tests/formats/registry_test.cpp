@@ -27,11 +27,13 @@ TEST(RegistryTest, InputFormatFollowsContentFirst) {
   EXPECT_EQ(DetectInputFormat("a.csv", "glTF\x02\0\0\0", "").id, "glb");  // magic beats name
 }
 
-TEST(RegistryTest, BvhIsWrittenByTheBvhWriterAndStillReadThroughAssimp) {
+TEST(RegistryTest, BvhIsReadAndWrittenByItsOwnEntry) {
   EXPECT_EQ(DetectOutputFormat("x.bvh", "").id, "bvh");
   EXPECT_EQ(DetectOutputFormat("X.BVH", "").id, "bvh");
-  EXPECT_EQ(DetectInputFormat("x.bvh", "HIERARCHY\nROOT Hips\n", "").id, "assimp");
-  EXPECT_THROW(DetectInputFormat("x.bvh", "", "bvh"), Error);  // no reader yet
+  EXPECT_EQ(DetectInputFormat("x.bvh", "HIERARCHY\nROOT Hips\n", "").id, "bvh");
+  EXPECT_EQ(DetectInputFormat("anything", "HIERARCHY\nROOT Hips\n", "").id, "bvh");  // sniffed
+  EXPECT_NE(FindFormat("bvh")->read, nullptr);
+  EXPECT_NE(FindFormat("bvh")->write, nullptr);
   EXPECT_FALSE(FindFormat("bvh")->holds_morph_weights);
   EXPECT_FALSE(FindFormat("bvh")->accepts_cubic);
 }

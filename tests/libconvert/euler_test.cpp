@@ -101,5 +101,23 @@ TEST(EulerTest, GimbalLockIsExactAndKeepsTheThirdAngle) {
   }
 }
 
+TEST(EulerTest, AnExactHalfTurnKeepsTheQuaternionsSign) {
+  // 0° then 180° about X (magnum's animation.glb): +180° and -180° are equally near 0°, but a
+  // slerping player goes from identity towards the quaternion it forms, so only the triple that
+  // forms (1,0,0,0) itself turns the way the source's keys do. Every order, either axis sign.
+  for (const char* name : {"ZXY", "XYZ", "YZX", "XZY", "ZYX", "YXZ"}) {
+    const EulerOrder order = *ParseEulerOrder(name);
+    for (const Quat& half_turn :
+         {Quat{1, 0, 0, 0}, Quat{-1, 0, 0, 0}, Quat{0, 1, 0, 0}, Quat{0, 0, -1, 0}}) {
+      const std::array<double, 3> angles =
+          EulerFromQuat(order, half_turn, std::array<double, 3>{0, 0, 0});
+      const Quat made = QuatFromEuler(order, angles);
+      const double dot = made[0] * half_turn[0] + made[1] * half_turn[1] + made[2] * half_turn[2] +
+                         made[3] * half_turn[3];
+      EXPECT_NEAR(dot, 1, 1e-12) << name << " " << half_turn[0] << half_turn[1] << half_turn[2];
+    }
+  }
+}
+
 }  // namespace
 }  // namespace animconv

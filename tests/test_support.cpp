@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 
 #include <array>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -62,6 +63,37 @@ CommandResult RunAnimconv(const std::string& arguments) {
   const int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
+}
+
+bool Has(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+bool HasNote(const Asset& asset, const std::string& part) {
+  for (const std::string& note : asset.notes) {
+    if (note.find(part) != std::string::npos) return true;
+  }
+  return false;
+}
+
+int NodeNamed(const Asset& asset, const std::string& name) {
+  for (size_t n = 0; n < asset.rig.nodes.size(); ++n) {
+    if (asset.rig.nodes[n].name == name) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+const Channel* FindChannel(const Clip& clip, int node, Path path) {
+  for (const Channel& channel : clip.channels) {
+    if (channel.node == node && channel.path == path) return &channel;
+  }
+  return nullptr;
+}
+
+Quat AxisAngle(char axis, double degrees) {
+  const double half = degrees * 3.14159265358979323846 / 360;
+  const double s = std::sin(half);
+  return {axis == 'X' ? s : 0, axis == 'Y' ? s : 0, axis == 'Z' ? s : 0, std::cos(half)};
 }
 
 Asset MakeAsset(const std::vector<std::string>& node_names) {

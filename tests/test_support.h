@@ -42,6 +42,15 @@ Asset MakeAsset(const std::vector<std::string>& node_names);
 Channel MakeChannel(int node, Path path, std::vector<double> times, std::vector<double> values,
                     int width, Interpolation interpolation = Interpolation::kLinear);
 
+// Lookups the reader tests share: whether a note contains `part`; the first node named `name`
+// (-1 when none); the channel of `node` and `path` (nullptr when none).
+bool HasNote(const Asset& asset, const std::string& part);
+bool Has(const std::string& text, const std::string& part);  // `part` occurs in `text`
+int NodeNamed(const Asset& asset, const std::string& name);
+const Channel* FindChannel(const Clip& clip, int node, Path path);
+// A rotation of `degrees` about the X, Y or Z axis ('X', 'Y', 'Z').
+Quat AxisAngle(char axis, double degrees);
+
 // The kind of the Error `call` throws; nullopt (and a test failure) when it throws no Error.
 template <typename Call>
 std::optional<ErrorKind> ErrorKindOf(Call call) {

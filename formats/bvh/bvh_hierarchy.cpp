@@ -45,10 +45,10 @@ class HierarchyParser {
   }
 
  private:
-  static std::string Shown(const BvhJoint& joint) { return ReplaceInvalidUtf8(joint.name); }
+  static std::string Shown(const BvhFileJoint& joint) { return ReplaceInvalidUtf8(joint.name); }
 
   // Appends a joint (depth: its parent's + 1) after the limits on nodes and depth.
-  BvhJoint& Add(int parent, size_t brace_offset) {
+  BvhFileJoint& Add(int parent, size_t brace_offset) {
     const size_t depth = open_.size() + 1;
     if (depth > limits_.depth) {
       cursor_.Fail(brace_offset, fmt::format("BVH joints nested {} levels deep, more than the "
@@ -59,12 +59,12 @@ class HierarchyParser {
       cursor_.Fail(brace_offset,
                    fmt::format("BVH declares more than the limit of {} joints", limits_.nodes));
     }
-    BvhJoint& joint = out_.joints.emplace_back();
+    BvhFileJoint& joint = out_.joints.emplace_back();
     joint.parent = parent;
     return joint;
   }
 
-  void ReadOffset(BvhJoint& joint) {
+  void ReadOffset(BvhFileJoint& joint) {
     cursor_.Expect("OFFSET", fmt::format("'OFFSET' in joint '{}'", Shown(joint)));
     const char* axes[] = {"x", "y", "z"};
     for (int axis = 0; axis < 3; ++axis) {
@@ -85,7 +85,7 @@ class HierarchyParser {
     const BvhToken brace =
         cursor_.Expect("{", fmt::format("'{{' after '{} {}' (joint names are one word)",
                                         keyword.text, ReplaceInvalidUtf8(name.text.substr(0, 40))));
-    BvhJoint& joint = Add(parent, brace.offset);
+    BvhFileJoint& joint = Add(parent, brace.offset);
     joint.name = std::string(name.text);
     ReadOffset(joint);
     ReadChannels(joint);
@@ -93,7 +93,7 @@ class HierarchyParser {
   }
 
   // CHANNELS is optional (a joint without it has no motion, as in Assimp's reader).
-  void ReadChannels(BvhJoint& joint) {
+  void ReadChannels(BvhFileJoint& joint) {
     const size_t before = cursor_.offset();
     if (cursor_.Next().text != "CHANNELS") {
       cursor_.Seek(before);
@@ -134,7 +134,7 @@ class HierarchyParser {
     }
     const BvhToken brace = cursor_.Expect("{", "'{' after 'End Site'");
     const std::string parent_name = out_.joints[static_cast<size_t>(parent)].name;
-    BvhJoint& joint = Add(parent, brace.offset);
+    BvhFileJoint& joint = Add(parent, brace.offset);
     joint.name = "EndSite_" + parent_name;
     joint.end_site = true;
     ReadOffset(joint);

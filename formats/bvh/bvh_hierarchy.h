@@ -18,7 +18,9 @@ inline bool IsPosition(BvhChannel channel) { return channel <= BvhChannel::kZpos
 // 0, 1, 2 for X, Y, Z.
 inline int AxisOf(BvhChannel channel) { return static_cast<int>(channel) % 3; }
 
-struct BvhJoint {
+// A joint as the file declares it (the writer's own BvhJoint, bvh_skeleton.h, is another type:
+// one name for both broke the one-definition rule, and the ASan build read past a vector).
+struct BvhFileJoint {
   std::string name;  // an End Site is named "EndSite_<joint>" (as Assimp named them)
   int parent = -1;   // index into BvhHierarchy::joints
   bool end_site = false;
@@ -28,8 +30,8 @@ struct BvhJoint {
 };
 
 struct BvhHierarchy {
-  std::vector<BvhJoint> joints;  // depth first, in file order (a parent before its children)
-  size_t channel_values = 0;     // values per MOTION frame: the sum of every CHANNELS count
+  std::vector<BvhFileJoint> joints;  // depth first, in file order (a parent before its children)
+  size_t channel_values = 0;         // values per MOTION frame: the sum of every CHANNELS count
 };
 
 // Reads from "HIERARCHY" through the "MOTION" keyword (consumed). Several ROOTs are several

@@ -98,7 +98,7 @@ class MotionParser {
                                limits_.keys_per_channel));
     }
     size_t channels = 0;
-    for (const BvhJoint& joint : hierarchy_.joints)
+    for (const BvhFileJoint& joint : hierarchy_.joints)
       channels += joint.has_position + joint.has_rotation;
     if (channels > limits_.channels) {
       cursor_.Fail(frames_token_.offset,
@@ -110,7 +110,7 @@ class MotionParser {
   void MakeChannels() {
     const size_t keys = out_.frames == 0 ? 1 : static_cast<size_t>(out_.frames);
     for (size_t j = 0; j < hierarchy_.joints.size(); ++j) {
-      const BvhJoint& joint = hierarchy_.joints[j];
+      const BvhFileJoint& joint = hierarchy_.joints[j];
       const int node = static_cast<int>(j);
       Targets targets;
       if (joint.has_position) {
@@ -146,7 +146,7 @@ class MotionParser {
     const double seconds = static_cast<double>(frame) * out_.frame_time_seconds;
     size_t value_index = 0;
     for (size_t j = 0; j < hierarchy_.joints.size(); ++j) {
-      const BvhJoint& joint = hierarchy_.joints[j];
+      const BvhFileJoint& joint = hierarchy_.joints[j];
       if (joint.channels.empty()) continue;
       Vec3 position = joint.offset;
       Quat rotation{0, 0, 0, 1};
@@ -178,7 +178,7 @@ class MotionParser {
     channel.values.insert(channel.values.end(), value.begin(), value.end());
   }
 
-  [[noreturn]] void FailValue(uint64_t frame, size_t value_index, const BvhJoint& joint,
+  [[noreturn]] void FailValue(uint64_t frame, size_t value_index, const BvhFileJoint& joint,
                               BvhChannel channel) {
     const size_t values = hierarchy_.channel_values;
     const BvhToken token = cursor_.Next();

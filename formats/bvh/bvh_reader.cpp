@@ -24,7 +24,7 @@ Asset ReadBvh(std::string_view bytes, const ReadOptions& options) {
   // BVH's rest pose: every joint at its OFFSET, unrotated.
   asset.rig.rest_pose_known = true;
   asset.rig.nodes.reserve(hierarchy.joints.size());
-  for (const BvhJoint& joint : hierarchy.joints) {
+  for (const BvhFileJoint& joint : hierarchy.joints) {
     Node& node = asset.rig.nodes.emplace_back();
     node.name = joint.name;
     node.parent = joint.parent;

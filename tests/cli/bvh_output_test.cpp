@@ -7,12 +7,9 @@
 namespace animconv {
 namespace {
 
+using testing::Has;
 using testing::RunAnimconv;
 using testing::TempDir;
-
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 std::string CmuWalk() { return testing::SourcePath("data/bvh/cmu_walk.bvh"); }
 

@@ -11,12 +11,9 @@
 namespace animconv {
 namespace {
 
+using testing::Has;
 using testing::RunAnimconv;
 using testing::TempDir;
-
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
-}
 
 // A glTF of one parent chain of `count` nodes, node i the parent of node i + 1.
 std::string Chain(size_t count, const std::string& first_name = "n") {

@@ -14,15 +14,12 @@ namespace animconv {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::Has;
 using testing::RunAnimconv;
 using testing::TempDir;
 
 std::string Shared(const std::string& relative) {
   return std::string(ANIMCONV_SHARED_DATA_DIR) + "/" + relative;
-}
-
-bool Has(const std::string& text, const std::string& part) {
-  return text.find(part) != std::string::npos;
 }
 
 // `convert INPUT -o OUTPUT` fails with exit 2, writing nothing and saying `loss`; with

@@ -22,6 +22,11 @@
 namespace animconv {
 namespace {
 
+using testing::AxisAngle;
+using testing::FindChannel;
+using testing::HasNote;
+using testing::NodeNamed;
+
 constexpr double kPi = 3.14159265358979323846;
 
 std::string SharedData(const std::string& relative) {
@@ -37,33 +42,6 @@ Asset Read(const std::string& bytes, const std::string& source) {
   ReadOptions options;
   options.source = source;
   return ReadAssimp(bytes, options);
-}
-
-bool HasNote(const Asset& asset, const std::string& part) {
-  for (const std::string& note : asset.notes) {
-    if (note.find(part) != std::string::npos) return true;
-  }
-  return false;
-}
-
-int NodeNamed(const Asset& asset, const std::string& name) {
-  for (size_t n = 0; n < asset.rig.nodes.size(); ++n) {
-    if (asset.rig.nodes[n].name == name) return static_cast<int>(n);
-  }
-  return -1;
-}
-
-const Channel* FindChannel(const Clip& clip, int node, Path path) {
-  for (const Channel& channel : clip.channels) {
-    if (channel.node == node && channel.path == path) return &channel;
-  }
-  return nullptr;
-}
-
-Quat AxisAngle(char axis, double degrees) {
-  const double half = degrees * kPi / 360;
-  const double s = std::sin(half);
-  return {axis == 'X' ? s : 0, axis == 'Y' ? s : 0, axis == 'Z' ? s : 0, std::cos(half)};
 }
 
 void ExpectNear(const Quat& expected, const Quat& actual, const std::string& what) {

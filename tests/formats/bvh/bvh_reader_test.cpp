@@ -1,6 +1,7 @@
 // The BVH reader (formats/bvh/bvh_reader.h). Values are checked against Euler rotations computed
 // here, in the channel order three.js's BVHLoader uses (q = q1 · q2 · q3 as listed), and
-// positions against OFFSET + channel values (BVHLoader, Blender), on every joint.
+// positions against OFFSET + channel values (BVHLoader; Blender's importer replaces the OFFSET
+// instead, docs/formats/bvh.md), on every joint.
 #include "formats/bvh/bvh_reader.h"
 
 #include <gtest/gtest.h>
@@ -10,11 +11,15 @@
 
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
+#include "test_support.h"
 
 namespace animconv {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
+using testing::AxisAngle;
+using testing::FindChannel;
+using testing::HasNote;
+using testing::NodeNamed;
 
 Asset Read(const std::string& bytes, const std::string& source,
            Diagnostics* diagnostics = nullptr) {
@@ -32,33 +37,6 @@ Error ReadError(const std::string& bytes, const ReadOptions& options = {}) {
   }
   ADD_FAILURE() << "no error";
   return Error(ErrorKind::kInternal, "", "", "");
-}
-
-bool HasNote(const Asset& asset, const std::string& part) {
-  for (const std::string& note : asset.notes) {
-    if (note.find(part) != std::string::npos) return true;
-  }
-  return false;
-}
-
-int NodeNamed(const Asset& asset, const std::string& name) {
-  for (size_t n = 0; n < asset.rig.nodes.size(); ++n) {
-    if (asset.rig.nodes[n].name == name) return static_cast<int>(n);
-  }
-  return -1;
-}
-
-const Channel* FindChannel(const Clip& clip, int node, Path path) {
-  for (const Channel& channel : clip.channels) {
-    if (channel.node == node && channel.path == path) return &channel;
-  }
-  return nullptr;
-}
-
-Quat AxisAngle(char axis, double degrees) {
-  const double half = degrees * kPi / 360;
-  const double s = std::sin(half);
-  return {axis == 'X' ? s : 0, axis == 'Y' ? s : 0, axis == 'Z' ? s : 0, std::cos(half)};
 }
 
 void ExpectNear(const Quat& expected, const Quat& actual, const std::string& what) {

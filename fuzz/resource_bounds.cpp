@@ -94,11 +94,13 @@ InputBudget::InputBudget(size_t input_bytes)
 
 void InputBudget::AddOutput(size_t output_bytes) {
   largest_output_bytes_ = std::max(largest_output_bytes_, output_bytes);
+  total_output_bytes_ += output_bytes;
 }
 
 double InputBudget::TimeLimitSeconds() const {
   return kSanitizerSlowdown *
-         (kFixedSeconds + static_cast<double>(input_bytes_) / kMiB * kSecondsPerMiB);
+         (kFixedSeconds +
+          static_cast<double>(input_bytes_ + total_output_bytes_) / kMiB * kSecondsPerMiB);
 }
 
 size_t InputBudget::HeapLimitBytes() const {
@@ -117,8 +119,9 @@ void InputBudget::Check() const {
                  static_cast<double>(used) / static_cast<double>(HeapLimitBytes()), seconds);
   }
   if (seconds > TimeLimitSeconds()) {
-    std::fprintf(stderr, "fuzz: time bound: %.3f s for %zu input bytes, limit %.3f s\n", seconds,
-                 input_bytes_, TimeLimitSeconds());
+    std::fprintf(
+        stderr, "fuzz: time bound: %.3f s for %zu input bytes and %zu output bytes, limit %.3f s\n",
+        seconds, input_bytes_, total_output_bytes_, TimeLimitSeconds());
     std::abort();
   }
   if (used > HeapLimitBytes()) {

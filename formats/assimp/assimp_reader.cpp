@@ -1,3 +1,4 @@
+#include <assimp/ai_assert.h>
 #include <assimp/config.h>
 #include <assimp/postprocess.h>
 #include <assimp/scene.h>
@@ -10,6 +11,7 @@
 #include <cmath>
 #include <filesystem>
 #include <memory>
+#include <stdexcept>
 
 #include "animconv/axes.h"
 #include "animconv/error.h"
@@ -21,6 +23,18 @@
 #include "formats/common/source_name.h"
 #include "formats/common/utf8_names.h"
 #include "libconvert/text.h"
+
+// Assimp 5.2 aborts the process on a failed internal assertion (assimp/ai_assert.h), which a
+// malformed FBX reaches (fuzz_assimp: FBXConverter.cpp:1523 'out_idx != nullptr', SIGABRT). The
+// library calls the exported Assimp::aiAssertViolation, which this definition interposes: it
+// throws instead, BaseImporter::ReadFile catches it, and the file is refused with Assimp's
+// reason, exit 2 (Assimp 5.3 has setAiAssertHandler for this; Debian 12 has 5.2).
+namespace Assimp {
+void aiAssertViolation(const char* failed_expression, const char* file, int line) {
+  throw std::runtime_error(
+      fmt::format("Assimp's internal check '{}' failed ({}:{})", failed_expression, file, line));
+}
+}  // namespace Assimp
 
 namespace animconv {
 namespace {

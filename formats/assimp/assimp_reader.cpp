@@ -20,6 +20,7 @@
 #include "formats/assimp/assimp_io.h"
 #include "formats/assimp/assimp_rig.h"
 #include "formats/assimp/assimp_stack.h"
+#include "formats/assimp/fbx_claims.h"
 #include "formats/common/source_name.h"
 #include "formats/common/utf8_names.h"
 #include "libconvert/text.h"
@@ -212,6 +213,7 @@ Asset ReadOnThisStack(std::string_view bytes, const ReadOptions& options) {
                 "not a BVH, FBX or COLLADA file; other formats Assimp reads need their file "
                 "extension (.x, .b3d, ...)");
   }
+  if (extension == ".fbx") CheckFbxArrayClaims(bytes, options.source);  // fbx_claims.h
   // A fixed name: the input's own may hold characters Assimp's path handling trips on.
   const std::string main_name = "input" + extension;
   Assimp::Importer importer;

@@ -10,6 +10,7 @@
 #include "animconv/format.h"
 #include "formats/assimp/assimp.h"
 #include "formats/assimp/assimp_stack.h"
+#include "formats/assimp/fbx_claims.h"
 
 namespace animconv {
 namespace {
@@ -65,6 +66,48 @@ TEST(AssimpDepthTest, TheStackFitsTheLimitAndExceptionsCrossTheThread) {
   int ran = 0;
   RunOnStack(1 << 20, [&] { ++ran; });
   EXPECT_EQ(ran, 1);
+}
+
+// A binary FBX 7.4 header and one record "KeyTime" holding one int64 array property.
+std::string FbxWithArray(uint32_t elements, uint32_t encoding, uint32_t stored) {
+  std::string out("Kaydara FBX Binary  \0\x1a\0", 23);
+  const auto u32 = [&out](uint32_t value) { out.append(reinterpret_cast<const char*>(&value), 4); };
+  u32(7400);
+  const std::string name = "KeyTime";
+  const uint32_t properties = 1 + 12 + stored;
+  const auto end = static_cast<uint32_t>(out.size() + 13 + name.size() + properties);
+  u32(end);
+  u32(1);
+  u32(properties);
+  out += static_cast<char>(name.size());
+  out += name;
+  out += 'l';
+  u32(elements);
+  u32(encoding);
+  u32(stored);
+  out.append(stored, '\0');
+  return out + std::string(13, '\0');
+}
+
+TEST(FbxClaimsTest, AnArrayClaimPastWhatItsBytesCanHoldIsRefusedBeforeAssimp) {
+  // fuzz_assimp: 268,435,516 int64 from 368 bytes of zlib made Assimp 5.2 malloc 2 GiB.
+  EXPECT_NO_THROW(CheckFbxArrayClaims(FbxWithArray(4, 0, 32), "a.fbx"));     // raw, exact
+  EXPECT_NO_THROW(CheckFbxArrayClaims(FbxWithArray(4000, 1, 32), "a.fbx"));  // within 1032:1
+  try {
+    CheckFbxArrayClaims(FbxWithArray(268435516, 1, 368), "a.fbx");
+    FAIL() << "expected an error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.kind(), ErrorKind::kBadInput);
+    EXPECT_EQ(error.location(), "byte 47");  // the type byte after 27 + 13 + 7 of headers
+    EXPECT_NE(error.message().find("FBX array 'KeyTime' claims 268435516 elements (2147484128 "
+                                   "bytes) from 368 stored bytes of zlib"),
+              std::string::npos)
+        << error.message();
+  }
+  EXPECT_THROW(CheckFbxArrayClaims(FbxWithArray(5, 0, 32), "a.fbx"), Error);  // raw, too few
+  // Not binary FBX, or a structure that breaks off: left to Assimp.
+  EXPECT_NO_THROW(CheckFbxArrayClaims("; FBX 7.5.0 project file", "a.fbx"));
+  EXPECT_NO_THROW(CheckFbxArrayClaims(FbxWithArray(268435516, 1, 368).substr(0, 45), "a.fbx"));
 }
 
 }  // namespace

@@ -2,6 +2,9 @@
 # Builds the libFuzzer harnesses (clang, ASan + UBSan, fuzz/CMakeLists.txt) in build-fuzz and runs
 # each for SECONDS (default 60), one after another; FUZZ_JOBS=2 runs two at a time.
 # Usage: scripts/fuzz.sh [SECONDS [FORMAT_ID...]]   (no ids: every harness)
+# FUZZ_SEED=N fixes libFuzzer's random seed (default: a new one each run). The README's test
+# command fixes it, so that a CI run explores the same inputs wherever it runs and its result
+# reproduces; exploring with new seeds is the long by-hand run (docs/reliability.md).
 #
 # Seeds: fuzz/corpus/<id>, fuzz/regressions/<id>, tests/bad/<id> (read only), and the third-party
 # samples of ANIMCONV_SHARED_DATA with the reader's extensions when that folder exists (copied to
@@ -15,6 +18,7 @@ seconds=${1:-60}
 shift || true
 only=("$@")
 jobs=${FUZZ_JOBS:-1}
+seed=${FUZZ_SEED:-0}  # libFuzzer's -seed=0: a random seed
 build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
 source scripts/clang_env.sh
 
@@ -63,7 +67,7 @@ fuzz_one() {
   # new (ASan's quarantine alone may hold 256 MiB of freed blocks, so RSS is no measure of one).
   local timeout=60
   local options=(-max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 -max_len="$max_len"
-    -artifact_prefix="$artifacts/" -print_final_stats=1)
+    -artifact_prefix="$artifacts/" -print_final_stats=1 -seed="$seed")
   if [ -f fuzz/dict/"$id".dict ]; then options+=(-dict=fuzz/dict/"$id".dict); fi
   if "$binary" "${options[@]}" "$corpus" "${seeds[@]}" >"$log" 2>&1; then
     local runs done_line

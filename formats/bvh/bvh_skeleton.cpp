@@ -135,7 +135,12 @@ BvhSkeleton BuildBvhSkeleton(const Asset& asset, const Clip& clip,
     }
     joint.translation = moving;
     joint.has_position_channels = joint.parent < 0 || moving != nullptr;
-    joint.offset = InParentRestFrame(rest, joint.node, joint.rest_translation);
+    // A joint with position channels sits at OFFSET 0 and its channels hold its whole
+    // translation: three.js's BVHLoader adds the channels to the OFFSET, Blender's importer puts
+    // them in its place (import_bvh.py: location = channels - OFFSET), and only OFFSET 0 plays
+    // alike in both (docs/formats/bvh.md, "Position channels and OFFSET 0").
+    const Vec3 rest_offset = InParentRestFrame(rest, joint.node, joint.rest_translation);
+    joint.offset = joint.has_position_channels ? Vec3{0, 0, 0} : rest_offset;
     if (order_override) {
       joint.order = *order_override;
     } else if (const std::optional<EulerOrder> recorded = ParseEulerOrder(node.euler_order)) {
@@ -143,7 +148,7 @@ BvhSkeleton BuildBvhSkeleton(const Asset& asset, const Clip& clip,
     }
     if (children[n].empty()) {
       // A leaf continues its bone by the same length; a lone ROOT has no bone to continue.
-      joint.end_site = node.parent >= 0 ? joint.offset : Vec3{0, 0, 0};
+      joint.end_site = node.parent >= 0 ? rest_offset : Vec3{0, 0, 0};
     } else if (is_end_site[children[n][0]]) {
       const size_t leaf = children[n][0];
       joint.end_site =

@@ -507,5 +507,32 @@ TEST(ClipDiffTest, HumanoidRigsOfOtherSizesCompareHipsPositionsScaledByTheirHeig
   EXPECT_NEAR(diff.overall.at("m").max, 0, 1e-12);
 }
 
+TEST(ClipDiffTest, OneSkeletonDrawnAroundItsHipsIsTheSameSizeAsStandingOnTheFloor) {
+  // A's rest pose stands on the origin (hips 0.9 m, foot 0.05 m above it); B is the same
+  // skeleton as animconv's BVH writes it: the hips a ROOT at OFFSET 0 (the feet 0.85 m below it)
+  // with the whole translation in its position channels, so the hips play at the same heights.
+  // Their hips heights above a floor differ (0.9 against 0.85 m: B has none but its feet), and
+  // scaling B's positions by that ratio would report 5.6 cm where nothing differs.
+  const auto rig = [](double hips_rest_y) {
+    Asset asset = MakeAsset({"hips", "foot"});
+    asset.rig.rest_pose_known = true;
+    asset.rig.nodes[0].human_bone = HumanBone::kHips;
+    asset.rig.nodes[0].rest_translation = {0, hips_rest_y, 0};
+    asset.rig.nodes[1].human_bone = HumanBone::kLeftFoot;
+    asset.rig.nodes[1].parent = 0;
+    asset.rig.nodes[1].rest_translation = {0, -0.85, 0};
+    asset.clips[0].channels = {
+        MakeChannel(0, Path::kTranslation, {0, 1}, {0, 0.9, 0, 0.3, 0.95, 0}, 3)};
+    return asset;
+  };
+  DiffOptions world;
+  world.space = DiffSpace::kWorld;
+  const ClipDiff diff = Diff(rig(0.9), rig(0), world);
+  EXPECT_EQ(diff.translation_scale, 1);
+  EXPECT_EQ(diff.space_reason.find("rest hips heights differ"), std::string::npos)
+      << diff.space_reason;
+  EXPECT_NEAR(diff.overall.at("m").max, 0, 1e-12);
+}
+
 }  // namespace
 }  // namespace animconv

@@ -19,7 +19,8 @@
 // The reference, by SRC's extension:
 //   .bvh   three.js r187 BVHLoader: its skeleton posed with its own tracks at every frame (not
 //          ENDSITE bones). Positions in metres: BVH units x --source-unit (0.01, animconv's
-//          documented centimetres).
+//          documented centimetres). For a .vrma output: the joints that are humanoid bones (by
+//          tests/interop/lib/bvh_names.mjs), as world rotations relative to rest, no positions.
 //   .csv   a Unity CSV (--interval rows, 0.2 s by default; data/unity/README.md): animconv's
 //          documented semantics, as tests/interop/check_vrma.mjs and check_gltf.mjs state them:
 //          each bone's local rotation is the normalised localRotation mirrored with --mirror x
@@ -51,6 +52,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   INTEROP_DIR, Report, expectedBones, parseArgs, poseAt, readBoneList, readUnityCsv, requireModules, usage,
 } from '../interop/lib/common.mjs';
+import { bvhHumanBoneOf } from '../interop/lib/bvh_names.mjs';
 import { NOT_IN_VRMA, loadGltfFile, readRecording } from '../interop/lib/vrm.mjs';
 
 // three from tests/interop/node_modules (the pinned r187), by path: this folder has none. The
@@ -126,7 +128,20 @@ async function readBvh(path) {
     for (const bone of bones) joints.get(bone.name).poses.push(worldOf(bone));
   }
   console.log(`source ${basename(path)} (three BVHLoader): ${bones.length} joints x ${times.length} frames`);
-  return { times, kind: 'world', joints };
+  if (extension(args.output) !== 'vrma') return { times, kind: 'world', joints };
+  // A .vrma of a BVH holds its humanoid bones, as nodes named by their VRM 1.0 names on the
+  // normalised T-pose rig (identity rest rotations), with each bone's world rotation relative to
+  // rest equal to the BVH joint's (what three-vrm-animation plays; tests/interop/check_bvh.mjs
+  // checks it there): joints are paired by the BVH naming table, rotations only.
+  const names = bones.map((bone) => bone.name);
+  const humanoid = new Map();
+  for (const [name, joint] of joints) {
+    const bone = bvhHumanBoneOf(name, names);
+    if (bone === null || NOT_IN_VRMA.has(bone)) continue;
+    humanoid.set(bone, { rest: joint.rest, poses: joint.poses.map((pose) => ({ q: relative(pose, joint.rest), p: null })) });
+  }
+  console.log(`source: ${humanoid.size} of the joints are humanoid bones of a .vrma`);
+  return { times, kind: 'delta', joints: humanoid };
 }
 
 function readCsv(path) {

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
 
 #include "animconv/bone_map.h"
 #include "animconv/bone_names.h"
@@ -66,6 +67,10 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
        "name (any naming) also gives the node that identity")
       ("bone-names", po::value(&values->bone_names),
        "output naming of humanoid nodes: unity, vrm0, vrm1 or mixamo")
+      ("root-motion", po::value(&values->root_motion)->value_name("MODE"),
+       "keep, in-place or extract: the hips' travel over the ground (x, z, frame by frame from "
+       "the first hips key): keep (default); in-place = removed, the clip plays on the spot; extract = moved to the rig's "
+       "root node (a new 'root' above the hips when they have no parent; not for vrma)")
       ("three-array", po::bool_switch(&values->three_array),
        "three: write a JSON array of clips (what AnimationLoader reads) instead of one clip "
        "object")
@@ -151,6 +156,14 @@ void ApplyConvertOptions(ConvertOptionValues values, const po::variables_map& ma
     if (!options->bone_names) ThrowUsage("--bone-names must be unity, vrm0, vrm1 or mixamo");
   }
   if (map.count("clip")) options->clip = values.clip;
+  if (map.count("root-motion")) {
+    const std::map<std::string, RootMotionMode> modes{{"keep", RootMotionMode::kKeep},
+                                                      {"in-place", RootMotionMode::kInPlace},
+                                                      {"extract", RootMotionMode::kExtract}};
+    const auto mode = modes.find(values.root_motion);
+    if (mode == modes.end()) ThrowUsage("--root-motion must be keep, in-place or extract");
+    options->root_motion.mode = mode->second;
+  }
   options->write.three_array = values.three_array;
   options->allow_partial = values.allow_partial;
   if (values.morph_tracks == "per-target") {

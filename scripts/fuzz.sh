@@ -61,11 +61,14 @@ fuzz_one() {
     seeds+=("$shared")
   fi
   # The time and memory bounds are checked per input by the harness itself (fuzz/resource_bounds.h:
-  # 1 s + 0.2 s per MiB of input and output, 3 x (input + output) of heap). libFuzzer's limits are
-  # backstops: -timeout for an input that never returns (60 s: past any bound the harness allows
-  # for the outputs a max_len input can rightly write), -rss_limit_mb for memory outside operator
-  # new (ASan's quarantine alone may hold 256 MiB of freed blocks, so RSS is no measure of one).
-  local timeout=60
+  # CPU time 1 s + 0.2 s per MiB of input and output, 3 x (input + output) of heap). libFuzzer's
+  # limits are backstops: -timeout for an input that never returns, in wall-clock seconds, so it
+  # must exceed the harness's own CPU bound (x20 in this sanitizer build: 48 s for the 103-byte CSV
+  # writing 7 MB, fuzz/regressions/csv) by what a shared machine slows it: that input took 61 s of
+  # wall time beside two builds and came back as a "timeout" (300 s); -rss_limit_mb for memory
+  # outside operator new (ASan's quarantine alone may hold 256 MiB of freed blocks, so RSS is no
+  # measure of one).
+  local timeout=300
   local options=(-max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 -max_len="$max_len"
     -artifact_prefix="$artifacts/" -print_final_stats=1 -seed="$seed")
   if [ -f fuzz/dict/"$id".dict ]; then options+=(-dict=fuzz/dict/"$id".dict); fi

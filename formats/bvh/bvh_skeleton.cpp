@@ -16,17 +16,6 @@ namespace {
 // shows (1 nm): its value becomes the OFFSET instead of three position channels.
 constexpr double kConstantMetres = 1e-9;
 
-bool IsConstant(const Channel& channel) {
-  const double* first = channel.key_value(0);
-  for (size_t k = 1; k < channel.key_count(); ++k) {
-    const double* value = channel.key_value(k);
-    for (int c = 0; c < channel.width; ++c) {
-      if (std::fabs(value[c] - first[c]) > kConstantMetres) return false;
-    }
-  }
-  return true;
-}
-
 Vec3 Subtract(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 
 // A parent-space vector of `node` in the parent's rest world frame: rotation and scale of every
@@ -128,7 +117,7 @@ BvhSkeleton BuildBvhSkeleton(const Asset& asset, const Clip& clip,
     joint.rotation = rotation[n];
     joint.rest_translation = node.rest_translation;
     const Channel* moving = translation[n];
-    if (moving && IsConstant(*moving)) {
+    if (moving && ChannelIsConstant(*moving, kConstantMetres)) {
       const double* value = moving->key_value(0);
       joint.rest_translation = {value[0], value[1], value[2]};
       moving = nullptr;

@@ -27,16 +27,27 @@ using testing::SourcePath;
 using testing::TempDir;
 
 // What `animconv convert` holds whatever its input: its code and that of the shared libraries
-// it maps and touches (libstdc++, Boost, fmt, spdlog, Assimp and its importers), the format
-// registry, the first stream buffers. Measured 10.1 MiB converting the 2.8 KB anim.csv
-// (BaselineOfATinyInput, Release, GCC 12, Debian 12), plus room for other builds and libraries.
-constexpr double kBaselineMiB = 16;
+// it maps and touches (libstdc++, Boost, fmt, spdlog, Assimp), the format registry, the first
+// stream buffers. Measured 10.0 MiB converting the 2.8 KB anim.csv (BaselineOfATinyInput,
+// Release, GCC 12, Debian 12), plus 2 MiB: the size of the whole animconv binary, for the reader
+// and writer code a tiny CSV does not touch.
+constexpr double kBaselineMiB = 12;
 constexpr double kBoundFactor = 3;  // × (input + output bytes)
+// Known gaps (docs/reliability.md "Known gaps"), held near their measured figures so they do not
+// grow; DISABLED_KnownGapsWithinTheBound is the test to enable once they are fixed.
 // The three.js hierarchy JSON reader parses the whole document into an nlohmann::json tree (an
-// object per key, a map node per member: about 350 bytes for a 48-byte key): 4 to 6.2 times
-// input + output, a known gap (docs/reliability.md). Held to its measured figure so it does not
-// grow; DISABLED_ThreeHierarchyInputWithinTheBound is the test to enable once it is fixed.
-constexpr double kHierarchyReaderFactor = 6.5;
+// object per key, a map node per member): 121 MiB peak for a 12.4 MiB file of 240,771 keys,
+// about 410 bytes for a 54-byte key, whatever the output.
+constexpr double kHierarchyReaderFactor = 8;
+// The three.js clip JSON reader parses the file into the same kind of tree (16 bytes or more a
+// number, about 10 in the text): 48.6 MiB peak for 8.3 MiB whatever the output, 3.7 times the
+// total with a 1.6 MiB BVH.
+constexpr double kThreeReaderFactor = 4;
+// The glTF reader (glTF, GLB, VRMA) holds each decoded accessor twice at its peak (its cache of
+// decoded doubles and the channel's copy) beside a copy of the binary chunk: heaptrack counts
+// 31.7 MiB of heap at the peak of a 4.6 MiB GLB's conversion (input 4.9, the chunk's copy 4.8,
+// decoded accessors 9.7, the channels' copies 12.0).
+constexpr double kGltfReaderFactor = 4.5;
 
 struct Measured {
   int exit_code = -1;
@@ -81,20 +92,20 @@ struct Format {
 // needs the facing, which the animconv CSV and hierarchy JSON do not record.
 const std::vector<Format>& Formats() {
   static const std::vector<Format> formats = {
-      {"unity-csv", ".unity.csv", {"--fps", "500"}, {"--fps", "500"}},
+      {"unity-csv", ".unity.csv", {"--fps", "400"}, {"--fps", "400"}},
       {"csv", ".csv", {}, {}},
-      {"three", ".json", {}, {}},
+      {"three", ".json", {}, {}, kThreeReaderFactor},
       {"three-hierarchy", ".hierarchy.json", {}, {}, kHierarchyReaderFactor},
-      {"gltf", ".gltf", {}, {}},
-      {"glb", ".glb", {}, {}},
-      {"vrma", ".vrma", {}, {"--source-facing", "-z"}},
+      {"gltf", ".gltf", {}, {}, kGltfReaderFactor},
+      {"glb", ".glb", {}, {}, kGltfReaderFactor},
+      {"vrma", ".vrma", {}, {"--source-facing", "-z"}, kGltfReaderFactor},
       {"bvh", ".bvh", {}, {}},
   };
   return formats;
 }
 
 // Converts an input of `from` to every format, each within `factor` × (input + output bytes)
-// + the baseline. The input: the 12 s walk resampled to 500 fps as a Unity CSV (8.6 MiB), then
+// + the baseline. The input: the 12 s walk resampled to 400 fps as a Unity CSV (6.9 MiB), then
 // converted to `from` (the unity-csv input measures those conversions themselves). Prints the
 // rows of docs/reliability.md's table.
 void ExpectEveryOutputWithin(const Format& from, double factor) {
@@ -102,12 +113,12 @@ void ExpectEveryOutputWithin(const Format& from, double factor) {
   const std::string source = dir.File("source.unity.csv");
   {
     const Measured run = Convert(dir, {"convert", SourcePath("data/unity/walk.csv"), "--resample",
-                                       "500", "-o", source, "--to", "unity-csv"});
+                                       "400", "-o", source, "--to", "unity-csv"});
     ASSERT_EQ(run.exit_code, 0) << run.errors;
   }
   const std::string input = dir.File(std::string("input") + from.extension);
   if (std::string(from.id) != "unity-csv") {
-    const Measured run = Convert(dir, {"convert", source, "--fps", "500", "-o", input});
+    const Measured run = Convert(dir, {"convert", source, "--fps", "400", "-o", input});
     ASSERT_EQ(run.exit_code, 0) << run.errors;
   } else {
     fs::rename(source, input);
@@ -143,10 +154,10 @@ TEST_P(ProcessMemoryTest, EveryOutputWithinTheBound) {
   ExpectEveryOutputWithin(GetParam(), GetParam().factor);
 }
 
-// The known gap above, at the bound every other reader meets.
-TEST(ProcessMemoryKnownGapTest, DISABLED_ThreeHierarchyInputWithinTheBound) {
+// The known gaps above, at the bound every other reader meets.
+TEST(ProcessMemoryKnownGapTest, DISABLED_KnownGapsWithinTheBound) {
   for (const Format& format : Formats()) {
-    if (std::string(format.id) == "three-hierarchy") ExpectEveryOutputWithin(format, kBoundFactor);
+    if (format.factor != kBoundFactor) ExpectEveryOutputWithin(format, kBoundFactor);
   }
 }
 

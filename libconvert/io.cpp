@@ -283,8 +283,8 @@ bool WriteThroughTemporary(const std::string& path, std::string_view bytes) {
   // A network file system (NFS) may report a failed write only when the file is closed, so the
   // descriptor written through is closed and checked before the rename makes the output visible.
   // The lock must last until the temporary name is gone: a duplicate keeps it (flock belongs to
-  // the open file, not to one descriptor).
-  const FileDescriptor lock(::dup(file.get()));
+  // the open file, not to one descriptor), close-on-exec as every descriptor here.
+  const FileDescriptor lock(::fcntl(file.get(), F_DUPFD_CLOEXEC, 0));
   if (lock.get() < 0) fail("cannot write output");
   if (::close(file.release()) != 0) fail("cannot write output (reported on close)");
   if (::rename(temporary.c_str(), path.c_str()) != 0) fail("cannot move output into place");

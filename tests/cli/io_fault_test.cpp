@@ -136,9 +136,8 @@ TEST(IoFaultTest, FailedReadNamesTheInputAsAnIoError) {
   const CliRun run = RunWithFault(dir, "read:EIO:path=AnimatedMorphCube.bin",
                                   {"convert", morph + ".gltf", "-o", dir.File("morph.json")});
   EXPECT_EQ(run.exit_code, 3);
-  EXPECT_EQ(run.errors,
-            ErrorLine(fs::canonical(morph + ".bin").string() + ":/buffers/0/uri",
-                      "cannot read input: Input/output error"));
+  EXPECT_EQ(run.errors, ErrorLine(fs::canonical(morph + ".bin").string() + ":/buffers/0/uri",
+                                  "cannot read input: Input/output error"));
   EXPECT_FALSE(fs::exists(dir.File("morph.json")));
 }
 

@@ -265,7 +265,7 @@ bool WriteThroughTemporary(const std::string& path, std::string_view bytes) {
   }
   auto fail = [&](const char* what) {
     const int saved = errno;
-    ::close(file.release());
+    if (file.get() >= 0) ::close(file.release());
     ::unlink(temporary.c_str());
     errno = saved;
     ThrowWriteError(path, what);
@@ -280,11 +280,14 @@ bool WriteThroughTemporary(const std::string& path, std::string_view bytes) {
     written += static_cast<size_t>(put);
   }
   if (::fsync(file.get()) != 0) fail("cannot flush output");
-  // Renamed while still open: the lock must last until the temporary name is gone.
+  // A network file system (NFS) may report a failed write only when the file is closed, so the
+  // descriptor written through is closed and checked before the rename makes the output visible.
+  // The lock must last until the temporary name is gone: a duplicate keeps it (flock belongs to
+  // the open file, not to one descriptor), close-on-exec as every descriptor here.
+  const FileDescriptor lock(::fcntl(file.get(), F_DUPFD_CLOEXEC, 0));
+  if (lock.get() < 0) fail("cannot write output");
+  if (::close(file.release()) != 0) fail("cannot write output (reported on close)");
   if (::rename(temporary.c_str(), path.c_str()) != 0) fail("cannot move output into place");
-  // After fsync and the rename the output is in place and its bytes on disk: a close error
-  // loses nothing.
-  ::close(file.release());
   SyncFolderOf(path);
   return true;
 }

@@ -6,10 +6,8 @@
 #include <gtest/gtest.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/file.h>
 #include <sys/mount.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,91 +21,24 @@
 #include <thread>
 #include <vector>
 
+#include "cli/cli_process.h"
 #include "test_support.h"
-
-extern char** environ;
 
 namespace animconv {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::CliRun;
+using testing::Copies;
+using testing::ExitCode;
+using testing::Names;
 using testing::ReadText;
+using testing::RunCli;
 using testing::SourcePath;
+using testing::Start;
 using testing::TempDir;
-
-// Starts animconv with `arguments`, its stderr into `stderr_path`.
-pid_t Start(const std::vector<std::string>& arguments, const std::string& stderr_path) {
-  std::vector<std::string> strings{ANIMCONV_BINARY, "-q"};
-  strings.insert(strings.end(), arguments.begin(), arguments.end());
-  std::vector<char*> argv;
-  for (std::string& argument : strings) argv.push_back(argument.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                   0644);
-  pid_t pid = -1;
-  if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) pid = -1;
-  posix_spawn_file_actions_destroy(&actions);
-  return pid;
-}
-
-int ExitCode(pid_t pid) {
-  int status = 0;
-  if (pid < 0 || ::waitpid(pid, &status, 0) != pid) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-}
-
-struct CliRun {
-  int exit_code = -1;
-  std::string errors;  // stderr
-};
-
-CliRun RunCli(const TempDir& scratch, const std::vector<std::string>& arguments) {
-  static int counter = 0;
-  const std::string log = scratch.File("stderr." + std::to_string(counter++));
-  CliRun run;
-  run.exit_code = ExitCode(Start(arguments, log));
-  run.errors = ReadText(log);
-  return run;
-}
-
-// The regular files under `folder`, relative to it.
-std::vector<std::string> Names(const std::string& folder) {
-  std::vector<std::string> names;
-  std::error_code error;
-  for (auto it = fs::recursive_directory_iterator(folder, error);
-       !error && it != fs::recursive_directory_iterator(); it.increment(error)) {
-    std::error_code ignored;  // a file the running batch removes meanwhile
-    if (it->is_regular_file(ignored))
-      names.push_back(it->path().lexically_relative(folder).string());
-  }
-  return names;
-}
-
-// Every regular file under `folder`, by relative path, with its bytes.
-std::map<std::string, std::string> Tree(const std::string& folder) {
-  std::map<std::string, std::string> files;
-  for (const std::string& name : Names(folder)) files[name] = ReadText(folder + "/" + name);
-  return files;
-}
-
-size_t TemporaryCount(const std::string& folder) {
-  size_t count = 0;
-  for (const std::string& name : Names(folder)) count += fs::path(name).extension() == ".tmp";
-  return count;
-}
-
-// `count` copies of `source` named NNN.csv in `folder`.
-void Copies(const std::string& source, const std::string& folder, int count) {
-  fs::create_directories(folder);
-  for (int i = 0; i < count; ++i) {
-    char name[32];
-    std::snprintf(name, sizeof name, "/%03d.csv", i);
-    fs::copy_file(source, folder + name);
-  }
-}
+using testing::TemporaryCount;
+using testing::Tree;
 
 // The test's mounts live in a mount namespace of its own (inherited by the animconv it starts),
 // so a test that crashes leaves nothing mounted on the machine.

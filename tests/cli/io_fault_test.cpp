@@ -1,0 +1,206 @@
+// Failing system calls injected into the real binary (docs/reliability.md "Faults"): the
+// LD_PRELOAD library tests/cli/fault_shim.cpp fails the chosen call with the chosen errno (a
+// failing disk's EIO on write, fsync or read, a disk filling mid-write, NFS reporting a write
+// error at close, a failed rename, the folder's fsync after the rename). Each write fault must
+// leave no temporary file and an older output byte for byte; a read fault must name the input.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/cli_process.h"
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::CliRun;
+using testing::Copies;
+using testing::ReadText;
+using testing::SourcePath;
+using testing::TempDir;
+using testing::Tree;
+
+const std::string kOld = "old output\n";
+
+// The environment that loads the shim with `rule` (fault_shim.cpp's ANIMCONV_FAULT). The
+// sanitizer build's runtime refuses a preloaded library ahead of it unless told not to check.
+std::vector<std::string> WithFault(const std::string& rule) {
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  const std::string asan_options =
+      (asan && *asan ? std::string(asan) + ":" : "") + "verify_asan_link_order=0";
+  return {"LD_PRELOAD=" ANIMCONV_FAULT_SHIM, "ANIMCONV_FAULT=" + rule,
+          "ASAN_OPTIONS=" + asan_options};
+}
+
+CliRun RunWithFault(const TempDir& dir, const std::string& rule,
+                    const std::vector<std::string>& arguments) {
+  return testing::RunCli(dir, arguments, WithFault(rule));
+}
+
+std::string ErrorLine(const std::string& file, const std::string& message) {
+  return "animconv: error: " + file + ": " + message + "\n";
+}
+
+struct WriteFault {
+  std::string rule;
+  std::string message;  // after "FILE: "
+};
+
+// Every way the write of the temporary file can fail before the rename: the output is not
+// replaced, no temporary is left, exit 3 with the output's name and the errno's text.
+const WriteFault kWriteFaults[] = {
+    {"fsync:EIO", "cannot flush output: Input/output error"},
+    {"close:EIO", "cannot write output (reported on close): Input/output error"},
+    {"write:ENOSPC:after=65536", "cannot write output: No space left on device"},
+    {"write:EIO", "cannot write output: Input/output error"},
+    {"fsync:ENOSPC", "cannot flush output: No space left on device"},
+    {"rename:EXDEV", "cannot move output into place: Invalid cross-device link"},
+};
+
+TEST(IoFaultTest, ShimRefusesAnUnknownRule) {
+  TempDir dir;
+  const CliRun run = RunWithFault(dir, "fsink:EIO", {"formats"});
+  EXPECT_EQ(run.exit_code, 99);
+  EXPECT_EQ(run.errors, "fault_shim: ANIMCONV_FAULT rule 'fsink:EIO': unknown call\n");
+}
+
+TEST(IoFaultTest, FailedWriteOfConvertNamesTheOutputAndKeepsTheOldOne) {
+  TempDir dir;
+  const std::string input = SourcePath("data/unity/walk.csv");
+  ASSERT_EQ(testing::RunCli(dir, {"convert", input, "-o", dir.File("clean.json")}).exit_code, 0);
+  ASSERT_GT(fs::file_size(dir.File("clean.json")), 65536u);  // so after=65536 cuts it short
+  for (const WriteFault& fault : kWriteFaults) {
+    for (const bool with_old : {true, false}) {
+      SCOPED_TRACE(fault.rule + (with_old ? ", older output" : ", no older output"));
+      const std::string folder = dir.File(with_old ? "old" : "new");
+      fs::remove_all(folder);
+      fs::create_directories(folder);
+      const std::string output = folder + "/out.json";
+      if (with_old) testing::WriteText(output, kOld);
+      const CliRun run = RunWithFault(dir, fault.rule, {"convert", input, "-o", output});
+      EXPECT_EQ(run.exit_code, 3);
+      EXPECT_EQ(run.errors, ErrorLine(output, fault.message));
+      const auto expected = with_old ? std::map<std::string, std::string>{{"out.json", kOld}}
+                                     : std::map<std::string, std::string>{};
+      EXPECT_EQ(Tree(folder), expected);
+    }
+  }
+}
+
+// The output is renamed into place before its folder is synced: a failure there is an error
+// (the rename may not survive a crash) but the output is whole, and left where it is.
+TEST(IoFaultTest, FailedFolderSyncIsAnErrorWithTheOutputWholeInPlace) {
+  TempDir dir;
+  const std::string input = SourcePath("data/unity/walk.csv");
+  ASSERT_EQ(testing::RunCli(dir, {"convert", input, "-o", dir.File("clean.json")}).exit_code, 0);
+  fs::create_directories(dir.File("out"));
+  const std::string output = dir.File("out/out.json");
+  testing::WriteText(output, kOld);
+  const CliRun run = RunWithFault(dir, "fsync:EIO:dir", {"convert", input, "-o", output});
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_EQ(
+      run.errors,
+      ErrorLine(output, "written, but its folder cannot be flushed to disk: Input/output error"));
+  EXPECT_EQ(Tree(dir.File("out")),
+            (std::map<std::string, std::string>{{"out.json", ReadText(dir.File("clean.json"))}}));
+}
+
+// A read error is the disk's fault, not the input's: exit 3 (I/O), naming the file read, never
+// a parse error about a truncated file (exit 2), and nothing written.
+TEST(IoFaultTest, FailedReadNamesTheInputAsAnIoError) {
+  TempDir dir;
+  const std::string input = dir.File("walk.csv");
+  fs::copy_file(SourcePath("data/unity/walk.csv"), input);
+  ASSERT_GT(fs::file_size(input), 65536u);  // read in 64 KiB blocks: after=65536 fails the 2nd
+  for (const std::string rule : {"read:EIO:path=walk.csv", "read:EIO:path=walk.csv:after=65536"}) {
+    SCOPED_TRACE(rule);
+    for (const std::string command : {"convert", "info"}) {
+      std::vector<std::string> arguments = {command, input};
+      if (command == "convert") arguments.insert(arguments.end(), {"-o", dir.File("out.json")});
+      const CliRun run = RunWithFault(dir, rule, arguments);
+      EXPECT_EQ(run.exit_code, 3);
+      EXPECT_EQ(run.errors, ErrorLine(input, "cannot read input: Input/output error"));
+      EXPECT_FALSE(fs::exists(dir.File("out.json")));
+    }
+  }
+  // A glTF's external buffer: the error names the .bin, and the .gltf's pointer to it.
+  const std::string morph = std::string(ANIMCONV_SHARED_DATA_DIR) +
+                            "/morph/khronos_AnimatedMorphCube/glTF/AnimatedMorphCube";
+  ASSERT_TRUE(fs::exists(morph + ".bin"));
+  const CliRun run = RunWithFault(dir, "read:EIO:path=AnimatedMorphCube.bin",
+                                  {"convert", morph + ".gltf", "-o", dir.File("morph.json")});
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_EQ(run.errors, ErrorLine(fs::canonical(morph + ".bin").string() + ":/buffers/0/uri",
+                                  "cannot read input: Input/output error"));
+  EXPECT_FALSE(fs::exists(dir.File("morph.json")));
+}
+
+// One file of a batch failing its fsync fails alone, with its message; the others are written
+// as a clean run writes them; exit 3. The report says which.
+TEST(IoFaultTest, BatchWithOneFailingFileWritesTheOthers) {
+  TempDir dir;
+  Copies(SourcePath("data/unity/walk.csv"), dir.File("in"), 3);
+  const std::vector<std::string> batch = {"batch", dir.File("in"), "--to", "three", "-j", "2"};
+  auto with = [&](std::vector<std::string> more) {
+    more.insert(more.begin(), batch.begin(), batch.end());
+    return more;
+  };
+  ASSERT_EQ(testing::RunCli(dir, with({"-o", dir.File("clean")})).exit_code, 0);
+  const std::string out = dir.File("out");
+  const CliRun run = RunWithFault(dir, "fsync:EIO:path=001.json",
+                                  with({"-o", out, "--report", dir.File("report.json")}));
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_NE(run.errors.find(out + "/001.json: cannot flush output: Input/output error"),
+            std::string::npos)
+      << run.errors;
+  auto expected = Tree(dir.File("clean"));
+  expected.erase("001.json");
+  EXPECT_EQ(Tree(out), expected);
+  const nlohmann::json report = nlohmann::json::parse(ReadText(dir.File("report.json")));
+  std::map<std::string, std::string> statuses;
+  for (const nlohmann::json& file : report["files"]) {
+    statuses[fs::path(file["output"].get<std::string>()).filename().string()] = file["status"];
+  }
+  EXPECT_EQ(statuses,
+            (std::map<std::string, std::string>{
+                {"000.json", "converted"}, {"001.json", "failed"}, {"002.json", "converted"}}));
+}
+
+// The batch report is written like an output: its own failure is reported, exit 3.
+TEST(IoFaultTest, BatchReportWriteFailureIsAnIoError) {
+  TempDir dir;
+  const std::string report = dir.File("report.json");
+  const CliRun run = RunWithFault(dir, "fsync:EIO:path=report.json",
+                                  {"batch", SourcePath("data/unity/anim.csv"), "-o",
+                                   dir.File("out"), "--to", "three", "--report", report});
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_NE(run.errors.find(ErrorLine(report, "cannot flush output: Input/output error")),
+            std::string::npos)
+      << run.errors;
+  EXPECT_FALSE(fs::exists(report));
+  EXPECT_EQ(Tree(dir.File("out")).size(), 1u);  // the converted file itself is written
+}
+
+TEST(IoFaultTest, FailedWriteOfBakeKeepsTheOldOutput) {
+  TempDir dir;
+  const std::string input = SourcePath("data/gltf/morph_cube.gltf");
+  for (const WriteFault& fault : {kWriteFaults[0], kWriteFaults[1], kWriteFaults[3]}) {
+    SCOPED_TRACE(fault.rule);
+    const std::string output = dir.File("frames.json");
+    testing::WriteText(output, kOld);
+    const CliRun run = RunWithFault(dir, fault.rule, {"bake", input, "-o", output});
+    EXPECT_EQ(run.exit_code, 3);
+    EXPECT_EQ(run.errors, ErrorLine(output, fault.message));
+    EXPECT_EQ(ReadText(output), kOld);
+    EXPECT_EQ(testing::TemporaryCount(dir.path()), 0u);
+  }
+}
+
+}  // namespace
+}  // namespace animconv

@@ -12,22 +12,28 @@ namespace {
 
 using nlohmann::json;
 
+// A value of the wrong JSON type, in the words Boost.Program_options uses for one it cannot read.
+[[noreturn]] void ThrowInvalid(const std::string& name, const json& value) {
+  const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  ThrowUsage(fmt::format("the argument ('{}') for option '--{}' is invalid", text, name));
+}
+
 // The option's value as text, the way the CLI receives it (for --max-* limits, checked as text).
 std::string Text(const std::string& name, const json& value) {
   if (value.is_string()) return value.get<std::string>();
   if (value.is_number_unsigned()) return std::to_string(value.get<uint64_t>());
   if (value.is_number_integer()) return std::to_string(value.get<int64_t>());
-  ThrowUsage(fmt::format("the argument for option '--{}' must be a string", name));
+  ThrowInvalid(name, value);
 }
 
 double Number(const std::string& name, const json& value) {
   if (value.is_number()) return value.get<double>();
-  ThrowUsage(fmt::format("the argument for option '--{}' must be a number", name));
+  ThrowInvalid(name, value);
 }
 
 bool Switch(const std::string& name, const json& value) {
   if (value.is_boolean()) return value.get<bool>();
-  ThrowUsage(fmt::format("option '--{}' is a switch: true or false", name));
+  ThrowInvalid(name, value);
 }
 
 using Setter = std::function<void(const std::string& name, const json& value, OptionValues*)>;
@@ -35,7 +41,7 @@ using Setter = std::function<void(const std::string& name, const json& value, Op
 Setter String(std::string InputOptionValues::*field) {
   return [field](const std::string& name, const json& value, OptionValues* out) {
     if (!value.is_string()) {
-      ThrowUsage(fmt::format("the argument for option '--{}' must be a string", name));
+      ThrowInvalid(name, value);
     }
     out->input.*field = value.get<std::string>();
   };
@@ -43,7 +49,7 @@ Setter String(std::string InputOptionValues::*field) {
 Setter String(std::string ConvertOptionValues::*field) {
   return [field](const std::string& name, const json& value, OptionValues* out) {
     if (!value.is_string()) {
-      ThrowUsage(fmt::format("the argument for option '--{}' must be a string", name));
+      ThrowInvalid(name, value);
     }
     out->convert.*field = value.get<std::string>();
   };
@@ -66,7 +72,7 @@ Setter Double(double ReduceOptions::*field) {
 Setter String(std::string DiffOptionValues::*field) {
   return [field](const std::string& name, const json& value, OptionValues* out) {
     if (!value.is_string()) {
-      ThrowUsage(fmt::format("the argument for option '--{}' must be a string", name));
+      ThrowInvalid(name, value);
     }
     out->diff.*field = value.get<std::string>();
   };
@@ -93,7 +99,7 @@ const std::map<std::string, Setter>& InputSetters() {
         {"max-input-mb",
          [](const std::string& name, const json& value, OptionValues* out) {
            if (!value.is_number_unsigned()) {
-             ThrowUsage(fmt::format("the argument for option '--{}' is invalid", name));
+             ThrowInvalid(name, value);
            }
            out->input.max_input_mb = value.get<uint64_t>();
          }},
@@ -128,7 +134,7 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"precision",
        [](const std::string& name, const json& value, OptionValues* out) {
          if (!value.is_number_integer()) {
-           ThrowUsage(fmt::format("the argument for option '--{}' is invalid", name));
+           ThrowInvalid(name, value);
          }
          out->convert.precision = value.get<int>();
        }},
@@ -178,7 +184,7 @@ const std::map<std::string, Setter>& DiffSetters() {
       {"samples-between",
        [](const std::string& name, const json& value, OptionValues* out) {
          if (!value.is_number_integer()) {
-           ThrowUsage(fmt::format("the argument for option '--{}' is invalid", name));
+           ThrowInvalid(name, value);
          }
          out->diff.samples_between = value.get<int>();
        }},

@@ -263,6 +263,8 @@ const optionCases = [
   [data('unity/walk.csv'), 'three', ['--loop-blend', '0.2']],
   [data('unity/walk.csv'), 'three', ['--max-keys', '0']],
   [data('unity/walk.csv'), 'three', ['--interval', '0.1', '--fps', '10']],
+  [data('unity/walk.csv'), 'three', ['--speed', 'abc']],
+  [data('unity/walk.csv'), 'three', ['--nope', 'x']],
 ];
 const vrmModel = shared('vrm/vrmaddon_minimal_vrm0.vrm');
 if (fs.existsSync(vrmModel)) {

@@ -13,18 +13,8 @@
 namespace animconv::cli {
 namespace {
 
-const Path kPaths[] = {Path::kTranslation, Path::kRotation, Path::kScale, Path::kWeights};
-const Interpolation kInterpolations[] = {Interpolation::kStep, Interpolation::kLinear,
-                                         Interpolation::kCubicSpline};
-
-std::vector<std::string> Names(const std::vector<HumanBone>& bones, BoneNaming naming) {
-  std::vector<std::string> names;
-  for (const HumanBone bone : bones) names.push_back(*HumanBoneName(bone, naming));
-  return names;
-}
-
 std::string MissingList(const std::vector<HumanBone>& bones, BoneNaming naming) {
-  return bones.empty() ? "none" : fmt::format("{}", fmt::join(Names(bones, naming), ", "));
+  return bones.empty() ? "none" : fmt::format("{}", fmt::join(HumanBoneNames(bones, naming), ", "));
 }
 
 void PrintHumanoid(const HumanoidCoverage& coverage) {
@@ -63,12 +53,12 @@ void PrintText(const std::string& path, const LoadedAsset& loaded, const AssetSu
   for (size_t c = 0; c < summary.clips.size(); ++c) {
     const ClipSummary& clip = summary.clips[c];
     std::string paths;
-    for (const Path p : kPaths) {
+    for (const Path p : kInfoPaths) {
       const size_t count = clip.channels_per_path[static_cast<int>(p)];
       if (count > 0) paths += fmt::format("{}{} {}", paths.empty() ? "" : ", ", count, PathName(p));
     }
     std::string interpolations;
-    for (const Interpolation i : kInterpolations) {
+    for (const Interpolation i : kInfoInterpolations) {
       const size_t count = clip.channels_per_interpolation[static_cast<int>(i)];
       if (count > 0) {
         interpolations +=

@@ -9,16 +9,6 @@
 namespace animconv {
 namespace {
 
-const Path kPaths[] = {Path::kTranslation, Path::kRotation, Path::kScale, Path::kWeights};
-const Interpolation kInterpolations[] = {Interpolation::kStep, Interpolation::kLinear,
-                                         Interpolation::kCubicSpline};
-
-std::vector<std::string> Names(const std::vector<HumanBone>& bones, BoneNaming naming) {
-  std::vector<std::string> names;
-  for (const HumanBone bone : bones) names.push_back(*HumanBoneName(bone, naming));
-  return names;
-}
-
 nlohmann::json GuessJson(const std::optional<HumanoidGuess>& guess) {
   if (!guess) return nullptr;
   return {{"naming", HumanoidGuessNamingId(*guess)},
@@ -40,11 +30,12 @@ nlohmann::json HumanoidJson(const Rig& rig, const HumanoidCoverage& coverage,
       break;
     }
   }
-  return {{"bones_mapped", coverage.mapped.size()},
-          {"bones", bones},
-          {"missing_required_vrm1", Names(coverage.missing_required_vrm1, BoneNaming::kVrm1)},
-          {"missing_required_vrm0", Names(coverage.missing_required_vrm0, BoneNaming::kVrm0)},
-          {"guessed", GuessJson(guess)}};
+  return {
+      {"bones_mapped", coverage.mapped.size()},
+      {"bones", bones},
+      {"missing_required_vrm1", HumanBoneNames(coverage.missing_required_vrm1, BoneNaming::kVrm1)},
+      {"missing_required_vrm0", HumanBoneNames(coverage.missing_required_vrm0, BoneNaming::kVrm0)},
+      {"guessed", GuessJson(guess)}};
 }
 
 nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
@@ -52,9 +43,10 @@ nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
   nlohmann::json clips = nlohmann::json::array();
   for (const ClipSummary& clip : summary.clips) {
     nlohmann::json per_path = nlohmann::json::object();
-    for (const Path p : kPaths) per_path[PathName(p)] = clip.channels_per_path[static_cast<int>(p)];
+    for (const Path p : kInfoPaths)
+      per_path[PathName(p)] = clip.channels_per_path[static_cast<int>(p)];
     nlohmann::json per_interpolation = nlohmann::json::object();
-    for (const Interpolation i : kInterpolations) {
+    for (const Interpolation i : kInfoInterpolations) {
       per_interpolation[InterpolationName(i)] =
           clip.channels_per_interpolation[static_cast<int>(i)];
     }
@@ -103,6 +95,12 @@ LoadedAsset LoadForInfo(const std::string& path, const ConvertOptions& options,
     }
   }
   return loaded;
+}
+
+std::vector<std::string> HumanBoneNames(const std::vector<HumanBone>& bones, BoneNaming naming) {
+  std::vector<std::string> names;
+  for (const HumanBone bone : bones) names.push_back(*HumanBoneName(bone, naming));
+  return names;
 }
 
 std::string InfoJson(const std::string& path, const LoadedAsset& loaded,

@@ -3,12 +3,23 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
+#include "animconv/bone_names.h"
 #include "animconv/convert.h"
 #include "animconv/diagnostic.h"
 #include "animconv/summary.h"
 
 namespace animconv {
+
+// The paths and interpolations in the order `info` lists them (text and JSON).
+inline constexpr Path kInfoPaths[] = {Path::kTranslation, Path::kRotation, Path::kScale,
+                                      Path::kWeights};
+inline constexpr Interpolation kInfoInterpolations[] = {
+    Interpolation::kStep, Interpolation::kLinear, Interpolation::kCubicSpline};
+
+// The bones' names in `naming` (every humanoid bone has one in each naming `info` uses).
+std::vector<std::string> HumanBoneNames(const std::vector<HumanBone>& bones, BoneNaming naming);
 
 // LoadAsset, then the renaming convert does first when `bone_map_file` is not empty
 // (pipeline/convert.cpp), so `info --bone-map` shows the rig and humanoid coverage a conversion

@@ -238,7 +238,18 @@ async function checkBadCorpus() {
   }
 }
 
+// formats(): the native registry's rows (`animconv formats`) but `assimp`, compiled out.
+async function checkFormats() {
+  const native = runNative(animconv, ['formats'], sourceRoot).stdout.trim().split('\n').slice(1)
+    .map((line) => line.split(/\s+/)).filter(([id]) => id !== 'assimp')
+    .map(([id, read, write]) => `${id} ${read === 'yes'} ${write === 'yes'}`);
+  const wasm = (await api.formats()).map((f) => `${f.id} ${f.read} ${f.write}`);
+  if (native.join() !== wasm.join()) failures.push(`formats(): ${wasm.join(', ')} vs native ${native.join(', ')}`);
+  if (!(await api.formats()).every((f) => f.description && f.extensions.length)) failures.push('formats(): a row without description or extensions');
+}
+
 const started = Date.now();
+await checkFormats();
 const inputs = [...inputsUnder(path.join(sourceRoot, 'data')), ...inputsUnder(sharedData)];
 for (const file of inputs) {
   for (const format of Object.keys(FORMATS)) await checkConversion(file, format);

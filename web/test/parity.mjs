@@ -40,7 +40,7 @@ const ASSIMP_REFUSAL = 'cannot be read by this build (the web build has no Assim
 const MESHOPT_REFUSAL = 'EXT_meshopt_compression: this build cannot decode meshopt-compressed data';
 
 const failures = [];
-const counts = { outputs: 0, errors: 0, expected: 0, info: 0, diff: 0, options: 0, bad: 0 };
+const counts = { outputs: 0, errors: 0, expected: 0, info: 0, diff: 0, options: 0, bad: 0, edges: 0 };
 // Outputs and reports equal but for the last bits of computed numbers (numeric_compare.mjs).
 const equivalent = [];
 const stats = { maxRelative: 0 };
@@ -248,7 +248,31 @@ async function checkFormats() {
   if (!(await api.formats()).every((f) => f.description && f.extensions.length)) failures.push('formats(): a row without description or extensions');
 }
 
+// The number-parsing seam (formats/common/number_parse.cpp) at the edges of double's range: both
+// builds must read or refuse each alike (fast_float in the web build, std::from_chars natively).
+async function checkNumberEdges() {
+  const dir = path.join(tmpRoot, 'number-edges');
+  fs.mkdirSync(dir);
+  fs.writeFileSync(path.join(dir, 'two.txt'), 'Hips\nSpine\n');
+  const edges = ['2e-324', '2.4703282292062327e-324', '2.4703282292062328e-324', '4.9e-324', '1e-320',
+    '1e-400', '-1e-400', '0e999', '0.0000e-99999', '1.7976931348623157e308', '1.8e308', '1e999',
+    '123456789012345678901234567890', '0.1234567890123456789', '1,5e-3'];
+  for (const [i, edge] of edges.entries()) {
+    const name = `edge${i}.csv`;
+    const row = `${edge};0;0;1;0;0;0;1\n`;
+    fs.writeFileSync(path.join(dir, name), row + row);
+    const cliArgs = ['--from', 'unity-csv', '--bones', 'two.txt'];
+    const native = runNative(animconv, ['convert', name, '-o', `${name}.csv`, '--to', 'csv', ...cliArgs], dir);
+    const wasm = await wasmCall(() => api.convert(apiInput(dir, name), { to: 'csv', output: `${name}.csv`, ...optionsFromArgs(cliArgs) }));
+    const problem = compare(`number edge ${edge}`, native, wasm, native.status === 0 ? path.join(dir, `${name}.csv`) : undefined, 'csv');
+    if (problem) failures.push(problem);
+    else ++counts.edges;
+    fs.rmSync(path.join(dir, `${name}.csv`), { force: true });
+  }
+}
+
 const started = Date.now();
+await checkNumberEdges();
 await checkFormats();
 const inputs = [...inputsUnder(path.join(sourceRoot, 'data')), ...inputsUnder(sharedData)];
 for (const file of inputs) {
@@ -305,7 +329,7 @@ fs.rmSync(tmpRoot, { recursive: true, force: true });
 
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 console.log(`parity: ${inputs.length} inputs; identical: ${counts.outputs} outputs, ${counts.errors} errors ` +
-  `(of which ${counts.bad} bad-input corpus cases), ${counts.options} option cases, ${counts.info} info ` +
+  `(of which ${counts.bad} bad-input corpus cases), ${counts.edges} number-range edges, ${counts.options} option cases, ${counts.info} info ` +
   `reports, ${counts.diff} diff reports; ${counts.expected} expected refusals (Assimp, meshopt); ` +
   `equal but for the last bits of numbers: ${equivalent.length} (largest relative difference ` +
   `${stats.maxRelative.toExponential(2)}; tolerances ${DOUBLE_TOLERANCE} doubles, ${FLOAT_TOLERANCE} float32); ${seconds} s`);

@@ -32,6 +32,10 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
        "name (any naming) also gives the node that identity")
       ("bone-names", po::value(&values->bone_names),
        "output naming of humanoid nodes: unity, vrm0, vrm1 or mixamo")
+      ("root-motion", po::value(&values->root_motion)->value_name("MODE"),
+       "keep, in-place or extract: the hips' travel over the ground (x, z, frame by frame from "
+       "the first hips key): keep (default); in-place = removed, the clip plays on the spot; extract = moved to the rig's "
+       "root node (a new 'root' above the hips when they have no parent; not for vrma)")
       ("three-array", po::bool_switch(&values->three_array),
        "three: write a JSON array of clips (what AnimationLoader reads) instead of one clip "
        "object")

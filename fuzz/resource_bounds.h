@@ -12,12 +12,12 @@ namespace animconv::fuzz {
 // the standard library's, nlohmann's, Assimp's).
 size_t LiveHeapBytes();
 
-// One input's budget, from the moment it is made: time ≤ 1 s + N MiB × 0.2 s (ten times the
-// Unity CSV path's ~0.02 s per MiB, docs/performance.md), N the input's and every output's bytes
-// (a writer's time is linear in what it writes, and a 103-byte CSV spanning 10,000 s rightly
-// writes megabytes of Unity CSV rows), times kSanitizerSlowdown (20) in a sanitizer build; the peak
-// of heap bytes held beyond those held at the start ≤ 3 × (input + largest output) +
-// kFixedHeapBytes. Check() aborts with the figures when either is exceeded.
+// One input's budget, from the moment it is made: CPU time (the process's, not the wall clock) ≤ 1
+// s + N MiB × 0.2 s (ten times the Unity CSV path's ~0.02 s per MiB, docs/performance.md), N the
+// input's and every output's bytes (a writer's time is linear in what it writes, and a 103-byte CSV
+// spanning 10,000 s rightly writes megabytes of Unity CSV rows), times kSanitizerSlowdown (20) in a
+// sanitizer build; the peak of heap bytes held beyond those held at the start ≤ 3 × (input +
+// largest output) + kFixedHeapBytes. Check() aborts with the figures when either is exceeded.
 class InputBudget {
  public:
   explicit InputBudget(size_t input_bytes);

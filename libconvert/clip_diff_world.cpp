@@ -83,16 +83,30 @@ int HipsNode(const Rig& rig) {
 // translation"): the hips' rest world height minus the lowest foot or toe joint when that is below
 // the origin. A VRMA player scales the hips translation by the ratio of two such heights, so a
 // clip retargeted onto a smaller rig holds smaller positions for the same motion.
-double HipsHeight(const Rig& rig, const RestPose& rest, int hips) {
-  double floor = 0;
+// The lowest rest world height of a foot or toe joint; +infinity without one.
+double LowestFoot(const Rig& rig, const RestPose& rest) {
+  double lowest = std::numeric_limits<double>::infinity();
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     const std::optional<HumanBone> bone = rig.nodes[n].human_bone;
     if (bone == HumanBone::kLeftFoot || bone == HumanBone::kRightFoot ||
         bone == HumanBone::kLeftToes || bone == HumanBone::kRightToes) {
-      floor = std::min(floor, rest.WorldPosition(static_cast<int>(n))[1]);
+      lowest = std::min(lowest, rest.WorldPosition(static_cast<int>(n))[1]);
     }
   }
-  return rest.WorldPosition(hips)[1] - floor;
+  return lowest;
+}
+
+double HipsHeight(const Rig& rig, const RestPose& rest, int hips) {
+  return rest.WorldPosition(hips)[1] - std::min(0.0, LowestFoot(rig, rest));
+}
+
+// The hips' rest height above the lowest foot or toe joint: the rig's size whichever way its
+// rest pose was drawn (standing on the origin, or around its hips as a BVH with a position-
+// channel ROOT at OFFSET 0 is, docs/formats/bvh.md); NaN without feet.
+double LegHeight(const Rig& rig, const RestPose& rest, int hips) {
+  const double lowest = LowestFoot(rig, rest);
+  return std::isfinite(lowest) ? rest.WorldPosition(hips)[1] - lowest
+                               : std::numeric_limits<double>::quiet_NaN();
 }
 
 Vec3 Position(const glm::dmat4& world) { return {world[3][0], world[3][1], world[3][2]}; }
@@ -246,7 +260,15 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
       b.rig.rest_pose_known) {
     const double height_a = HipsHeight(a.rig, rest_a, hips_a);
     const double height_b = HipsHeight(b.rig, rest_b, hips_b);
-    if (height_a > 1e-3 && height_b > 1e-3 && std::abs(height_a / height_b - 1) > kSameScaleRatio) {
+    // The same skeleton drawn standing on the origin and drawn around its hips is one size: its
+    // hips heights above the floor differ by the feet's height above the origin, its leg
+    // heights do not.
+    const double legs_a = LegHeight(a.rig, rest_a, hips_a);
+    const double legs_b = LegHeight(b.rig, rest_b, hips_b);
+    const bool same_legs =
+        legs_a > 1e-3 && legs_b > 1e-3 && std::abs(legs_a / legs_b - 1) <= kSameScaleRatio;
+    if (!same_legs && height_a > 1e-3 && height_b > 1e-3 &&
+        std::abs(height_a / height_b - 1) > kSameScaleRatio) {
       choice.translation_scale = height_a / height_b;
       reasons.push_back(fmt::format(
           "rest hips heights differ (A {:.4g} m, B {:.4g} m): B's positions scaled by {:.6g}, as "

@@ -60,6 +60,18 @@ double Clip::duration() const {
   return last;
 }
 
+bool ChannelIsConstant(const Channel& channel, double tolerance) {
+  if (channel.key_count() == 0) return true;
+  const double* first = channel.key_value(0);
+  for (size_t k = 1; k < channel.key_count(); ++k) {
+    const double* value = channel.key_value(k);
+    for (int c = 0; c < channel.width; ++c) {
+      if (std::fabs(value[c] - first[c]) > tolerance) return false;
+    }
+  }
+  return true;
+}
+
 std::vector<double> RestValue(const Node& node, Path path) {
   switch (path) {
     case Path::kTranslation:

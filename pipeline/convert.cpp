@@ -167,6 +167,44 @@ void WarnResampleError(const PlaybackErrors& errors, double fps, const Rig& rig,
 }
 
 // What PrepareAsset did to the rig, for the coverage check (pipeline/coverage.h).
+// --root-motion (root_motion.h): in-place everywhere, extract where the format holds a node
+// above the hips.
+void RootMotionStep(Asset& asset, const Format& format, const RootMotionOptions& options,
+                    Diagnostics* diagnostics) {
+  if (options.mode == RootMotionMode::kKeep) return;
+  const bool extract = options.mode == RootMotionMode::kExtract;
+  if (extract && format.normalized_humanoid != NormalizedHumanoid::kNo) {
+    ThrowUsage(fmt::format(
+        "--root-motion extract: {} holds the humanoid bones only, no root node to carry the "
+        "travel; --root-motion in-place removes it",
+        format.id));
+  }
+  const RootMotionReport report = ApplyRootMotion(asset, options);
+  const char* option = extract ? "--root-motion extract" : "--root-motion in-place";
+  if (report.clips_changed == 0) {
+    AddDiagnostic(diagnostics, Severity::kWarning,
+                  fmt::format("{}: no clip translates the hips, so nothing travels and nothing "
+                              "was changed",
+                              option));
+    return;
+  }
+  std::string where;
+  if (extract) {
+    where = report.root_created
+                ? fmt::format(
+                      ", moved to a new root node '{}' above the hips (a three.js model "
+                      "playing this clip needs an object of that name)",
+                      report.root_name)
+                : fmt::format(", moved to the root node '{}'", report.root_name);
+  }
+  AddDiagnostic(
+      diagnostics, Severity::kInfo,
+      fmt::format("{}: the hips' travel over the ground (up to {:.4g} m from the start) "
+                  "{} in {} clip(s){}",
+                  option, report.largest_travel_metres, extract ? "taken off the hips" : "removed",
+                  report.clips_changed, where));
+}
+
 struct PreparedSteps {
   bool adopted_source_rig = false;
   bool retargeted = false;
@@ -248,6 +286,7 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
   if (options.timing.resample_fps) {
     WarnResampleError(timing.resample, *options.timing.resample_fps, asset.rig, diagnostics);
   }
+  RootMotionStep(asset, format, options.root_motion, diagnostics);
   return asset;
 }
 

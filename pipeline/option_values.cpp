@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <map>
 
 #include "animconv/bone_map.h"
 #include "animconv/bone_names.h"
@@ -127,6 +128,14 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
     if (!options->bone_names) ThrowUsage("--bone-names must be unity, vrm0, vrm1 or mixamo");
   }
   if (Given(given, "clip")) options->clip = values.clip;
+  if (Given(given, "root-motion")) {
+    const std::map<std::string, RootMotionMode> modes{{"keep", RootMotionMode::kKeep},
+                                                      {"in-place", RootMotionMode::kInPlace},
+                                                      {"extract", RootMotionMode::kExtract}};
+    const auto mode = modes.find(values.root_motion);
+    if (mode == modes.end()) ThrowUsage("--root-motion must be keep, in-place or extract");
+    options->root_motion.mode = mode->second;
+  }
   options->write.three_array = values.three_array;
   options->allow_partial = values.allow_partial;
   if (values.morph_tracks == "per-target") {

@@ -73,6 +73,7 @@ export interface ConvertOptions extends InputOptions {
   morphTracks?: 'all' | 'per-target';
   timeUnit?: 's' | 'ms';
   bvhOrder?: string;
+  rootMotion?: 'keep' | 'in-place' | 'extract';
   precision?: number;
   trim?: string;
   speed?: number;

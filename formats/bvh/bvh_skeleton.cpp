@@ -16,17 +16,6 @@ namespace {
 // shows (1 nm): its value becomes the OFFSET instead of three position channels.
 constexpr double kConstantMetres = 1e-9;
 
-bool IsConstant(const Channel& channel) {
-  const double* first = channel.key_value(0);
-  for (size_t k = 1; k < channel.key_count(); ++k) {
-    const double* value = channel.key_value(k);
-    for (int c = 0; c < channel.width; ++c) {
-      if (std::fabs(value[c] - first[c]) > kConstantMetres) return false;
-    }
-  }
-  return true;
-}
-
 Vec3 Subtract(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 
 // A parent-space vector of `node` in the parent's rest world frame: rotation and scale of every
@@ -128,14 +117,19 @@ BvhSkeleton BuildBvhSkeleton(const Asset& asset, const Clip& clip,
     joint.rotation = rotation[n];
     joint.rest_translation = node.rest_translation;
     const Channel* moving = translation[n];
-    if (moving && IsConstant(*moving)) {
+    if (moving && ChannelIsConstant(*moving, kConstantMetres)) {
       const double* value = moving->key_value(0);
       joint.rest_translation = {value[0], value[1], value[2]};
       moving = nullptr;
     }
     joint.translation = moving;
     joint.has_position_channels = joint.parent < 0 || moving != nullptr;
-    joint.offset = InParentRestFrame(rest, joint.node, joint.rest_translation);
+    // A joint with position channels sits at OFFSET 0 and its channels hold its whole
+    // translation: three.js's BVHLoader adds the channels to the OFFSET, Blender's importer puts
+    // them in its place (import_bvh.py: location = channels - OFFSET), and only OFFSET 0 plays
+    // alike in both (docs/formats/bvh.md, "Position channels and OFFSET 0").
+    const Vec3 rest_offset = InParentRestFrame(rest, joint.node, joint.rest_translation);
+    joint.offset = joint.has_position_channels ? Vec3{0, 0, 0} : rest_offset;
     if (order_override) {
       joint.order = *order_override;
     } else if (const std::optional<EulerOrder> recorded = ParseEulerOrder(node.euler_order)) {
@@ -143,7 +137,7 @@ BvhSkeleton BuildBvhSkeleton(const Asset& asset, const Clip& clip,
     }
     if (children[n].empty()) {
       // A leaf continues its bone by the same length; a lone ROOT has no bone to continue.
-      joint.end_site = node.parent >= 0 ? joint.offset : Vec3{0, 0, 0};
+      joint.end_site = node.parent >= 0 ? rest_offset : Vec3{0, 0, 0};
     } else if (is_end_site[children[n][0]]) {
       const size_t leaf = children[n][0];
       joint.end_site =

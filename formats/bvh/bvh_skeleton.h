@@ -21,10 +21,11 @@ struct BvhJoint {
   int parent = -1;  // index into BvhSkeleton::joints, -1 for the ROOT
   std::string name;
   // OFFSET in metres: the rest translation in the parent's rest world rotation (and scale), so
-  // that a player whose rest rotations are identity puts the joint where the source's rest is.
+  // that a player whose rest rotations are identity puts the joint where the source's rest is;
+  // 0 for a joint with position channels, which hold its whole translation instead.
   Vec3 offset{0, 0, 0};
-  // The node's rest translation (metres, parent space) the OFFSET stands for; position channel
-  // values are the animated translation minus this, mapped like the OFFSET.
+  // The node's rest translation (metres, parent space): what a joint with position channels but
+  // no translation channel holds in every frame, mapped like the OFFSET.
   Vec3 rest_translation{0, 0, 0};
   const Channel* rotation = nullptr;
   const Channel* translation = nullptr;  // set only when it gets position channels

@@ -252,12 +252,12 @@ std::string WriteBvh(const Asset& asset, const WriteOptions& options) {
         first = false;
       };
       if (joint.has_position_channels) {
+        // The whole translation (the OFFSET is 0, bvh_skeleton.h), in the parent's rest
+        // rotation and scale as an OFFSET would be; no translation.
         Vec3 position{0, 0, 0};
-        if (joint.translation) {
-          Vec3 translation;
-          EvaluateChannel(*joint.translation, seconds, translation.data());
-          for (size_t c = 0; c < 3; ++c) translation[c] -= joint.rest_translation[c];
-          // The parent's rest rotation and scale, as for the OFFSET; no translation.
+        if (joint.node >= 0) {
+          Vec3 translation = joint.rest_translation;
+          if (joint.translation) EvaluateChannel(*joint.translation, seconds, translation.data());
           const Vec3 moved = rest.ParentToWorld(joint.node, translation);
           for (size_t c = 0; c < 3; ++c) position[c] = moved[c] - constants[j].rest_offset[c];
         }

@@ -12,6 +12,7 @@
 #include "animconv/format.h"
 #include "animconv/io.h"
 #include "animconv/reduce.h"
+#include "animconv/root_motion.h"
 #include "animconv/timing.h"
 
 namespace animconv {
@@ -38,6 +39,9 @@ struct ConvertOptions {
   // --trim, --speed, --offset, --resample, --interpolation, --loop: ApplyTiming at the end of
   // PrepareAsset, after retargeting (which samples on its own grid) and before --reduce.
   TimingOptions timing;
+  // --root-motion: the hips' travel removed or moved to a root node (root_motion.h), after
+  // timing (so the travel starts where the output starts) and before --reduce.
+  RootMotionOptions root_motion;
   // --reduce: error-bounded keyframe reduction, the last step of PrepareAsset.
   std::optional<ReduceOptions> reduce;
   // --allow-partial: write an output that holds no animation or lost most of the input's

@@ -125,6 +125,10 @@ int PathWidth(Path path, const Node& node);
 // (glTF's default where a mesh gives no `weights`).
 std::vector<double> RestValue(const Node& node, Path path);
 
+// Whether every key's value lies within `tolerance` of the first key's, component by component
+// (a channel that moves nothing a player shows: exporters key constant bones).
+bool ChannelIsConstant(const Channel& channel, double tolerance);
+
 // How large a structure readers accept (docs/reliability.md, "Limits"). Real rigs have fewer
 // than 1000 nodes and a depth below 100; the defaults leave two orders of magnitude of headroom
 // while keeping every pass over a hostile file within seconds. Readers check them before they

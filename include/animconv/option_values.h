@@ -46,6 +46,7 @@ struct ConvertOptionValues {
   std::string time_unit = "s";
   std::string morph_tracks = "all";
   std::string bvh_order;
+  std::string root_motion;
   int precision = -1;
   bool three_array = false;
   bool allow_partial = false;

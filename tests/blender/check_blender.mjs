@@ -6,6 +6,7 @@
 //                          [--blender PATH] [--axes z-up|y-up] [--max-failure-lines N]
 //                          [--interval SECONDS] [--bones LIST] [--mirror x|z]   (CSV sources)
 //                          [--clip NAME]   (glTF sources: the clip a one-clip output holds)
+//                          [--third-party-bvh]  (OUT is a BVH animconv did not write)
 //
 // OUT is imported by blender_dump.py (`blender -b --factory-startup --python`): .bvh with
 // Blender's BVH importer, anything else with its bundled glTF importer; a failed import, or one
@@ -18,7 +19,8 @@
 // The reference, by SRC's extension:
 //   .bvh   three.js r187 BVHLoader: its skeleton posed with its own tracks at every frame (not
 //          ENDSITE bones). Positions in metres: BVH units x --source-unit (0.01, animconv's
-//          documented centimetres).
+//          documented centimetres). For a .vrma output: the joints that are humanoid bones (by
+//          tests/interop/lib/bvh_names.mjs), as world rotations relative to rest, no positions.
 //   .csv   a Unity CSV (--interval rows, 0.2 s by default; data/unity/README.md): animconv's
 //          documented semantics, as tests/interop/check_vrma.mjs and check_gltf.mjs state them:
 //          each bone's local rotation is the normalised localRotation mirrored with --mirror x
@@ -50,6 +52,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import {
   INTEROP_DIR, Report, expectedBones, parseArgs, poseAt, readBoneList, readUnityCsv, requireModules, usage,
 } from '../interop/lib/common.mjs';
+import { bvhHumanBoneOf } from '../interop/lib/bvh_names.mjs';
 import { NOT_IN_VRMA, loadGltfFile, readRecording } from '../interop/lib/vrm.mjs';
 
 // three from tests/interop/node_modules (the pinned r187), by path: this folder has none. The
@@ -69,6 +72,7 @@ const RELATIVE_POSITION_TOLERANCE = 2e-6;
 const SCENE_FPS = 30;
 
 const args = parseArgs(process.argv.slice(2), {
+  flags: ['third-party-bvh'],
   options: ['source', 'output', 'source-unit', 'output-unit', 'blender', 'axes', 'interval', 'bones', 'mirror',
             'max-failure-lines', 'clip'],
 });
@@ -124,7 +128,20 @@ async function readBvh(path) {
     for (const bone of bones) joints.get(bone.name).poses.push(worldOf(bone));
   }
   console.log(`source ${basename(path)} (three BVHLoader): ${bones.length} joints x ${times.length} frames`);
-  return { times, kind: 'world', joints };
+  if (extension(args.output) !== 'vrma') return { times, kind: 'world', joints };
+  // A .vrma of a BVH holds its humanoid bones, as nodes named by their VRM 1.0 names on the
+  // normalised T-pose rig (identity rest rotations), with each bone's world rotation relative to
+  // rest equal to the BVH joint's (what three-vrm-animation plays; tests/interop/check_bvh.mjs
+  // checks it there): joints are paired by the BVH naming table, rotations only.
+  const names = bones.map((bone) => bone.name);
+  const humanoid = new Map();
+  for (const [name, joint] of joints) {
+    const bone = bvhHumanBoneOf(name, names);
+    if (bone === null || NOT_IN_VRMA.has(bone)) continue;
+    humanoid.set(bone, { rest: joint.rest, poses: joint.poses.map((pose) => ({ q: relative(pose, joint.rest), p: null })) });
+  }
+  console.log(`source: ${humanoid.size} of the joints are humanoid bones of a .vrma`);
+  return { times, kind: 'delta', joints: humanoid };
 }
 
 function readCsv(path) {
@@ -169,8 +186,18 @@ async function readGltf(path) {
     if (association?.nodes !== undefined && !nodeIndex.has(association.nodes)) nodeIndex.set(association.nodes, object);
   });
   const wanted = new Set((json.skins ?? []).flatMap((skin) => skin.joints));
-  for (const channel of json.animations[0].channels) {
-    if (channel.target.node !== undefined && channel.target.path !== 'weights') wanted.add(channel.target.node);
+  const animated = new Set();
+  const sourceAnimation = json.animations[gltf.animations.indexOf(clip)];
+  for (const channel of sourceAnimation.channels) {
+    if (channel.target.node !== undefined && channel.target.path !== 'weights') animated.add(channel.target.node);
+  }
+  for (const node of animated) wanted.add(node);
+  // A BVH output holds an unanimated leaf joint (the Fox's b_LeftFoot02_018) as its parent's
+  // End Site, which Blender's importer makes the parent bone's tail, not a bone of its own.
+  if (extension(args.output) === 'bvh') {
+    const endSites = [...wanted].filter((i) => !animated.has(i) && !(json.nodes[i].children?.length));
+    for (const i of endSites) wanted.delete(i);
+    if (endSites.length) console.log(`source: ${endSites.length} unanimated leaf joint(s) are End Sites in a BVH, not compared`);
   }
   // A .vrma output holds the humanoid bones only, as nodes named by their VRM 1.0 bone names on
   // animconv's normalised T-pose rig (identity rest rotations): a VRMA source's humanoid nodes
@@ -210,7 +237,7 @@ async function readGltf(path) {
   }
   console.log(`source ${basename(path)} (three GLTFLoader): clip "${clip.name}", ${joints.size} ` +
               `${humanBones ? 'humanoid bones' : 'nodes'} x ${times.length} key times`);
-  return { times, kind: humanBones ? 'delta' : 'world', joints, animation: json.animations[0].name ?? null };
+  return { times, kind: humanBones ? 'delta' : 'world', joints, animation: sourceAnimation.name ?? null };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,11 +278,13 @@ function runBlender(output, times) {
   }
 }
 
-// Blender's BVH importer takes the root's position channels as the root's position and drops
-// its OFFSET (import_bvh.py: pose translation = channels - rest head); three's BVHLoader (and
-// animconv) add the OFFSET. Blender's positions of a BVH are shifted back by OUT's root OFFSET.
+// Blender's BVH importer takes a joint's position channels as its position and drops its OFFSET
+// (import_bvh.py: pose translation = channels - OFFSET); three's BVHLoader (and animconv) add
+// the OFFSET. animconv writes such joints at OFFSET 0, where the two agree, so its BVHs are
+// compared as Blender plays them. A third-party BVH (the harness self-test on an input) may have
+// a ROOT OFFSET: Blender's positions of it are shifted back by that OFFSET.
 function blenderRootOffset() {
-  if (extension(args.output) !== 'bvh') return new THREE.Vector3();
+  if (extension(args.output) !== 'bvh' || !args['third-party-bvh']) return new THREE.Vector3();
   const offset = /ROOT[^{]*\{\s*OFFSET\s+(\S+)\s+(\S+)\s+(\S+)/.exec(readFileSync(args.output, 'utf8'));
   if (!offset) usage(`${args.output}: no ROOT OFFSET`);
   return new THREE.Vector3(...offset.slice(1, 4).map(Number)).multiplyScalar(outputUnit);

@@ -30,6 +30,7 @@ import { basename } from 'node:path';
 import {
   Report, takeRepeatedOption, formatQuat, parseArgs, requireModules, signFreeDistance, usage, withConsoleAsFailures,
 } from './lib/common.mjs';
+import { bvhHumanBoneOf } from './lib/bvh_names.mjs';
 import { VRM1_PARENT, conjugate, loadGltfFile, multiply } from './lib/vrm.mjs';
 
 requireModules(['three', '@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
@@ -48,6 +49,7 @@ const report = new Report(args['max-failure-lines'] === undefined ? 200 : Number
 const bvh = new BVHLoader().parse(readFileSync(args.bvh, 'utf8'));
 const frameTimes = Array.from(bvh.clip.tracks[0].times);
 const joints = bvh.skeleton.bones.filter((bone) => bone.name !== 'ENDSITE');
+const jointNames = joints.map((joint) => joint.name);
 
 if (args.vrma !== undefined) {
   if (models.length === 0) usage('--vrma needs at least one --model');
@@ -117,56 +119,6 @@ async function checkGlb(path, unit) {
               `difference: quaternion ${worstRotation.toExponential(2)}, position ${worstPosition.toExponential(2)} BVH units`);
 }
 
-// ---------------------------------------------------------------------------------------------
-// BVH joint name -> VRM 1.0 humanoid bone, per skeleton convention. Mixamo/CMU: Spine1 = chest,
-// Spine2 = upperChest (three-vrm's Mixamo example map); Biovision: Collar = shoulder, Shoulder =
-// upper arm, Hip = upper leg; Poser: abdomen = spine, Shldr = upper arm, Thigh = upper leg; DAZ
-// Genesis: abdomenLower = spine, chestLower = chest, chestUpper = upperChest, ShldrBend = upper
-// arm, ForearmBend = lower arm, ThighBend = upper leg.
-function humanBoneOf(jointName) {
-  const name = jointName.replace(/^mixamorig[0-9]*[:_]?/, '');
-  const sides = { Left: 'left', Right: 'right', l: 'left', r: 'right' };
-  const common = {
-    Hips: 'hips', Spine: 'spine', Spine1: 'chest', Spine2: 'upperChest', Neck: 'neck', Head: 'head',
-    hip: 'hips', abdomen: 'spine', chest: 'chest', neck: 'neck', head: 'head',
-    // DAZ Genesis 3/8: the lower joint of each split pair is the bone, the upper one folds in.
-    abdomenLower: 'spine', chestLower: 'chest', chestUpper: 'upperChest', neckLower: 'neck', lowerJaw: 'jaw',
-    Chest: 'spine', Chest2: 'chest', Chest3: 'upperChest',
-  };
-  if (common[name] !== undefined) {
-    // "Chest" is Biovision's spine, but a Unity-like name elsewhere; the BVHs here use it as spine.
-    return common[name];
-  }
-  const limb = {
-    // Mixamo / CMU
-    Shoulder: 'Shoulder', Arm: 'UpperArm', ForeArm: 'LowerArm', Hand: 'Hand',
-    UpLeg: 'UpperLeg', Leg: 'LowerLeg', Foot: 'Foot', ToeBase: 'Toes',
-    // Biovision
-    Collar: 'Shoulder', Elbow: 'LowerArm', Wrist: 'Hand', Hip: 'UpperLeg', Knee: 'LowerLeg',
-    Ankle: 'Foot', Toe: 'Toes',
-    // Poser
-    Shldr: 'UpperArm', Thigh: 'UpperLeg', Shin: 'LowerLeg', Eye: 'Eye',
-    // DAZ Genesis (its Twist joints are no bones)
-    ShldrBend: 'UpperArm', ForearmBend: 'LowerArm', ThighBend: 'UpperLeg',
-  };
-  // Fingers: Mixamo HandIndex1..3 / Poser Index1..3 are proximal..distal; thumbs 1..3 are VRM
-  // 1.0's metacarpal, proximal, distal.
-  const finger = /^(Left|Right|l|r)(?:Hand)?(Thumb|Index|Middle|Mid|Ring|Pinky)([123])$/.exec(name);
-  if (finger) {
-    const fingerName = { Thumb: 'Thumb', Index: 'Index', Middle: 'Middle', Mid: 'Middle', Ring: 'Ring', Pinky: 'Little' }[finger[2]];
-    const segment = finger[2] === 'Thumb' ? ['Metacarpal', 'Proximal', 'Distal'] : ['Proximal', 'Intermediate', 'Distal'];
-    return `${sides[finger[1]]}${fingerName}${segment[Number(finger[3]) - 1]}`;
-  }
-  const biovision = joints.some((joint) => /Collar$/.test(joint.name));
-  let match = /^(Left|Right)(.+)$/.exec(name) ?? /^(l|r)([A-Z].*)$/.exec(name);
-  if (!match) return null;
-  const side = sides[match[1]];
-  const part = match[2];
-  if (biovision && part === 'Shoulder') return `${side}UpperArm`;
-  if (limb[part] !== undefined) return `${side}${limb[part]}`;
-  return null;
-}
-
 async function checkVrma() {
   const { VRMLoaderPlugin } = await import('@pixiv/three-vrm');
   const { VRMAnimationLoaderPlugin, VRMLookAtQuaternionProxy, createVRMAnimationClip } =
@@ -192,7 +144,7 @@ async function checkVrma() {
   };
   const jointByBone = new Map();
   for (const joint of joints) {
-    const bone = humanBoneOf(joint.name);
+    const bone = bvhHumanBoneOf(joint.name, jointNames);
     if (bone !== null && !jointByBone.has(bone)) jointByBone.set(bone, joint);
   }
   // The rest pose: BVHLoader's bones as built, before any frame is applied.

@@ -485,25 +485,46 @@ TEST(ClipDiffTest, SameRigsStayLocal) {
   EXPECT_EQ(Diff(a, a, world).overall.at("deg").max, 0);
 }
 
+// A humanoid rig of hips and one foot below it, the hips translated by `hips_keys` (two keys).
+Asset HipsAndFoot(double hips_rest_y, double foot_below_hips,
+                  const std::vector<double>& hips_keys) {
+  Asset asset = MakeAsset({"hips", "foot"});
+  asset.rig.rest_pose_known = true;
+  asset.rig.nodes[0].human_bone = HumanBone::kHips;
+  asset.rig.nodes[0].rest_translation = {0, hips_rest_y, 0};
+  asset.rig.nodes[1].human_bone = HumanBone::kLeftFoot;
+  asset.rig.nodes[1].parent = 0;
+  asset.rig.nodes[1].rest_translation = {0, -foot_below_hips, 0};
+  asset.clips[0].channels = {MakeChannel(0, Path::kTranslation, {0, 1}, hips_keys, 3)};
+  return asset;
+}
+
 TEST(ClipDiffTest, HumanoidRigsOfOtherSizesCompareHipsPositionsScaledByTheirHeights) {
   // A .vrma holds the hips translation retargeted onto its own rig: 1.2 times as tall here, so
   // its positions are 1.2 times A's for the same motion (retarget.cpp MoveHipsTranslation).
   const auto rig = [](double height) {
-    Asset asset = MakeAsset({"hips", "foot"});
-    asset.rig.rest_pose_known = true;
-    asset.rig.nodes[0].human_bone = HumanBone::kHips;
-    asset.rig.nodes[0].rest_translation = {0, height, 0};
-    asset.rig.nodes[1].human_bone = HumanBone::kLeftFoot;
-    asset.rig.nodes[1].parent = 0;
-    asset.rig.nodes[1].rest_translation = {0, -height, 0};
-    asset.clips[0].channels = {
-        MakeChannel(0, Path::kTranslation, {0, 1}, {0, height, 0, 0.3 * height, height, 0}, 3)};
-    return asset;
+    return HipsAndFoot(height, height, {0, height, 0, 0.3 * height, height, 0});
   };
   const ClipDiff diff = Diff(rig(0.8), rig(0.96));
   EXPECT_EQ(diff.space, DiffSpace::kWorld);
   EXPECT_NEAR(diff.translation_scale, 0.8 / 0.96, 1e-12);
   EXPECT_NE(diff.space_reason.find("rest hips heights differ"), std::string::npos);
+  EXPECT_NEAR(diff.overall.at("m").max, 0, 1e-12);
+}
+
+TEST(ClipDiffTest, OneSkeletonDrawnAroundItsHipsIsTheSameSizeAsStandingOnTheFloor) {
+  // A's rest pose stands on the origin (hips 0.9 m, foot 0.05 m above it); B is the same
+  // skeleton as animconv's BVH writes it: the hips a ROOT at OFFSET 0 (the feet 0.85 m below it)
+  // with the whole translation in its position channels, so the hips play at the same heights.
+  // Their hips heights above a floor differ (0.9 against 0.85 m: B has none but its feet), and
+  // scaling B's positions by that ratio would report 5.6 cm where nothing differs.
+  const std::vector<double> keys{0, 0.9, 0, 0.3, 0.95, 0};
+  DiffOptions world;
+  world.space = DiffSpace::kWorld;
+  const ClipDiff diff = Diff(HipsAndFoot(0.9, 0.85, keys), HipsAndFoot(0, 0.85, keys), world);
+  EXPECT_EQ(diff.translation_scale, 1);
+  EXPECT_EQ(diff.space_reason.find("rest hips heights differ"), std::string::npos)
+      << diff.space_reason;
   EXPECT_NEAR(diff.overall.at("m").max, 0, 1e-12);
 }
 

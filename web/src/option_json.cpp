@@ -131,6 +131,7 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"time-unit", String(&V::time_unit)},
       {"morph-tracks", String(&V::morph_tracks)},
       {"bvh-order", String(&V::bvh_order)},
+      {"root-motion", String(&V::root_motion)},
       {"precision",
        [](const std::string& name, const json& value, OptionValues* out) {
          if (!value.is_number_integer()) {

@@ -300,6 +300,9 @@ const optionCases = [
   [data('unity/walk.csv'), 'three', ['--interval', '0.1', '--fps', '10']],
   [data('unity/walk.csv'), 'three', ['--speed', 'abc']],
   [data('unity/walk.csv'), 'three', ['--nope', 'x']],
+  [data('gltf/walk.glb'), 'glb', ['--root-motion', 'in-place']],
+  [data('bvh/cmu_walk.bvh'), 'three', ['--root-motion', 'extract']],
+  [data('unity/walk.csv'), 'three', ['--root-motion', 'sideways']],
 ];
 const vrmModel = shared('vrm/vrmaddon_minimal_vrm0.vrm');
 if (fs.existsSync(vrmModel)) {

@@ -34,7 +34,7 @@ std::vector<double> Flatten(const std::vector<Quat>& quats) {
 
 // A BVH read the way three.js BVHLoader reads it (written here from its source, not from the
 // writer): OFFSETs, channel lists, rotations multiplied in channel order, position channels
-// added to the OFFSET.
+// added to the OFFSET (the writer's OFFSETs of such joints are 0, so Blender's reading agrees).
 struct ParsedJoint {
   std::string name;
   int parent = -1;
@@ -233,7 +233,7 @@ TEST(BvhWriterTest, WritesHierarchyWithTabsOffsetsInCentimetresAndEndSites) {
             "HIERARCHY\n"
             "ROOT Hips\n"
             "{\n"
-            "\tOFFSET 0 100 0\n"
+            "\tOFFSET 0 0 0\n"
             "\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n"
             "\tJOINT Spine\n"
             "\t{\n"
@@ -245,8 +245,10 @@ TEST(BvhWriterTest, WritesHierarchyWithTabsOffsetsInCentimetresAndEndSites) {
             "\t\t}\n"
             "\t}\n"
             "}\n");
+  // The ROOT's rest translation is in its position channels, its OFFSET 0: BVHLoader adds the
+  // two, Blender's importer takes the channels alone, and both put the hips at 1 m.
   EXPECT_EQ(text.substr(text.find("MOTION")),
-            "MOTION\nFrames: 2\nFrame Time: 0.5\n0 0 0 0 0 0 0 0 0\n0 0 0 0 0 0 0 90 0\n");
+            "MOTION\nFrames: 2\nFrame Time: 0.5\n0 100 0 0 0 0 0 0 0\n0 100 0 0 0 0 0 90 0\n");
 }
 
 TEST(BvhWriterTest, ALeafWithoutEndSiteNodeContinuesItsBone) {
@@ -280,14 +282,25 @@ TEST(BvhWriterTest, ReExpressesRestRotationsSoTheWorldPoseIsTheSources) {
   }
 }
 
-TEST(BvhWriterTest, AnimatedTranslationBelowTheRootGetsPositionChannelsAddedToTheOffset) {
+TEST(BvhWriterTest, AnimatedTranslationBelowTheRootGetsPositionChannelsAtOffsetZero) {
+  // Position channels hold the whole translation (in the parent's rest frame: spine's 0.2 m
+  // along hips' Y is -Z), the OFFSET is 0: where BVHLoader (OFFSET + channels) and Blender
+  // (channels in place of the OFFSET) agree.
   Asset asset = RestRotatedRig();
   asset.clips[0].channels.push_back(
       MakeChannel(1, Path::kTranslation, {0, 1}, {0, 0.2, 0, 0.05, 0.25, 0}, 3));
   const std::string text = WriteBvh(asset, {});
-  EXPECT_NE(text.find("JOINT spine\n\t{\n\t\tOFFSET 0 0 -20\n\t\tCHANNELS 6 Xposition"),
+  EXPECT_NE(text.find("JOINT spine\n\t{\n\t\tOFFSET 0 0 0\n\t\tCHANNELS 6 Xposition"),
             std::string::npos)
       << text;
+  const ParsedBvh bvh = ParseBvh(text);
+  ASSERT_EQ(bvh.joints.size(), 3u);
+  EXPECT_EQ(bvh.joints[0].offset, (Vec3{0, 0, 0}));  // the ROOT, too
+  ASSERT_EQ(bvh.frames, 3u);                         // the rig's keys at 0, 0.5 and 1 s
+  // Frame 0: hips' 6 values, then spine's position (0, 0, -20) cm.
+  EXPECT_NEAR(bvh.values[0][6], 0, 1e-9);
+  EXPECT_NEAR(bvh.values[0][7], 0, 1e-9);
+  EXPECT_NEAR(bvh.values[0][8], -20, 1e-9);
   ExpectSameWorldPose(asset, text);
 }
 

@@ -1,0 +1,70 @@
+// `animconv convert --root-motion` through the real binary: the option's values, what it
+// refuses, and what it tells (docs/root_motion.md). The motion itself is checked in three.js
+// (tests/interop check_root_motion.mjs) and by tests/libconvert/root_motion_test.cpp.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+using testing::Has;
+using testing::RunAnimconv;
+using testing::SourcePath;
+using testing::TempDir;
+
+std::string CmuWalk() { return SourcePath("data/bvh/cmu_walk.bvh"); }
+
+TEST(RootMotionOptionTest, InPlaceAndExtractSayWhatTheyDid) {
+  TempDir dir;
+  const auto in_place =
+      RunAnimconv("convert " + CmuWalk() + " --root-motion in-place -o " + dir.File("a.glb"));
+  EXPECT_EQ(in_place.exit_code, 0) << in_place.output;
+  EXPECT_TRUE(Has(in_place.output, "--root-motion in-place: the hips' travel over the ground"))
+      << in_place.output;
+  EXPECT_TRUE(Has(in_place.output, "removed in 1 clip(s)")) << in_place.output;
+  const auto extract =
+      RunAnimconv("convert " + CmuWalk() + " --root-motion extract -o " + dir.File("b.glb"));
+  EXPECT_EQ(extract.exit_code, 0) << extract.output;
+  EXPECT_TRUE(Has(extract.output, "moved to a new root node 'root' above the hips"))
+      << extract.output;
+  // keep is the default and changes nothing.
+  const auto keep =
+      RunAnimconv("convert " + CmuWalk() + " --root-motion keep -o " + dir.File("c.glb"));
+  const auto plain = RunAnimconv("convert " + CmuWalk() + " -o " + dir.File("d.glb"));
+  ASSERT_EQ(keep.exit_code, 0) << keep.output;
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  EXPECT_EQ(testing::ReadText(dir.File("c.glb")), testing::ReadText(dir.File("d.glb")));
+}
+
+TEST(RootMotionOptionTest, RefusesAnUnknownModeAndExtractToVrmaWritingNothing) {
+  TempDir dir;
+  const auto unknown =
+      RunAnimconv("convert " + CmuWalk() + " --root-motion sideways -o " + dir.File("a.glb"));
+  EXPECT_EQ(unknown.exit_code, 1) << unknown.output;
+  EXPECT_TRUE(Has(unknown.output, "--root-motion must be keep, in-place or extract"))
+      << unknown.output;
+  const auto vrma =
+      RunAnimconv("convert " + CmuWalk() + " --root-motion extract -o " + dir.File("a.vrma"));
+  EXPECT_EQ(vrma.exit_code, 1) << vrma.output;
+  EXPECT_TRUE(Has(vrma.output, "--root-motion in-place removes it")) << vrma.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("a.vrma")));
+  // in-place onto a .vrma is what its players want.
+  const auto in_place =
+      RunAnimconv("convert " + CmuWalk() + " --root-motion in-place -o " + dir.File("b.vrma"));
+  EXPECT_EQ(in_place.exit_code, 0) << in_place.output;
+}
+
+TEST(RootMotionOptionTest, AClipWithoutHipsTranslationIsWarnedAsUnchanged) {
+  TempDir dir;
+  const auto result = RunAnimconv("convert " + SourcePath("data/unity/walk.csv") +
+                                  " --root-motion in-place -o " + dir.File("walk.json"));
+  EXPECT_EQ(result.exit_code, 0) << result.output;
+  EXPECT_TRUE(Has(result.output, "no clip translates the hips, so nothing travels"))
+      << result.output;
+}
+
+}  // namespace
+}  // namespace animconv

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// Checks `animconv convert IN.bvh --root-motion in-place|extract -o OUT.glb` in three.js r187:
+// OUT is loaded with GLTFLoader and played with an AnimationMixer at every BVH frame time; the
+// reference is BVHLoader's reading of IN, its skeleton posed by hand with its own tracks
+// (docs/root_motion.md). The hips are the BVH's ROOT joint.
+//
+//   node check_root_motion.mjs --bvh IN.bvh --unit 0.01 --mode in-place|extract OUT.glb
+//
+// Travel(t) = the ROOT's world position at t minus at the first frame, over the ground (x, z).
+//   in-place: every joint's world position in OUT = the BVH's minus Travel(t) (so the hips stay
+//             over their start and keep their height), world rotations equal;
+//   extract:  every joint's world position and rotation in OUT = the BVH's, and OUT's root node
+//             (the hips' parent) is at Travel(t) over the ground, at height 0.
+// Positions within 1e-6 m, rotations within 1e-4 (quaternion distance, sign-free).
+// Prints one line per failure and "N passed, N failed"; exit 1 on failure, 2 on usage errors.
+
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import {
+  Report, parseArgs, requireModules, signFreeDistance, usage, withConsoleAsFailures,
+} from './lib/common.mjs';
+import { loadGltfFile } from './lib/vrm.mjs';
+
+requireModules(['three']);
+const THREE = await import('three');
+const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
+const { BVHLoader } = await import('three/addons/loaders/BVHLoader.js');
+
+const METRES = 1e-6;
+const ROTATION = 1e-4;
+
+const args = parseArgs(process.argv.slice(2), { options: ['bvh', 'unit', 'mode', 'max-failure-lines'] });
+if (args.bvh === undefined) usage('--bvh IN.bvh is required');
+if (args.positional.length !== 1) usage('give one OUT.glb');
+const unit = Number(args.unit);
+if (!(unit > 0)) usage('--unit must be a positive number');
+if (args.mode !== 'in-place' && args.mode !== 'extract') usage('--mode must be in-place or extract');
+const report = new Report(args['max-failure-lines'] === undefined ? 20 : Number(args['max-failure-lines']));
+report.setContext(`${basename(args.positional[0])} (${args.mode}) vs ${basename(args.bvh)}`);
+
+// The BVH, posed by hand at each frame (a mixer cannot bind names with ':').
+const bvh = new BVHLoader().parse(readFileSync(args.bvh, 'utf8'));
+const times = Array.from(bvh.clip.tracks[0].times);
+const joints = bvh.skeleton.bones.filter((bone) => bone.name !== 'ENDSITE');
+const tracks = new Map(bvh.clip.tracks.map((track) => [track.name, track.createInterpolant()]));
+const world = (object) => {
+  const p = new THREE.Vector3();
+  const q = new THREE.Quaternion();
+  object.matrixWorld.decompose(p, q, new THREE.Vector3());
+  return { p, q };
+};
+const reference = times.map((t) => {
+  for (const joint of joints) {
+    joint.quaternion.fromArray(tracks.get(`${joint.name}.quaternion`).evaluate(t));
+    joint.position.fromArray(tracks.get(`${joint.name}.position`).evaluate(t));
+  }
+  joints[0].updateMatrixWorld(true);
+  return new Map(joints.map((joint) => {
+    const pose = world(joint);
+    return [joint.name, { p: pose.p.multiplyScalar(unit), q: pose.q }];
+  }));
+});
+const hipsName = joints[0].name;
+const start = reference[0].get(hipsName).p;
+const travelAt = (frame) => {
+  const d = reference[frame].get(hipsName).p.clone().sub(start);
+  return new THREE.Vector3(d.x, 0, d.z);
+};
+
+const { gltf, messages } = await loadGltfFile(THREE, GLTFLoader, args.positional[0], []);
+report.check(messages.length === 0, () => `loading printed: ${messages.join(' | ')}`);
+if (report.check(gltf.animations.length === 1, () => `${gltf.animations.length} clips, expected 1`)) {
+  const mixer = new THREE.AnimationMixer(gltf.scene);
+  withConsoleAsFailures(report, 'binding the clip', () => {
+    const action = mixer.clipAction(gltf.animations[0]);
+    action.setLoop(THREE.LoopOnce, 1);
+    action.clampWhenFinished = true;
+    action.play();
+  });
+  const nodes = new Map();
+  gltf.scene.traverse((object) => nodes.set(object.name, object));
+  const nodeOf = (name) => nodes.get(THREE.PropertyBinding.sanitizeNodeName(name));
+  const hips = nodeOf(hipsName);
+  if (report.check(hips !== undefined, () => `no node for the hips '${hipsName}'`)) {
+    let worstMetres = 0;
+    let largestTravel = 0;
+    times.forEach((t, frame) => {
+      mixer.setTime(t);
+      gltf.scene.updateMatrixWorld(true);
+      const travel = travelAt(frame);
+      largestTravel = Math.max(largestTravel, travel.length());
+      for (const joint of joints) {
+        const node = nodeOf(joint.name);
+        if (!report.check(node !== undefined, () => `no node for '${joint.name}'`)) continue;
+        const got = world(node);
+        const want = reference[frame].get(joint.name);
+        const wantP = args.mode === 'in-place' ? want.p.clone().sub(travel) : want.p;
+        const metres = got.p.distanceTo(wantP);
+        worstMetres = Math.max(worstMetres, metres);
+        report.check(metres <= METRES, () => `${joint.name} at t=${t}: position ${got.p.toArray()}, ` +
+                                             `expected ${wantP.toArray()} (${metres.toExponential(2)} m off)`);
+        const rotation = signFreeDistance(got.q.toArray(), want.q.toArray());
+        report.check(rotation <= ROTATION, () => `${joint.name} at t=${t}: rotation off by ${rotation}`);
+      }
+      if (args.mode === 'extract') {
+        const root = hips.parent;
+        const rootP = world(root).p;
+        report.check(root !== gltf.scene && rootP.distanceTo(travel) <= METRES,
+                     () => `root '${root.name}' at t=${t}: ${rootP.toArray()}, travel ${travel.toArray()}`);
+      }
+    });
+    // A check that compares nothing that moved would pass anything.
+    report.check(largestTravel > 0.1, () => `the BVH's hips travel only ${largestTravel} m: not a test`);
+    console.log(`${basename(args.positional[0])}: ${joints.length} joints x ${times.length} frames, hips travel up to ` +
+                `${largestTravel.toFixed(3)} m; largest position difference ${worstMetres.toExponential(2)} m`);
+  }
+}
+report.finish();

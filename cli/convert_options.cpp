@@ -1,43 +1,8 @@
 #include "cli/convert_options.h"
 
-#include <fmt/format.h>
-
-#include <cmath>
-#include <cstdlib>
-#include <map>
-
-#include "animconv/bone_map.h"
-#include "animconv/bone_names.h"
-#include "animconv/error.h"
-#include "animconv/euler.h"
-#include "animconv/io.h"
+#include <utility>
 
 namespace animconv::cli {
-namespace {
-
-double ParseSeconds(const std::string& text, const std::string& option) {
-  char* end = nullptr;
-  const double value = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(value)) {
-    ThrowUsage(fmt::format("{}: '{}' is not a number of seconds", option, text));
-  }
-  return value;
-}
-
-// "START:END" or "START:" (to the end of the clip), in seconds.
-TrimRange ParseTrim(const std::string& text) {
-  const size_t colon = text.find(':');
-  if (colon == std::string::npos) ThrowUsage("--trim must be START:END or START: (seconds)");
-  TrimRange range;
-  range.start_seconds = ParseSeconds(text.substr(0, colon), "--trim " + text);
-  if (colon + 1 < text.size()) {
-    range.end_seconds = ParseSeconds(text.substr(colon + 1), "--trim " + text);
-  }
-  return range;
-}
-
-}  // namespace
-
 po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
   po::options_description conversion("Conversion");
   // clang-format off
@@ -95,11 +60,11 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
       ("trim", po::value(&values->trim)->value_name("START:END"),
        "seconds of the input (START: = to the end): keep that part, starting at 0; "
        "values at the cuts are interpolated")
-      ("speed", po::value<double>()->value_name("FACTOR"),
+      ("speed", po::value(&values->speed)->value_name("FACTOR"),
        "play FACTOR times faster (> 0): times divided by it; 0.5 = half speed. Default 1")
-      ("offset", po::value<double>()->value_name("SECONDS"),
+      ("offset", po::value(&values->offset_seconds)->value_name("SECONDS"),
        "shift every key by SECONDS; negative only while no key goes before 0. Default 0")
-      ("resample", po::value<double>()->value_name("FPS"),
+      ("resample", po::value(&values->resample_fps)->value_name("FPS"),
        "sample every channel at FPS frames per second on one grid from 0 (first and last key "
        "kept); rotations by slerp, step stays step, cubic becomes linear")
       ("interpolation", po::value(&values->interpolation)->value_name("linear|step"),
@@ -138,92 +103,7 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
 
 void ApplyConvertOptions(ConvertOptionValues values, const po::variables_map& map,
                          ConvertOptions* options) {
-  if (map.count("mirror")) options->mirror = ParseMirror(values.mirror);
-  options->source_rig = values.source_rig;
-  options->skeleton = values.skeleton;
-  if (map.count("source-facing")) {
-    if (values.source_facing != "+z" && values.source_facing != "-z") {
-      ThrowUsage("--source-facing must be +z or -z");
-    }
-    options->source_facing = values.source_facing == "+z" ? Facing::kPlusZ : Facing::kMinusZ;
-  }
-  if (map.count("bone-map")) {
-    options->bone_map = ParseBoneMap(ReadFile(values.bone_map), values.bone_map);
-    options->bone_map_file = values.bone_map;
-  }
-  if (map.count("bone-names")) {
-    options->bone_names = ParseBoneNaming(values.bone_names);
-    if (!options->bone_names) ThrowUsage("--bone-names must be unity, vrm0, vrm1 or mixamo");
-  }
-  if (map.count("clip")) options->clip = values.clip;
-  if (map.count("root-motion")) {
-    const std::map<std::string, RootMotionMode> modes{{"keep", RootMotionMode::kKeep},
-                                                      {"in-place", RootMotionMode::kInPlace},
-                                                      {"extract", RootMotionMode::kExtract}};
-    const auto mode = modes.find(values.root_motion);
-    if (mode == modes.end()) ThrowUsage("--root-motion must be keep, in-place or extract");
-    options->root_motion.mode = mode->second;
-  }
-  options->write.three_array = values.three_array;
-  options->allow_partial = values.allow_partial;
-  if (values.morph_tracks == "per-target") {
-    options->write.three_morph_per_target = true;
-  } else if (values.morph_tracks != "all") {
-    ThrowUsage("--morph-tracks must be all or per-target");
-  }
-  if (values.time_unit == "ms") {
-    options->write.hierarchy_time_unit = TimeUnit::kMilliseconds;
-  } else if (values.time_unit != "s") {
-    ThrowUsage("--time-unit must be s or ms");
-  }
-  if (map.count("bvh-order")) {
-    options->write.bvh_order = ParseEulerOrder(values.bvh_order);
-    if (!options->write.bvh_order) {
-      ThrowUsage(fmt::format("--bvh-order must be ZXY, ZYX, XYZ, XZY, YXZ or YZX, not '{}'",
-                             values.bvh_order));
-    }
-  }
-  if (map.count("precision")) {
-    if (values.precision < 0 || values.precision > 17)
-      ThrowUsage("--precision must be between 0 and 17");
-    options->write.precision = values.precision;
-  }
-
-  if (map.count("trim")) options->timing.trim = ParseTrim(values.trim);
-  if (map.count("speed")) options->timing.speed = map["speed"].as<double>();
-  if (map.count("offset")) options->timing.offset_seconds = map["offset"].as<double>();
-  if (map.count("resample")) options->timing.resample_fps = map["resample"].as<double>();
-  if (map.count("interpolation")) {
-    if (values.interpolation != "linear" && values.interpolation != "step") {
-      ThrowUsage("--interpolation must be linear or step");
-    }
-    options->timing.interpolation =
-        values.interpolation == "linear" ? Interpolation::kLinear : Interpolation::kStep;
-  }
-  if (!map["loop-blend"].defaulted() && !values.loop) ThrowUsage("--loop-blend needs --loop");
-  if (values.loop) options->timing.loop = LoopOptions{values.loop_blend};
-
-  for (const char* option : {"reduce-rotation", "reduce-translation", "reduce-scale",
-                             "reduce-weight", "reduce-hierarchical", "reduce-keep-rest"}) {
-    if (!map[option].defaulted() && map.count(option)) values.reduce = true;
-  }
-  if (values.reduce) {
-    for (const double tolerance :
-         {values.reduction.rotation_degrees, values.reduction.translation_metres,
-          values.reduction.scale_ratio, values.reduction.weight}) {
-      if (!(tolerance >= 0 && std::isfinite(tolerance))) {
-        ThrowUsage("--reduce-* tolerances must be finite and not negative");
-      }
-    }
-    if (map.count("reduce-hierarchical")) {
-      if (!(values.hierarchical_distance > 0 && std::isfinite(values.hierarchical_distance))) {
-        ThrowUsage("--reduce-hierarchical must be a distance in metres greater than 0");
-      }
-      values.reduction.hierarchical_distance_metres = values.hierarchical_distance;
-    }
-    values.reduction.drop_rest_constant = map.count("reduce-keep-rest") == 0;
-    options->reduce = values.reduction;
-  }
+  animconv::ApplyConvertOptions(std::move(values), GivenIn(map), options);
 }
 
 }  // namespace animconv::cli

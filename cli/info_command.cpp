@@ -1,11 +1,9 @@
 #include <fmt/format.h>
 
 #include <iostream>
-#include <nlohmann/json.hpp>
 
-#include "animconv/bone_map.h"
 #include "animconv/bone_names.h"
-#include "animconv/io.h"
+#include "animconv/info_report.h"
 #include "animconv/summary.h"
 #include "cli/commands.h"
 #include "cli/diagnostics.h"
@@ -15,90 +13,8 @@
 namespace animconv::cli {
 namespace {
 
-const Path kPaths[] = {Path::kTranslation, Path::kRotation, Path::kScale, Path::kWeights};
-const Interpolation kInterpolations[] = {Interpolation::kStep, Interpolation::kLinear,
-                                         Interpolation::kCubicSpline};
-
-std::vector<std::string> Names(const std::vector<HumanBone>& bones, BoneNaming naming) {
-  std::vector<std::string> names;
-  for (const HumanBone bone : bones) names.push_back(*HumanBoneName(bone, naming));
-  return names;
-}
-
-nlohmann::json GuessJson(const std::optional<HumanoidGuess>& guess) {
-  if (!guess) return nullptr;
-  return {{"naming", HumanoidGuessNamingId(*guess)},
-          {"bones_matched", guess->bones_matched},
-          {"prefix", guess->prefix},
-          {"thumbs_ambiguous", guess->thumbs_ambiguous},
-          {"unmatched", guess->unmatched_candidates}};
-}
-
-nlohmann::json HumanoidJson(const Rig& rig, const HumanoidCoverage& coverage,
-                            const std::optional<HumanoidGuess>& guess) {
-  nlohmann::json bones = nlohmann::json::array();
-  for (const HumanBone bone : coverage.mapped) {
-    for (const Node& node : rig.nodes) {
-      if (node.human_bone != bone) continue;
-      bones.push_back({{"index", static_cast<int>(bone)},
-                       {"bone", *HumanBoneName(bone, BoneNaming::kVrm1)},
-                       {"node", node.name}});
-      break;
-    }
-  }
-  return {{"bones_mapped", coverage.mapped.size()},
-          {"bones", bones},
-          {"missing_required_vrm1", Names(coverage.missing_required_vrm1, BoneNaming::kVrm1)},
-          {"missing_required_vrm0", Names(coverage.missing_required_vrm0, BoneNaming::kVrm0)},
-          {"guessed", GuessJson(guess)}};
-}
-
-nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
-                      const AssetSummary& summary) {
-  nlohmann::json clips = nlohmann::json::array();
-  for (const ClipSummary& clip : summary.clips) {
-    nlohmann::json per_path = nlohmann::json::object();
-    for (const Path p : kPaths) per_path[PathName(p)] = clip.channels_per_path[static_cast<int>(p)];
-    nlohmann::json per_interpolation = nlohmann::json::object();
-    for (const Interpolation i : kInterpolations) {
-      per_interpolation[InterpolationName(i)] =
-          clip.channels_per_interpolation[static_cast<int>(i)];
-    }
-    clips.push_back({{"name", clip.name},
-                     {"duration_seconds", clip.duration_seconds},
-                     {"key_rate_hz", clip.key_rate_hz ? nlohmann::json(*clip.key_rate_hz)
-                                                      : nlohmann::json(nullptr)},
-                     {"channels", clip.channel_count},
-                     {"channels_per_path", per_path},
-                     {"channels_per_interpolation", per_interpolation},
-                     {"keys", clip.key_count},
-                     {"max_keys_per_channel", clip.max_keys_per_channel},
-                     {"targets", clip.targets},
-                     {"missing_humanoid_bones", clip.missing_humanoid}});
-  }
-  return {{"input", path},
-          {"format", std::string(loaded.format->id)},
-          {"bytes", loaded.input_bytes},
-          {"coordinates",
-           {{"handedness", summary.coordinates.handedness == Handedness::kRight ? "right" : "left"},
-            {"up", "+Y"},
-            {"facing", summary.coordinates.facing == Facing::kPlusZ    ? "+Z"
-                       : summary.coordinates.facing == Facing::kMinusZ ? "-Z"
-                                                                       : "unknown"}}},
-          {"nodes", summary.node_count},
-          {"humanoid_nodes", summary.humanoid_node_count},
-          {"humanoid", HumanoidJson(loaded.asset.rig, summary.humanoid, loaded.humanoid_guess)},
-          {"rest_pose_known", summary.rest_pose_known},
-          {"notes", summary.notes},
-          {"rotations",
-           {{"keys_not_unit_length", summary.rotation_keys_not_unit},
-            {"max_length_error", summary.max_rotation_length_error},
-            {"sign_flips_between_keys", summary.rotation_sign_flips}}},
-          {"clips", clips}};
-}
-
 std::string MissingList(const std::vector<HumanBone>& bones, BoneNaming naming) {
-  return bones.empty() ? "none" : fmt::format("{}", fmt::join(Names(bones, naming), ", "));
+  return bones.empty() ? "none" : fmt::format("{}", fmt::join(HumanBoneNames(bones, naming), ", "));
 }
 
 void PrintHumanoid(const HumanoidCoverage& coverage) {
@@ -137,12 +53,12 @@ void PrintText(const std::string& path, const LoadedAsset& loaded, const AssetSu
   for (size_t c = 0; c < summary.clips.size(); ++c) {
     const ClipSummary& clip = summary.clips[c];
     std::string paths;
-    for (const Path p : kPaths) {
+    for (const Path p : kInfoPaths) {
       const size_t count = clip.channels_per_path[static_cast<int>(p)];
       if (count > 0) paths += fmt::format("{}{} {}", paths.empty() ? "" : ", ", count, PathName(p));
     }
     std::string interpolations;
-    for (const Interpolation i : kInterpolations) {
+    for (const Interpolation i : kInfoInterpolations) {
       const size_t count = clip.channels_per_interpolation[static_cast<int>(i)];
       if (count > 0) {
         interpolations +=
@@ -209,23 +125,11 @@ int RunInfo(const std::vector<std::string>& args) {
   const std::string path = map["input"].as<std::string>();
   Diagnostics diagnostics;
   LoadedAsset loaded;
-  PrintingDiagnostics(diagnostics, [&] {
-    loaded = LoadAsset(path, options, &diagnostics);
-    // The same renaming convert does first (pipeline/convert.cpp), so `info --bone-map` shows
-    // whether a map gives the rig the humanoid bones a retarget needs before converting.
-    if (!bone_map.empty()) {
-      const std::vector<BoneMapEntry> entries = ParseBoneMap(ReadFile(bone_map), bone_map);
-      for (const std::string& warning : RenameBones(loaded.asset.rig, entries, std::nullopt)) {
-        AddDiagnostic(&diagnostics, Severity::kWarning, "--bone-map: " + warning);
-      }
-    }
-  });
+  PrintingDiagnostics(diagnostics,
+                      [&] { loaded = LoadForInfo(path, options, bone_map, &diagnostics); });
   const AssetSummary summary = Summarize(loaded.asset);
   if (json) {
-    // Paths and notes may quote bytes that are not UTF-8: replaced (U+FFFD), never a crash.
-    std::cout << ToJson(path, loaded, summary)
-                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-              << "\n";
+    std::cout << InfoJson(path, loaded, summary) << "\n";
   } else {
     PrintText(EscapeForTerminal(path), loaded, ForTerminal(summary));
   }

@@ -2,7 +2,9 @@
 
 #include "animconv/error.h"
 #include "animconv/format.h"
+#if ANIMCONV_WITH_ASSIMP
 #include "formats/assimp/assimp.h"
+#endif
 #include "formats/bvh/bvh_reader.h"
 #include "formats/bvh/bvh_writer.h"
 #include "formats/csv/animconv_csv.h"
@@ -32,6 +34,27 @@ const Format* ByExtension(const std::string& path, Usable usable) {
   return best;
 }
 
+// What Assimp reads: the `assimp` entry's extensions, and what a build without it refuses by name.
+const std::vector<std::string_view> kAssimpExtensions = {
+    ".fbx", ".dae", ".x", ".b3d", ".ms3d", ".smd", ".md5mesh", ".ogex", ".3ds", ".lws"};
+
+#if !ANIMCONV_WITH_ASSIMP
+// A build without Assimp (the web build, docs/web.md) says so for the files only Assimp reads,
+// rather than "cannot tell the input format".
+void RefuseAssimpOnlyInput(const std::string& path, std::string_view bytes) {
+  static constexpr std::string_view kBinaryFbxMagic = "Kaydara FBX Binary";
+  bool assimp_only = bytes.substr(0, kBinaryFbxMagic.size()) == kBinaryFbxMagic;
+  for (const std::string_view extension : kAssimpExtensions) {
+    assimp_only = assimp_only || EndsWithIgnoreCase(path, extension);
+  }
+  if (assimp_only) {
+    throw Error(ErrorKind::kBadInput, path, "",
+                "FBX, COLLADA and the other formats read through Assimp cannot be read by this "
+                "build (the web build has no Assimp); convert the file with the native animconv");
+  }
+}
+#endif
+
 std::string FormatIds(bool readers) {
   std::string ids;
   for (const Format& format : Formats()) {
@@ -42,12 +65,25 @@ std::string FormatIds(bool readers) {
   return ids;
 }
 
+// The Assimp entry last (its sniffer is the loosest), in the builds that have Assimp.
+std::vector<Format> WithAssimp(std::vector<Format> formats) {
+#if ANIMCONV_WITH_ASSIMP
+  formats.push_back(
+      // Read only: Assimp's exporters lose what we keep (Assimp 5.2 glTF2Exporter.cpp writes no
+      // morph-weight animation, assimp issue #5352; docs/formats/assimp.md); we write glTF.
+      Format{"assimp", "FBX, COLLADA and other animated formats, read through Assimp 5.2",
+             kAssimpExtensions, Handedness::kRight, false, false, false, SniffAssimp, ReadAssimp,
+             nullptr});
+#endif
+  return formats;
+}
+
 }  // namespace
 
 const std::vector<Format>& Formats() {
   // Order matters twice: sniffers run top to bottom (the specific `csv` header test before the
   // looser unity-csv one), and on an extension tie the first entry wins (".csv" writes `csv`).
-  static const std::vector<Format> formats = {
+  static const std::vector<Format> formats = WithAssimp({
       {"csv",
        "animconv CSV: time + one column per channel component",
        {".csv"},
@@ -138,19 +174,7 @@ const std::vector<Format>& Formats() {
        WriteBvh,
        NormalizedHumanoid::kNo,
        /*holds_morph_weights=*/false},
-      // Read only: Assimp's exporters lose what we keep (Assimp 5.2 glTF2Exporter.cpp writes no
-      // morph-weight animation, assimp issue #5352; docs/formats/assimp.md); we write glTF.
-      {"assimp",
-       "FBX, COLLADA and other animated formats, read through Assimp 5.2",
-       {".fbx", ".dae", ".x", ".b3d", ".ms3d", ".smd", ".md5mesh", ".ogex", ".3ds", ".lws"},
-       Handedness::kRight,
-       false,
-       false,
-       false,
-       SniffAssimp,
-       ReadAssimp,
-       nullptr},
-  };
+  });
   return formats;
 }
 
@@ -174,6 +198,9 @@ const Format& DetectInputFormat(const std::string& path, std::string_view bytes,
   for (const Format& format : Formats()) {
     if (format.read && format.sniff && format.sniff(bytes)) return format;
   }
+#if !ANIMCONV_WITH_ASSIMP
+  RefuseAssimpOnlyInput(path, bytes);
+#endif
   if (const Format* format = ByExtension(path, [](const Format& f) { return f.read != nullptr; })) {
     return *format;
   }

@@ -1,5 +1,7 @@
 #include "libconvert/text.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -133,12 +135,127 @@ std::string EscapeForTerminal(std::string_view text) {
 
 size_t FormatShortest(float value, char* out) {
   if (value == 0.0f) value = 0.0f;  // "-0" reads back fine but is noise in the output
+#if ANIMCONV_FLOAT_CHARCONV
   return static_cast<size_t>(std::to_chars(out, out + 32, value).ptr - out);
+#else
+  return FormatShortestWithoutCharconv(value, out);
+#endif
 }
 
 size_t FormatShortest(double value, char* out) {
   if (value == 0.0) value = 0.0;
+#if ANIMCONV_FLOAT_CHARCONV
   return static_cast<size_t>(std::to_chars(out, out + 32, value).ptr - out);
+#else
+  return FormatShortestWithoutCharconv(value, out);
+#endif
+}
+
+namespace {
+
+// fmt's "{}" text of a finite value, whatever its layout ("1e-05", "123.5", "1.5e+20"), as
+// significant digits without leading or trailing zeros and `point`: value = 0.DIGITS x 10^point.
+struct ShortestDigits {
+  bool negative = false;
+  std::string digits;
+  int point = 0;
+};
+
+template <typename Float>
+ShortestDigits ShortestDigitsOf(Float value) {
+  char text[64];
+  const auto written = fmt::format_to_n(text, sizeof text - 1, "{}", value);
+  *written.out = '\0';  // for atoi below
+  const char* p = text;
+  const char* const end = written.out;
+  ShortestDigits result;
+  if (p < end && *p == '-') {
+    result.negative = true;
+    ++p;
+  }
+  int digits_before_point = 0;
+  bool after_point = false;
+  for (; p < end && *p != 'e'; ++p) {
+    if (*p == '.') {
+      after_point = true;
+      continue;
+    }
+    result.digits += *p;
+    if (!after_point) ++digits_before_point;
+  }
+  int exponent = 0;
+  if (p < end && *p == 'e') exponent = std::atoi(p + 1);  // "e+20", "e-05"
+  result.point = digits_before_point + exponent;
+  const size_t first = result.digits.find_first_not_of('0');
+  if (first == std::string::npos) return {result.negative, "", 0};
+  result.point -= static_cast<int>(first);
+  result.digits = result.digits.substr(first);
+  result.digits.erase(result.digits.find_last_not_of('0') + 1);
+  return result;
+}
+
+template <typename Float>
+size_t LayOutLikeToChars(Float value, char* out) {
+  char* p = out;
+  if (std::isnan(value)) {
+    std::memcpy(p, std::signbit(value) ? "-nan" : "nan", std::signbit(value) ? 4 : 3);
+    return std::signbit(value) ? 4 : 3;
+  }
+  if (std::signbit(value)) *p++ = '-';
+  if (std::isinf(value)) {
+    std::memcpy(p, "inf", 3);
+    return static_cast<size_t>(p + 3 - out);
+  }
+  const ShortestDigits shortest = ShortestDigitsOf(value);
+  const std::string& digits = shortest.digits;
+  if (digits.empty()) {
+    *p++ = '0';
+    return static_cast<size_t>(p - out);
+  }
+  const int count = static_cast<int>(digits.size());
+  const int point = shortest.point;
+  const int exponent = point - 1;
+  const int exponent_digits = std::abs(exponent) >= 100 ? 3 : 2;
+  const int scientific_length = count + (count > 1 ? 1 : 0) + 2 + exponent_digits;
+  const int fixed_length = point <= 0 ? 2 - point + count : point < count ? count + 1 : point;
+  if (fixed_length <= scientific_length) {  // to_chars: fixed unless scientific is shorter
+    if (point <= 0) {
+      *p++ = '0';
+      *p++ = '.';
+      for (int i = 0; i < -point; ++i) *p++ = '0';
+      for (const char c : digits) *p++ = c;
+    } else if (point > count) {
+      // An integer wider than its shortest digits: to_chars writes its exact value
+      // (32274591744 for the float nearest 3.2274592e10), as printf's %.0f does.
+      p += std::snprintf(p, 32, "%.0f", std::fabs(static_cast<double>(value)));
+    } else {
+      for (int i = 0; i < count; ++i) {
+        if (i == point) *p++ = '.';
+        *p++ = digits[static_cast<size_t>(i)];
+      }
+    }
+  } else {
+    *p++ = digits[0];
+    if (count > 1) *p++ = '.';
+    for (int i = 1; i < count; ++i) *p++ = digits[static_cast<size_t>(i)];
+    *p++ = 'e';
+    *p++ = exponent < 0 ? '-' : '+';
+    const int magnitude = std::abs(exponent);
+    if (exponent_digits == 3) *p++ = static_cast<char>('0' + magnitude / 100);
+    *p++ = static_cast<char>('0' + magnitude / 10 % 10);
+    *p++ = static_cast<char>('0' + magnitude % 10);
+  }
+  return static_cast<size_t>(p - out);
+}
+
+}  // namespace
+
+size_t FormatShortestWithoutCharconv(float value, char* out) {
+  return LayOutLikeToChars(value, out);
+}
+
+size_t FormatShortestWithoutCharconv(double value, char* out) {
+  return LayOutLikeToChars(value, out);
 }
 
 size_t FormatFixed(double value, int decimals, char* out) {

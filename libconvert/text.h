@@ -32,6 +32,12 @@ std::string EscapeForTerminal(std::string_view text);
 // Writes into `out` (at least 40 chars) and returns the length.
 size_t FormatShortest(float value, char* out);
 size_t FormatShortest(double value, char* out);
+// The same text without floating-point std::to_chars, which emscripten's libc++ lacks: fmt's
+// shortest round-trip digits laid out as to_chars lays them out (fixed unless scientific is
+// shorter). FormatShortest in the web build (ANIMCONV_FLOAT_CHARCONV off, docs/web.md); compiled
+// in every build so the native tests hold it to std::to_chars.
+size_t FormatShortestWithoutCharconv(float value, char* out);
+size_t FormatShortestWithoutCharconv(double value, char* out);
 // Fixed notation with `decimals` digits after the point, like C#'s "F3" ("-0.014", "0.000").
 size_t FormatFixed(double value, int decimals, char* out);
 

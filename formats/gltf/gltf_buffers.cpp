@@ -1,7 +1,9 @@
 #include "formats/gltf/gltf_buffers.h"
 
 #include <fmt/format.h>
+#if ANIMCONV_WITH_MESHOPT
 #include <meshoptimizer.h>
+#endif
 
 #include <cstring>
 
@@ -53,6 +55,14 @@ json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offse
 std::string DecodeMeshopt(const json& extension, const std::vector<std::string>& buffers,
                           const std::string& pointer, size_t view_length,
                           const GltfErrors& errors) {
+#if !ANIMCONV_WITH_MESHOPT
+  // Debian ships meshoptimizer as a native library only (docs/web.md): the web build refuses.
+  static_cast<void>(extension), static_cast<void>(buffers), static_cast<void>(view_length);
+  errors.Fail(pointer,
+              "EXT_meshopt_compression: this build cannot decode meshopt-compressed "
+              "data (the web build has no meshoptimizer); convert the file with the "
+              "native animconv");
+#else
   const size_t buffer = errors.Index(extension, "buffer", pointer, buffers.size(), "buffers");
   const size_t offset = errors.OptionalCount(extension, "byteOffset", pointer, 0);
   const size_t length = errors.OptionalCount(extension, "byteLength", pointer, 0);
@@ -94,6 +104,7 @@ std::string DecodeMeshopt(const json& extension, const std::vector<std::string>&
   }
   if (result != 0) errors.Fail(pointer, "the meshopt-compressed data is corrupt");
   return out;
+#endif
 }
 
 }  // namespace

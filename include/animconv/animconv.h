@@ -12,13 +12,16 @@
 #include "animconv/bone_names.h"  // humanoid namings, guessing, renaming
 #include "animconv/clip_diff.h"   // the error between two clips (what `diff` prints)
 #include "animconv/convert.h"     // the conversion job: load, prepare, render, write
+#include "animconv/diff_job.h"    // `diff`: both inputs read and compared, its JSON report
 #include "animconv/error.h"       // animconv::Error and its kinds
 #include "animconv/format.h"      // the format registry: sniff, read, write
 #include "animconv/humanoid.h"    // the 55 humanoid bones
 #include "animconv/humanoid_pose.h"
-#include "animconv/io.h"     // bounded reads, atomic writes
-#include "animconv/model.h"  // Asset, Rig, Clip, Channel
+#include "animconv/info_report.h"  // `info`: one input read, its JSON report
+#include "animconv/io.h"           // bounded reads, atomic writes
+#include "animconv/model.h"        // Asset, Rig, Clip, Channel
 #include "animconv/morph_mesh.h"
+#include "animconv/option_values.h"  // the CLI's options, checked and mapped onto ConvertOptions
 #include "animconv/quaternion.h"
 #include "animconv/reduce.h"  // error-bounded keyframe reduction
 #include "animconv/resample.h"

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <charconv>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -47,6 +49,63 @@ TEST(TextTest, ShortestFloatReadsBackAsTheSameFloat) {
     float back;
     ASSERT_EQ(std::from_chars(text.data(), text.data() + text.size(), back).ec, std::errc());
     ASSERT_EQ(back, value == 0 ? 0.0f : value) << text;
+  }
+}
+
+// The web build formats without floating-point std::to_chars (docs/web.md); its text must be
+// to_chars's byte for byte, or the two builds' outputs differ.
+template <typename Float>
+void ExpectSameTextAsToChars(Float value) {
+  char expected[64];
+  char actual[64];
+  const auto expected_end = std::to_chars(expected, expected + sizeof expected, value).ptr;
+  const size_t length = FormatShortestWithoutCharconv(value, actual);
+  ASSERT_EQ(std::string(actual, length), std::string(expected, expected_end)) << value;
+}
+
+TEST(TextTest, ShortestWithoutCharconvIsToCharsText) {
+  for (const double value : {0.0,
+                             -0.0,
+                             1.0,
+                             -1.0,
+                             0.2,
+                             100.0,
+                             1e15,
+                             1e16,
+                             1e20,
+                             1e21,
+                             123456789012345678.0,
+                             0.001,
+                             0.0001,
+                             1e-5,
+                             1.5e-7,
+                             12345e-10,
+                             5e-324,
+                             1.7976931348623157e308,
+                             2.5e-308,
+                             1e100,
+                             std::numeric_limits<double>::infinity(),
+                             -std::numeric_limits<double>::infinity(),
+                             std::numeric_limits<double>::quiet_NaN()}) {
+    ExpectSameTextAsToChars(value);
+    ExpectSameTextAsToChars(static_cast<float>(value));
+  }
+  std::mt19937_64 random(7);
+  for (int i = 0; i < 200000; ++i) {
+    const uint64_t bits = random();
+    double value;
+    std::memcpy(&value, &bits, sizeof value);
+    ExpectSameTextAsToChars(value);
+    float narrow;
+    const auto low = static_cast<uint32_t>(bits);
+    std::memcpy(&narrow, &low, sizeof narrow);
+    ExpectSameTextAsToChars(narrow);
+    // Keyframe-like magnitudes, where fixed and scientific trade places.
+    const double scaled = std::ldexp(static_cast<double>(bits >> 11) / 9007199254740992.0,
+                                     static_cast<int>(bits % 80) - 40);
+    ExpectSameTextAsToChars(scaled);
+    ExpectSameTextAsToChars(static_cast<float>(scaled));
+    ExpectSameTextAsToChars(std::round(scaled * 1000) / 1000);
   }
 }
 

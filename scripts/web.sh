@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The WebAssembly build and its tests (docs/web.md): builds the npm package's module with
+# emscripten into build-web, then checks byte parity with the native CLI on every sample, the
+# bad-input corpus and info/diff reports (web/test/parity.mjs), the JavaScript layer's own
+# behaviour (web/test/api_test.mjs), and the packed package installed offline
+# (web/test/package_test.sh). scripts/test.sh runs it after the native suite.
+# Usage: scripts/web.sh [NATIVE_BUILD_DIR]   (default: build; must hold a built cli/animconv)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+native_build=${1:-${BUILD_DIR:-build}}
+web_build=${WEB_BUILD_DIR:-build-web}
+animconv="$native_build/cli/animconv"
+[ -x "$animconv" ] || { echo "web.sh: build the native animconv first ($animconv)" >&2; exit 1; }
+command -v emcmake >/dev/null || { echo "web.sh: emscripten missing: run scripts/setup.sh" >&2; exit 1; }
+# emscripten's JS optimizer needs Debian's node modules (acorn); a node that is not Debian's
+# does not look in /usr/share/nodejs by itself.
+export NODE_PATH=${NODE_PATH:-/usr/share/nodejs}
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+
+start=$SECONDS
+emcmake cmake -S . -B "$web_build" -DCMAKE_BUILD_TYPE=Release -DANIMCONV_WERROR=ON \
+  "${launcher[@]}" >/dev/null
+cmake --build "$web_build" -j"${JOBS:-$(nproc)}"
+echo "web.sh: built in $((SECONDS - start)) s; module $(stat -c %s "$web_build/web/dist/animconv_wasm.mjs") bytes"
+node web/test/parity.mjs --animconv "$animconv" --package "$web_build/web" --source .
+node web/test/api_test.mjs --package "$web_build/web" --source .
+web/test/package_test.sh "$web_build/web" "$animconv"
+echo "web.sh: done in $((SECONDS - start)) s"

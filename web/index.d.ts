@@ -1,0 +1,137 @@
+// Types of the animconv npm package (docs/web.md).
+
+/** A file handed in or out: a name (relative, '/' between folders) and its bytes. */
+export interface FileData {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** An input file, with the side files it refers to (a glTF's .bin and images). */
+export interface InputFile extends FileData {
+  files?: FileData[];
+}
+
+export interface Diagnostic {
+  severity: 'debug' | 'info' | 'warning';
+  text: string;
+}
+
+interface Told {
+  /** The info-level diagnostics, as the CLI prints them after `animconv: info: `. */
+  notes: string[];
+  /** The warnings, as the CLI prints them after `animconv: warning: `. */
+  warnings: string[];
+  /** Every diagnostic in the order it happened, debug ones too. */
+  diagnostics: Diagnostic[];
+}
+
+export interface FormatInfo {
+  id: string;
+  description: string;
+  extensions: string[];
+  read: boolean;
+  write: boolean;
+}
+
+/** A file an option names: a name among the input's side files, or the file itself. */
+export type FileOption = string | FileData;
+
+/**
+ * The CLI's options (docs/cli.md), by their long name in camelCase or as on the command line
+ * ("allowPartial" or "allow-partial"); a switch is `true`, a value a string or number.
+ */
+export interface InputOptions {
+  from?: string;
+  bones?: FileOption;
+  interval?: number;
+  fps?: number;
+  scale?: number;
+  maxInputMb?: number;
+  maxNodes?: number | string;
+  maxDepth?: number | string;
+  maxChannels?: number | string;
+  maxKeys?: number | string;
+  maxMorphTargets?: number | string;
+  maxNameBytes?: number | string;
+  [cliName: string]: unknown;
+}
+
+export interface ConvertOptions extends InputOptions {
+  /** Output format id (see formats()); or give `output` and the format comes from its extension. */
+  to?: string;
+  /** Output file name; default: the input's name with the format's extension. */
+  output?: string;
+  mirror?: 'z' | 'x' | 'none';
+  clip?: string | number;
+  allowPartial?: boolean;
+  sourceRig?: FileOption;
+  skeleton?: FileOption;
+  sourceFacing?: '+z' | '-z';
+  boneMap?: FileOption;
+  boneNames?: 'unity' | 'vrm0' | 'vrm1' | 'mixamo';
+  threeArray?: boolean;
+  morphTracks?: 'all' | 'per-target';
+  timeUnit?: 's' | 'ms';
+  bvhOrder?: string;
+  rootMotion?: 'keep' | 'in-place' | 'extract';
+  precision?: number;
+  trim?: string;
+  speed?: number;
+  offset?: number;
+  resample?: number;
+  interpolation?: 'linear' | 'step';
+  loop?: boolean;
+  loopBlend?: number;
+  reduce?: boolean;
+  reduceRotation?: number;
+  reduceTranslation?: number;
+  reduceScale?: number;
+  reduceWeight?: number;
+  reduceHierarchical?: number | boolean;
+  reduceKeepRest?: boolean;
+}
+
+export interface ConvertResult extends Told {
+  files: FileData[];
+  input_format: string;
+  output_format: string;
+  input_bytes: number;
+  output_bytes: number;
+}
+
+export interface InfoOptions extends InputOptions {
+  boneMap?: FileOption;
+}
+
+export interface DiffOptions extends InputOptions {
+  clip?: string | number;
+  clipB?: string | number;
+  hierarchical?: number;
+  samplesBetween?: number;
+  cubicChordFraction?: number;
+  space?: 'auto' | 'local' | 'world';
+  mirror?: 'z' | 'x' | 'none';
+}
+
+/** The report `animconv info --json` / `animconv diff --json` prints, as an object. */
+export type Report = Record<string, unknown>;
+
+export interface ReportResult extends Told {
+  report: Report;
+}
+
+/** An error as the CLI reports it: kind and exit code of docs/cli.md, file and location. */
+export class AnimconvError extends Error {
+  kind: 'usage' | 'bad-input' | 'io' | 'internal';
+  exitCode: 1 | 2 | 3 | 4;
+  file: string;
+  location: string;
+  /** The message without file and location. */
+  detail: string;
+  diagnostics: Diagnostic[];
+}
+
+export function formats(): Promise<FormatInfo[]>;
+export function convert(input: InputFile, options: ConvertOptions): Promise<ConvertResult>;
+export function info(input: InputFile, options?: InfoOptions): Promise<ReportResult>;
+export function diff(a: InputFile, b: InputFile, options?: DiffOptions): Promise<ReportResult>;

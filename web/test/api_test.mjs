@@ -1,0 +1,61 @@
+// The JavaScript layer's own behaviour (web/index.js), which has no CLI counterpart to compare
+// with: input checks, the default output name, camelCase option names, files handed as options,
+// notes and warnings, formats(). Usage: node api_test.mjs --package DIR --source ROOT
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const args = process.argv.slice(2);
+const packageDir = path.resolve(args[args.indexOf('--package') + 1]);
+const sourceRoot = path.resolve(args[args.indexOf('--source') + 1]);
+const api = await import(pathToFileURL(path.join(packageDir, 'index.js')).href);
+const read = (p) => new Uint8Array(fs.readFileSync(path.join(sourceRoot, p)));
+const walk = { name: 'walk.csv', bytes: read('data/unity/walk.csv') };
+
+async function rejects(promise, kind, fragment) {
+  await assert.rejects(promise, (error) => {
+    assert.ok(error instanceof api.AnimconvError, `${error}`);
+    assert.equal(error.kind, kind);
+    assert.equal(error.exitCode, { usage: 1, 'bad-input': 2, io: 3, internal: 4 }[kind]);
+    assert.ok(error.message.includes(fragment), error.message);
+    return true;
+  });
+}
+
+// Inputs must be named, relative, with Uint8Array bytes.
+await rejects(api.convert({ name: 'walk.csv', bytes: 'text' }, { to: 'three' }), 'usage', 'Uint8Array');
+await rejects(api.convert({ ...walk, name: '../walk.csv' }, { to: 'three' }), 'usage', "'..' parts");
+await rejects(api.convert({ ...walk, name: '/walk.csv' }, { to: 'three' }), 'usage', 'relative name');
+await rejects(api.convert(walk, {}), 'usage', 'convert needs `to`');
+await rejects(api.convert(walk, { to: 'three', nope: 1 }), 'usage', "unrecognised option '--nope'");
+
+// Default output name: the input's stem with the format's first extension; `output` wins.
+assert.deepEqual((await api.convert(walk, { to: 'three-hierarchy' })).files.map((f) => f.name), ['walk.hierarchy.json']);
+assert.deepEqual((await api.convert(walk, { output: 'x.bvh' })).files.map((f) => f.name), ['x.bvh']);
+const roundTrip = await api.convert({ name: 'walk.unity.csv', bytes: walk.bytes }, { to: 'unity-csv' });
+assert.equal(roundTrip.files[0].name, 'walk.unity.csv');
+assert.equal(roundTrip.output_format, 'unity-csv');
+
+// camelCase and CLI spellings are one option; a file option may be the file itself.
+const camel = await api.convert(walk, { to: 'three', boneNames: 'mixamo', threeArray: true });
+const kebab = await api.convert(walk, { to: 'three', 'bone-names': 'mixamo', 'three-array': true });
+assert.deepEqual(camel.files[0].bytes, kebab.files[0].bytes);
+const bones = { name: 'bone.txt', bytes: read('data/unity/bone.txt') };
+const anim = { name: 'anim.csv', bytes: read('data/unity/anim.csv') };
+const byName = await api.convert({ ...anim, files: [bones] }, { to: 'three', bones: 'bone.txt' });
+const byFile = await api.convert(anim, { to: 'three', bones });
+assert.deepEqual(byName.files[0].bytes, byFile.files[0].bytes);
+await rejects(api.convert(anim, { to: 'three', bones: 'bone.txt' }), 'io', 'bone.txt');
+
+// Notes and warnings are the diagnostics by severity.
+const converted = await api.convert(walk, { to: 'vrma' });
+assert.deepEqual(converted.notes, converted.diagnostics.filter((d) => d.severity === 'info').map((d) => d.text));
+assert.ok(converted.notes.length > 0);
+
+// formats() has no Assimp, and a copy is handed out each time.
+const list = await api.formats();
+assert.ok(!list.some((f) => f.id === 'assimp'));
+list[0].extensions.push('.mutated');
+assert.ok(!(await api.formats())[0].extensions.includes('.mutated'));
+console.log('api: input checks, output names, option spellings, file options, formats() ok');

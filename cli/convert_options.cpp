@@ -36,6 +36,9 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
        "keep, in-place or extract: the hips' travel over the ground (x, z, frame by frame from "
        "the first hips key): keep (default); in-place = removed, the clip plays on the spot; extract = moved to the rig's "
        "root node (a new 'root' above the hips when they have no parent; not for vrma)")
+      ("ground", po::bool_switch(&values->ground),
+       "move each clip up or down so the lowest foot or toe joint over it touches y = 0 on the "
+       "rig written (after --root-motion); a note gives the height before and after")
       ("three-array", po::bool_switch(&values->three_array),
        "three: write a JSON array of clips (what AnimationLoader reads) instead of one clip "
        "object")

@@ -72,13 +72,6 @@ bool FrameIsNotModels(const RestPose& rest, int n) {
                      [](double s) { return std::abs(s - 1) > kSameScaleRatio; });
 }
 
-int HipsNode(const Rig& rig) {
-  for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    if (rig.nodes[n].human_bone == HumanBone::kHips) return static_cast<int>(n);
-  }
-  return -1;
-}
-
 // The rest hips height above the floor, as retargeting measures it (docs/retargeting.md, "Hips
 // translation"): the hips' rest world height minus the lowest foot or toe joint when that is below
 // the origin. A VRMA player scales the hips translation by the ratio of two such heights, so a
@@ -86,13 +79,8 @@ int HipsNode(const Rig& rig) {
 // The lowest rest world height of a foot or toe joint; +infinity without one.
 double LowestFoot(const Rig& rig, const RestPose& rest) {
   double lowest = std::numeric_limits<double>::infinity();
-  for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    const std::optional<HumanBone> bone = rig.nodes[n].human_bone;
-    if (bone == HumanBone::kLeftFoot || bone == HumanBone::kRightFoot ||
-        bone == HumanBone::kLeftToes || bone == HumanBone::kRightToes) {
-      lowest = std::min(lowest, rest.WorldPosition(static_cast<int>(n))[1]);
-    }
-  }
+  for (const int foot : FootAndToeNodes(rig))
+    lowest = std::min(lowest, rest.WorldPosition(foot)[1]);
   return lowest;
 }
 
@@ -254,8 +242,8 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
                                   differing, seen.size(), first));
   }
   // Hips heights only mean a size when both rigs know their rest pose.
-  const int hips_a = HipsNode(a.rig);
-  const int hips_b = HipsNode(b.rig);
+  const int hips_a = HumanBoneNode(a.rig, HumanBone::kHips);
+  const int hips_b = HumanBoneNode(b.rig, HumanBone::kHips);
   if (translations && hips_a >= 0 && hips_b >= 0 && a.rig.rest_pose_known &&
       b.rig.rest_pose_known) {
     const double height_a = HipsHeight(a.rig, rest_a, hips_a);

@@ -229,4 +229,23 @@ std::vector<size_t> DepthFirstOrder(const Rig& rig) {
   return order;
 }
 
+int HumanBoneNode(const Rig& rig, HumanBone bone) {
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    if (rig.nodes[n].human_bone == bone) return static_cast<int>(n);
+  }
+  return -1;
+}
+
+std::vector<int> FootAndToeNodes(const Rig& rig) {
+  std::vector<int> feet;
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    const std::optional<HumanBone> bone = rig.nodes[n].human_bone;
+    if (bone == HumanBone::kLeftFoot || bone == HumanBone::kRightFoot ||
+        bone == HumanBone::kLeftToes || bone == HumanBone::kRightToes) {
+      feet.push_back(static_cast<int>(n));
+    }
+  }
+  return feet;
+}
+
 }  // namespace animconv

@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "animconv/error.h"
+#include "animconv/ground.h"
 #include "animconv/humanoid_pose.h"
 #include "animconv/io.h"
 #include "animconv/quaternion.h"
@@ -205,6 +207,19 @@ void RootMotionStep(Asset& asset, const Format& format, const RootMotionOptions&
                   report.clips_changed, where));
 }
 
+// --ground (ground.h): one note per clip with the lowest foot point before and after, so the
+// user sees what was measured and moved.
+void GroundStep(Asset& asset, Diagnostics* diagnostics) {
+  for (const GroundedClip& clip : ApplyGround(asset).clips) {
+    AddDiagnostic(diagnostics, Severity::kInfo,
+                  fmt::format("--ground: clip '{}': the lowest foot point was {:.4f} m ('{}' at "
+                              "{:.3g} s), the hips moved {} {:.4f} m; now {:.2g} m ({} samples)",
+                              clip.clip, clip.lowest_before_metres, clip.lowest_node,
+                              clip.lowest_seconds, clip.shift_metres >= 0 ? "up" : "down",
+                              std::abs(clip.shift_metres), clip.lowest_after_metres, clip.samples));
+  }
+}
+
 struct PreparedSteps {
   bool adopted_source_rig = false;
   bool retargeted = false;
@@ -287,6 +302,7 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
     WarnResampleError(timing.resample, *options.timing.resample_fps, asset.rig, diagnostics);
   }
   RootMotionStep(asset, format, options.root_motion, diagnostics);
+  if (options.ground) GroundStep(asset, diagnostics);
   return asset;
 }
 

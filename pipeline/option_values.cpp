@@ -138,6 +138,7 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
   }
   options->write.three_array = values.three_array;
   options->allow_partial = values.allow_partial;
+  options->ground = values.ground;
   if (values.morph_tracks == "per-target") {
     options->write.three_morph_per_target = true;
   } else if (values.morph_tracks != "all") {

@@ -8,6 +8,7 @@
 #include <glm/mat4x4.hpp>
 #include <limits>
 
+#include "animconv/clip_poser.h"
 #include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
 #include "animconv/resample.h"
@@ -183,53 +184,6 @@ Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mi
 
 namespace {
 
-constexpr HumanBone kFeet[] = {HumanBone::kLeftFoot, HumanBone::kRightFoot, HumanBone::kLeftToes,
-                               HumanBone::kRightToes};
-
-// World positions of a clip's nodes at one time: each node's rest TRS with the clip's channels
-// evaluated over it, multiplied down from the roots (parents may follow children in the list).
-class ClipPoser {
- public:
-  ClipPoser(const Rig& rig, const Clip& clip) : rig_(rig), channels_(rig.nodes.size()) {
-    for (const Channel& channel : clip.channels) {
-      if (channel.path == Path::kWeights) continue;
-      channels_[static_cast<size_t>(channel.node)][static_cast<int>(channel.path)] = &channel;
-    }
-  }
-
-  void Pose(double seconds) {
-    seconds_ = seconds;
-    done_.assign(rig_.nodes.size(), false);
-    world_.resize(rig_.nodes.size());
-  }
-
-  double Height(int node) { return World(node)[3][1]; }
-
- private:
-  const glm::dmat4& World(int node) {
-    const size_t n = static_cast<size_t>(node);
-    if (done_[n]) return world_[n];
-    const Node& rest = rig_.nodes[n];
-    Vec3 translation = rest.rest_translation;
-    Quat rotation = rest.rest_rotation;
-    Vec3 scale = rest.rest_scale;
-    const auto& [t, r, s] = channels_[n];
-    if (t) EvaluateChannel(*t, seconds_, translation.data());
-    if (r) EvaluateChannel(*r, seconds_, rotation.data());
-    if (s) EvaluateChannel(*s, seconds_, scale.data());
-    const glm::dmat4 local = TrsMatrix(translation, rotation, scale);
-    world_[n] = rest.parent < 0 ? local : World(rest.parent) * local;
-    done_[n] = true;
-    return world_[n];
-  }
-
-  const Rig& rig_;
-  std::vector<std::array<const Channel*, 3>> channels_;  // translation, rotation, scale
-  double seconds_ = 0;
-  std::vector<bool> done_;
-  std::vector<glm::dmat4> world_;
-};
-
 std::string ScaleFix(bool source_rest_known) {
   // Without a rest pose the hips translation is read as metres at the T-pose's hips height, so
   // the input's unit is what is wrong. With one, the rest pose and the translation are in the
@@ -248,22 +202,12 @@ std::string ScaleFix(bool source_rest_known) {
 void CheckRetargetedHips(const Asset& retargeted, bool source_rest_known,
                          Diagnostics* diagnostics) {
   const Rig& rig = retargeted.rig;
-  std::array<int, kHumanBoneCount> node_of{};
-  node_of.fill(-1);
-  for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    if (rig.nodes[n].human_bone) node_of[static_cast<size_t>(*rig.nodes[n].human_bone)] = int(n);
-  }
-  const int hips = node_of[static_cast<size_t>(HumanBone::kHips)];
+  const int hips = HumanBoneNode(rig, HumanBone::kHips);
   if (hips < 0) return;
   const RestPose rest(rig);
   double floor = 0;
-  std::vector<int> feet;
-  for (const HumanBone bone : kFeet) {
-    const int node = node_of[static_cast<size_t>(bone)];
-    if (node < 0) continue;
-    feet.push_back(node);
-    floor = std::min(floor, rest.WorldPosition(node)[1]);
-  }
+  const std::vector<int> feet = FootAndToeNodes(rig);
+  for (const int foot : feet) floor = std::min(floor, rest.WorldPosition(foot)[1]);
   const double rest_hips = rest.WorldPosition(hips)[1] - floor;
   // A target whose rest hips are on its floor (a degenerate test model, every node at the origin)
   // gives nothing to measure against; the retargeter already says it did not scale the hips.

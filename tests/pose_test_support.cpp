@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "animconv/quaternion.h"
+#include "animconv/rest_pose.h"
 #include "animconv/sample.h"
 
 namespace animconv::testing {
@@ -54,6 +55,25 @@ bool HasBone(const Rig& rig, HumanBone bone) {
     if (node.human_bone == bone) return true;
   }
   return false;
+}
+
+std::vector<Vec3> WorldPositions(const Asset& asset, double seconds) {
+  Rig posed = asset.rig;
+  for (const Channel& channel : asset.clips[0].channels) {
+    std::vector<double> value(static_cast<size_t>(channel.width));
+    EvaluateChannel(channel, seconds, value.data());
+    Node& node = posed.nodes[static_cast<size_t>(channel.node)];
+    if (channel.path == Path::kTranslation) node.rest_translation = {value[0], value[1], value[2]};
+    if (channel.path == Path::kRotation) {
+      node.rest_rotation = {value[0], value[1], value[2], value[3]};
+    }
+  }
+  const RestPose pose(posed);
+  std::vector<Vec3> positions;
+  for (size_t n = 0; n < posed.nodes.size(); ++n) {
+    positions.push_back(pose.WorldPosition(static_cast<int>(n)));
+  }
+  return positions;
 }
 
 }  // namespace animconv::testing

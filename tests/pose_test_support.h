@@ -15,6 +15,10 @@ std::vector<Quat> PoseWorldRotations(const Rig& rig, const Clip& clip, double se
 // What retargeting must preserve. Fails the test when the rig lacks the bone.
 Quat WorldDelta(const Rig& rig, const Clip& clip, double seconds, HumanBone bone);
 
+// Every node's world position at `seconds` under the asset's first clip: the rig posed with each
+// channel's value put in as the node's rest value, then RestPose (no scale channels).
+std::vector<Vec3> WorldPositions(const Asset& asset, double seconds);
+
 // True when the rig maps `bone`.
 bool HasBone(const Rig& rig, HumanBone bone);
 

@@ -74,6 +74,8 @@ export interface ConvertOptions extends InputOptions {
   timeUnit?: 's' | 'ms';
   bvhOrder?: string;
   rootMotion?: 'keep' | 'in-place' | 'extract';
+  /** --ground: the lowest foot point over each clip moved to y = 0 (docs/root_motion.md). */
+  ground?: boolean;
   precision?: number;
   trim?: string;
   speed?: number;

@@ -11,10 +11,12 @@
 #include "animconv/bone_map.h"    // the --bone-map file format
 #include "animconv/bone_names.h"  // humanoid namings, guessing, renaming
 #include "animconv/clip_diff.h"   // the error between two clips (what `diff` prints)
+#include "animconv/clip_poser.h"  // a clip's world pose at any time
 #include "animconv/convert.h"     // the conversion job: load, prepare, render, write
 #include "animconv/diff_job.h"    // `diff`: both inputs read and compared, its JSON report
 #include "animconv/error.h"       // animconv::Error and its kinds
 #include "animconv/format.h"      // the format registry: sniff, read, write
+#include "animconv/ground.h"      // --ground: the lowest foot point moved to y = 0
 #include "animconv/humanoid.h"    // the 55 humanoid bones
 #include "animconv/humanoid_pose.h"
 #include "animconv/info_report.h"  // `info`: one input read, its JSON report
@@ -26,8 +28,9 @@
 #include "animconv/reduce.h"  // error-bounded keyframe reduction
 #include "animconv/resample.h"
 #include "animconv/rest_pose.h"
-#include "animconv/retarget.h"  // humanoid retargeting between rigs
-#include "animconv/sample.h"    // evaluating a channel at a time
-#include "animconv/summary.h"   // what `info` prints
-#include "animconv/timing.h"    // trim, speed, offset, resample, loop
+#include "animconv/retarget.h"     // humanoid retargeting between rigs
+#include "animconv/root_motion.h"  // --root-motion: in place, or the travel moved to a root
+#include "animconv/sample.h"       // evaluating a channel at a time
+#include "animconv/summary.h"      // what `info` prints
+#include "animconv/timing.h"       // trim, speed, offset, resample, loop
 #include "animconv/transform.h"

@@ -42,6 +42,9 @@ struct ConvertOptions {
   // --root-motion: the hips' travel removed or moved to a root node (root_motion.h), after
   // timing (so the travel starts where the output starts) and before --reduce.
   RootMotionOptions root_motion;
+  // --ground: the lowest foot point over each clip moved to y = 0 (ground.h), after
+  // --root-motion, on the rig the output is written for.
+  bool ground = false;
   // --reduce: error-bounded keyframe reduction, the last step of PrepareAsset.
   std::optional<ReduceOptions> reduce;
   // --allow-partial: write an output that holds no animation or lost most of the input's

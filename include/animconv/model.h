@@ -156,6 +156,12 @@ std::optional<HierarchyFault> FindHierarchyFault(const std::vector<int>& parents
 std::vector<size_t> DepthFirstOrder(const Rig& rig);
 std::vector<int> ParentsOf(const Rig& rig);
 
+// The first node mapped to `bone` (Node::human_bone), or -1.
+int HumanBoneNode(const Rig& rig, HumanBone bone);
+// The nodes mapped to the feet and toes, the joints that stand on the floor (retargeting's hips
+// height, diff's leg height, --ground), in node order.
+std::vector<int> FootAndToeNodes(const Rig& rig);
+
 // Checks the model invariants listed in docs/architecture.md; throws Error(kBadInput) naming the
 // clip and channel. `source` is used as the error's file name. Linear in the size of the asset.
 void ValidateAsset(const Asset& asset, const std::string& source);

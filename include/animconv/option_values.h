@@ -47,6 +47,7 @@ struct ConvertOptionValues {
   std::string morph_tracks = "all";
   std::string bvh_order;
   std::string root_motion;
+  bool ground = false;
   int precision = -1;
   bool three_array = false;
   bool allow_partial = false;

@@ -1,6 +1,6 @@
-// `animconv convert --root-motion` through the real binary: the option's values, what it
-// refuses, and what it tells (docs/root_motion.md). The motion itself is checked in three.js
-// (tests/interop check_root_motion.mjs) and by tests/libconvert/root_motion_test.cpp.
+// `animconv convert --root-motion` and `--ground` through the real binary: the option's values,
+// what it refuses, and what it tells (docs/root_motion.md). The motion itself is checked in
+// three.js (tests/interop check_root_motion.mjs) and by tests/libconvert/root_motion_test.cpp.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -64,6 +64,32 @@ TEST(RootMotionOptionTest, AClipWithoutHipsTranslationIsWarnedAsUnchanged) {
   EXPECT_EQ(result.exit_code, 0) << result.output;
   EXPECT_TRUE(Has(result.output, "no clip translates the hips, so nothing travels"))
       << result.output;
+}
+
+TEST(RootMotionOptionTest, GroundSaysWhatItMeasuredAndMoved) {
+  TempDir dir;
+  // The CMU walk's toes stand 0.172 m above y = 0 at their lowest (at 0.294 s).
+  const auto grounded = RunAnimconv("convert " + CmuWalk() + " --ground -o " + dir.File("a.glb"));
+  EXPECT_EQ(grounded.exit_code, 0) << grounded.output;
+  EXPECT_TRUE(Has(grounded.output,
+                  "--ground: clip 'cmu_walk': the lowest foot point was 0.1720 m ('LeftToeBase' "
+                  "at 0.294 s), the hips moved down 0.1720 m; now "))
+      << grounded.output;
+  // After --root-motion, onto the rig written: in place and grounded onto a .vrma.
+  const auto both = RunAnimconv("convert " + CmuWalk() + " --root-motion in-place --ground -o " +
+                                dir.File("b.vrma"));
+  EXPECT_EQ(both.exit_code, 0) << both.output;
+  EXPECT_TRUE(Has(both.output, "--ground: clip 'cmu_walk'")) << both.output;
+}
+
+TEST(RootMotionOptionTest, GroundRefusesARigWithoutFeetWritingNothing) {
+  TempDir dir;
+  const auto result = RunAnimconv("convert " + SourcePath("data/gltf/morph_cube.gltf") +
+                                  " --ground -o " + dir.File("cube.glb"));
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_TRUE(Has(result.output, "--ground needs the humanoid hips and at least one foot"))
+      << result.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("cube.glb")));
 }
 
 }  // namespace

@@ -1,16 +1,22 @@
 #!/usr/bin/env node
-// Checks `animconv convert IN.bvh --root-motion in-place|extract -o OUT.glb` in three.js r187:
+// Checks `animconv convert IN.bvh --root-motion in-place|extract -o OUT.glb` (or `--ground`) in
+// three.js r187:
 // OUT is loaded with GLTFLoader and played with an AnimationMixer at every BVH frame time; the
 // reference is BVHLoader's reading of IN, its skeleton posed by hand with its own tracks
 // (docs/root_motion.md). The hips are the BVH's ROOT joint.
 //
 //   node check_root_motion.mjs --bvh IN.bvh --unit 0.01 --mode in-place|extract OUT.glb
+//   node check_root_motion.mjs --bvh IN.bvh --unit 0.01 --mode ground --feet A,B,.. OUT.glb
 //
 // Travel(t) = the ROOT's world position at t minus at the first frame, over the ground (x, z).
 //   in-place: every joint's world position in OUT = the BVH's minus Travel(t) (so the hips stay
 //             over their start and keep their height), world rotations equal;
 //   extract:  every joint's world position and rotation in OUT = the BVH's, and OUT's root node
 //             (the hips' parent) is at Travel(t) over the ground, at height 0.
+//   ground:   every joint's world position in OUT = the BVH's + (0, shift, 0), one shift for the
+//             whole clip (taken from the hips at the first frame, at least 1 cm, or it tested
+//             nothing), rotations equal; and the lowest of the --feet joints over OUT as the mixer
+//             plays it, 8 samples per BVH frame, is at y = 0 within 1 mm (docs/root_motion.md).
 // Positions within 1e-6 m, rotations within 1e-4 (quaternion distance, sign-free).
 // Prints one line per failure and "N passed, N failed"; exit 1 on failure, 2 on usage errors.
 
@@ -29,12 +35,15 @@ const { BVHLoader } = await import('three/addons/loaders/BVHLoader.js');
 const METRES = 1e-6;
 const ROTATION = 1e-4;
 
-const args = parseArgs(process.argv.slice(2), { options: ['bvh', 'unit', 'mode', 'max-failure-lines'] });
+const args = parseArgs(process.argv.slice(2), { options: ['bvh', 'unit', 'mode', 'feet', 'max-failure-lines'] });
 if (args.bvh === undefined) usage('--bvh IN.bvh is required');
 if (args.positional.length !== 1) usage('give one OUT.glb');
 const unit = Number(args.unit);
 if (!(unit > 0)) usage('--unit must be a positive number');
-if (args.mode !== 'in-place' && args.mode !== 'extract') usage('--mode must be in-place or extract');
+if (!['in-place', 'extract', 'ground'].includes(args.mode)) usage('--mode must be in-place, extract or ground');
+const feet = args.feet === undefined ? [] : args.feet.split(',');
+if (args.mode === 'ground' && feet.length === 0) usage('--mode ground needs --feet A,B,..');
+const FLOOR = 1e-3;
 const report = new Report(args['max-failure-lines'] === undefined ? 20 : Number(args['max-failure-lines']));
 report.setContext(`${basename(args.positional[0])} (${args.mode}) vs ${basename(args.bvh)}`);
 
@@ -84,6 +93,7 @@ if (report.check(gltf.animations.length === 1, () => `${gltf.animations.length} 
   if (report.check(hips !== undefined, () => `no node for the hips '${hipsName}'`)) {
     let worstMetres = 0;
     let largestTravel = 0;
+    let shift;
     times.forEach((t, frame) => {
       mixer.setTime(t);
       gltf.scene.updateMatrixWorld(true);
@@ -94,7 +104,10 @@ if (report.check(gltf.animations.length === 1, () => `${gltf.animations.length} 
         if (!report.check(node !== undefined, () => `no node for '${joint.name}'`)) continue;
         const got = world(node);
         const want = reference[frame].get(joint.name);
-        const wantP = args.mode === 'in-place' ? want.p.clone().sub(travel) : want.p;
+        if (args.mode === 'ground' && shift === undefined) shift = got.p.y - want.p.y;
+        let wantP = want.p;
+        if (args.mode === 'in-place') wantP = want.p.clone().sub(travel);
+        if (args.mode === 'ground') wantP = want.p.clone().add(new THREE.Vector3(0, shift, 0));
         const metres = got.p.distanceTo(wantP);
         worstMetres = Math.max(worstMetres, metres);
         report.check(metres <= METRES, () => `${joint.name} at t=${t}: position ${got.p.toArray()}, ` +
@@ -111,6 +124,36 @@ if (report.check(gltf.animations.length === 1, () => `${gltf.animations.length} 
     });
     // A check that compares nothing that moved would pass anything.
     report.check(largestTravel > 0.1, () => `the BVH's hips travel only ${largestTravel} m: not a test`);
+    if (args.mode === 'ground') {
+      report.check(Math.abs(shift) >= 0.01, () => `OUT is moved ${shift} m from the BVH: not a test`);
+      const footNodes = feet.map((name) => nodeOf(name));
+      report.check(footNodes.every((node) => node !== undefined), () => `no node for one of ${feet}`);
+      // A fresh action: the one above finished at the clip's end and stays clamped there.
+      mixer.stopAllAction();
+      const action = mixer.clipAction(gltf.animations[0]);
+      action.reset();
+      action.setLoop(THREE.LoopOnce, 1);
+      action.clampWhenFinished = true;
+      action.play();
+      let lowest = Infinity;
+      let lowestAt = 0;
+      const steps = 8;
+      for (let frame = 0; frame + 1 < times.length; ++frame) {
+        for (let i = 0; i < steps || (frame + 2 === times.length && i === steps); ++i) {
+          const t = times[frame] + (times[frame + 1] - times[frame]) * i / steps;
+          mixer.setTime(t);
+          gltf.scene.updateMatrixWorld(true);
+          for (const node of footNodes.filter((n) => n !== undefined)) {
+            const y = world(node).p.y;
+            if (y < lowest) { lowest = y; lowestAt = t; }
+          }
+        }
+      }
+      report.check(Math.abs(lowest) <= FLOOR, () => `the lowest foot point is at y = ${lowest} (t=${lowestAt}), ` +
+                                                    `not within ${FLOOR} m of the floor`);
+      console.log(`${basename(args.positional[0])}: moved ${shift.toFixed(4)} m; lowest foot point ` +
+                  `${lowest.toExponential(2)} m at t=${lowestAt.toFixed(3)}`);
+    }
     console.log(`${basename(args.positional[0])}: ${joints.length} joints x ${times.length} frames, hips travel up to ` +
                 `${largestTravel.toFixed(3)} m; largest position difference ${worstMetres.toExponential(2)} m`);
   }

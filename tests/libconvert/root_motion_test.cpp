@@ -4,8 +4,7 @@
 
 #include <cmath>
 
-#include "animconv/rest_pose.h"
-#include "animconv/sample.h"
+#include "pose_test_support.h"
 #include "test_support.h"
 
 namespace animconv {
@@ -17,6 +16,7 @@ using testing::FindChannel;
 using testing::MakeAsset;
 using testing::MakeChannel;
 using testing::NodeNamed;
+using testing::WorldPositions;
 
 // An armature node turned 90° about Y and scaled 0.01 (an FBX armature's centimetres), the hips
 // below it walking 160 units along the armature's +Z (model +X, 1.6 m) with a bob and a sway
@@ -37,27 +37,6 @@ Asset Walker() {
       MakeChannel(1, Path::kTranslation, {0, 0.5, 1}, {0, 100, 0, 5, 110, 80, -3, 100, 160}, 3),
       MakeChannel(2, Path::kRotation, {0, 1}, {0, 0, 0, 1, 0, 0, 0.2588190451, 0.9659258263}, 4)};
   return asset;
-}
-
-// Every node's world position at `seconds`: the rig posed with the clip's channels (a test's own
-// posing through RestPose: each channel's value put in as the rest value).
-std::vector<Vec3> WorldPositions(const Asset& asset, double seconds) {
-  Rig posed = asset.rig;
-  for (const Channel& channel : asset.clips[0].channels) {
-    std::vector<double> value(static_cast<size_t>(channel.width));
-    EvaluateChannel(channel, seconds, value.data());
-    Node& node = posed.nodes[static_cast<size_t>(channel.node)];
-    if (channel.path == Path::kTranslation) node.rest_translation = {value[0], value[1], value[2]};
-    if (channel.path == Path::kRotation) {
-      node.rest_rotation = {value[0], value[1], value[2], value[3]};
-    }
-  }
-  const RestPose pose(posed);
-  std::vector<Vec3> positions;
-  for (size_t n = 0; n < posed.nodes.size(); ++n) {
-    positions.push_back(pose.WorldPosition(static_cast<int>(n)));
-  }
-  return positions;
 }
 
 constexpr double kSeconds[] = {0, 0.25, 0.5, 0.8, 1};

@@ -132,6 +132,7 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"morph-tracks", String(&V::morph_tracks)},
       {"bvh-order", String(&V::bvh_order)},
       {"root-motion", String(&V::root_motion)},
+      {"ground", Flag(&V::ground)},
       {"precision",
        [](const std::string& name, const json& value, OptionValues* out) {
          if (!value.is_number_integer()) {

@@ -303,6 +303,8 @@ const optionCases = [
   [data('gltf/walk.glb'), 'glb', ['--root-motion', 'in-place']],
   [data('bvh/cmu_walk.bvh'), 'three', ['--root-motion', 'extract']],
   [data('unity/walk.csv'), 'three', ['--root-motion', 'sideways']],
+  [data('bvh/cmu_walk.bvh'), 'glb', ['--root-motion', 'in-place', '--ground']],
+  [data('gltf/morph_cube.gltf'), 'glb', ['--ground']],
 ];
 const vrmModel = shared('vrm/vrmaddon_minimal_vrm0.vrm');
 if (fs.existsSync(vrmModel)) {

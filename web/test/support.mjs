@@ -6,7 +6,7 @@ import path from 'node:path';
 
 // The CLI's switches (docs/cli.md); every other option takes a value. --reduce-hierarchical
 // takes an optional one.
-const SWITCHES = new Set(['allow-partial', 'three-array', 'loop', 'reduce', 'reduce-keep-rest']);
+const SWITCHES = new Set(['allow-partial', 'three-array', 'loop', 'reduce', 'reduce-keep-rest', 'ground']);
 const OPTIONAL_VALUE = new Set(['reduce-hierarchical']);
 const NUMBERS = new Set([
   'interval', 'fps', 'scale', 'max-input-mb', 'precision', 'speed', 'offset', 'resample',

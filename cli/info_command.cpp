@@ -37,6 +37,14 @@ void PrintText(const std::string& path, const LoadedAsset& loaded, const AssetSu
                            summary.humanoid_node_count,
                            summary.rest_pose_known ? "known" : "unknown (identity)");
   PrintHumanoid(summary.humanoid);
+  if (!summary.vrma_expressions.empty() || !summary.vrma_look_at.empty()) {
+    std::cout << fmt::format(
+        "vrma: expressions ({}): {}; lookAt: {}\n", summary.vrma_expressions.size(),
+        summary.vrma_expressions.empty()
+            ? "none"
+            : fmt::format("{}", fmt::join(summary.vrma_expressions, ", ")),
+        summary.vrma_look_at.empty() ? "none" : "node '" + summary.vrma_look_at + "'");
+  }
   if (!summary.rest_pose_known && summary.humanoid_node_count > 0) {
     // docs/retargeting.md: without a rest pose the rotations are taken as normalised.
     std::cout << "retargeting: no rest pose, so the rotations count as normalised (true for a "

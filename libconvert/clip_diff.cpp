@@ -348,7 +348,7 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
     const int node_b = pair.node_b;
     const Channel& any = channel_a ? *channel_a : *channel_b;
     ChannelDiff channel;
-    if (space.space == DiffSpace::kWorld && any.path != Path::kWeights) {
+    if (space.space == DiffSpace::kWorld && !ComparedAsValues(a, b, pair)) {
       channel = std::move(world[p]);
     } else {
       channel.path = any.path;

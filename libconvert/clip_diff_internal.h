@@ -75,6 +75,11 @@ struct ChannelPair {
   int node_b = -1;
 };
 
+// Weights, and the expression and lookAt nodes of a VRM Animation (a weight held in translation.x,
+// a gaze direction: Node::vrma_role), are values, not poses: compared as local values in every
+// space, never moved by a parent or scaled by the hips-height ratio.
+bool ComparedAsValues(const Asset& a, const Asset& b, const ChannelPair& pair);
+
 // Pairs every weights channel of A that found no partner by node with one of B's unused weights
 // channels: the same mesh (a three.js clip names its tracks after the mesh object, "mesh_0" for an
 // unnamed mesh, while the glTF names the node; both also as three.js sanitises them), else the only

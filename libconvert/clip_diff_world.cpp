@@ -187,6 +187,12 @@ std::vector<glm::dmat4> Poser::PoseAt(double seconds, std::vector<Quat>* rotatio
   return world;
 }
 
+bool ComparedAsValues(const Asset& a, const Asset& b, const ChannelPair& pair) {
+  if ((pair.a ? *pair.a : *pair.b).path == Path::kWeights) return true;
+  return (pair.node_a >= 0 && a.rig.nodes[static_cast<size_t>(pair.node_a)].vrma_role) ||
+         (pair.node_b >= 0 && b.rig.nodes[static_cast<size_t>(pair.node_b)].vrma_role);
+}
+
 SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<ChannelPair>& pairs,
                         DiffSpace requested) {
   SpaceChoice choice;
@@ -204,7 +210,7 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
   bool translations = false;
   for (const ChannelPair& pair : pairs) {
     const Channel& any = pair.a ? *pair.a : *pair.b;
-    if (any.path == Path::kWeights) continue;
+    if (ComparedAsValues(a, b, pair)) continue;
     translations |= any.path == Path::kTranslation;
     if (pair.node_a < 0 || pair.node_b < 0 || !seen.insert({pair.node_a, pair.node_b}).second) {
       continue;
@@ -344,7 +350,7 @@ void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb
     for (size_t p = 0; p < pairs.size(); ++p) {
       const ChannelPair& pair = pairs[p];
       const Path path = (pair.a ? *pair.a : *pair.b).path;
-      if (path == Path::kWeights) continue;
+      if (ComparedAsValues(a, b, pair)) continue;
       const int na = pair.node_a;
       const int nb = pair.node_b;
       // A side without the node: the other rig's node held at its rest local value under its
@@ -388,7 +394,7 @@ void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb
   }
   for (size_t p = 0; p < pairs.size(); ++p) {
     const Path path = (pairs[p].a ? *pairs[p].a : *pairs[p].b).path;
-    if (path == Path::kWeights) continue;
+    if (ComparedAsValues(a, b, pairs[p])) continue;
     ChannelDiff& channel = (*out)[p];
     SetFromErrors(times, errors[p], &channel);
     std::vector<double>& all = (*unit_errors)[PrintedUnit(path)];

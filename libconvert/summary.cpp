@@ -40,7 +40,18 @@ AssetSummary Summarize(const Asset& asset) {
   summary.rest_pose_known = asset.rig.rest_pose_known;
   summary.coordinates = asset.coordinates;
   summary.notes = asset.notes;
-  for (const Node& node : asset.rig.nodes) summary.humanoid_node_count += node.human_bone ? 1 : 0;
+  for (const Node& node : asset.rig.nodes) {
+    summary.humanoid_node_count += node.human_bone ? 1 : 0;
+    if (!node.vrma_role) continue;
+    if (node.vrma_role->kind == VrmaRole::Kind::kLookAt) {
+      summary.vrma_look_at = node.name;
+    } else {
+      summary.vrma_expressions.push_back(
+          node.vrma_role->name +
+          (node.vrma_role->kind == VrmaRole::Kind::kPresetExpression ? " (preset" : " (custom") +
+          (node.name == node.vrma_role->name ? ")" : ", node '" + node.name + "')"));
+    }
+  }
   summary.humanoid = CoverHumanoid(asset.rig);
 
   for (const Clip& clip : asset.clips) {

@@ -279,7 +279,7 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
     if (format.normalized_humanoid == NormalizedHumanoid::kWhenRestPoseKnown) {
       // Unity localRotations of a VRM 0.x-style avatar: all 55 columns, and the facing the
       // mirror to Unity's axes turns into Unity's +Z front (reverse-Z: -Z, reverse-X: +Z).
-      rig = {mirror == Mirror::kX ? Facing::kPlusZ : Facing::kMinusZ, true, false};
+      rig = {mirror == Mirror::kX ? Facing::kPlusZ : Facing::kMinusZ, true, false, false};
     }
     RetargetReport report;
     asset = RetargetOntoNormalizedRig(std::move(asset), rig, mirror,

@@ -159,9 +159,61 @@ Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& mode
   return out;
 }
 
+namespace {
+
+// The input's expression and lookAt nodes and, per clip, their channels, taken out before the
+// source is prepared (a weight in translation.x is no length to mirror, scale or turn) and
+// retargeted (they are no bone channels the target lacks).
+struct VrmaRoleTracks {
+  std::vector<Node> nodes;
+  std::vector<std::vector<Channel>> channels;  // per clip, `node` indexing `nodes`
+};
+
+VrmaRoleTracks TakeVrmaRoleTracks(Asset& input) {
+  VrmaRoleTracks roles;
+  std::vector<int> index_of(input.rig.nodes.size(), -1);
+  for (size_t n = 0; n < input.rig.nodes.size(); ++n) {
+    if (!input.rig.nodes[n].vrma_role) continue;
+    index_of[n] = static_cast<int>(roles.nodes.size());
+    roles.nodes.push_back(input.rig.nodes[n]);
+    roles.nodes.back().parent = -1;
+  }
+  if (roles.nodes.empty()) return roles;
+  for (Clip& clip : input.clips) {
+    std::vector<Channel>& taken = roles.channels.emplace_back();
+    std::vector<Channel> rest;
+    for (Channel& channel : clip.channels) {
+      const int role_node = index_of[static_cast<size_t>(channel.node)];
+      if (role_node < 0) {
+        rest.push_back(std::move(channel));
+        continue;
+      }
+      taken.push_back(std::move(channel));
+      taken.back().node = role_node;
+    }
+    clip.channels = std::move(rest);
+  }
+  return roles;
+}
+
+void AddVrmaRoleTracks(VrmaRoleTracks roles, Asset& out) {
+  const int first = static_cast<int>(out.rig.nodes.size());
+  for (Node& node : roles.nodes) out.rig.nodes.push_back(std::move(node));
+  for (size_t c = 0; c < out.clips.size() && c < roles.channels.size(); ++c) {
+    for (Channel& channel : roles.channels[c]) {
+      channel.node += first;
+      out.clips[c].channels.push_back(std::move(channel));
+    }
+  }
+}
+
+}  // namespace
+
 Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mirror,
                                 std::optional<double> interval_seconds, RetargetReport* report,
                                 Diagnostics* diagnostics) {
+  VrmaRoleTracks roles;
+  if (rig.vrma_roles) roles = TakeVrmaRoleTracks(input);
   PrepareSource(input, mirror, interval_seconds, diagnostics);
   std::array<bool, kHumanBoneCount> wanted{};
   for (const Node& node : input.rig.nodes) {
@@ -179,6 +231,7 @@ Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mi
   const CoordinateSystem coordinates{Handedness::kRight, rig.facing};
   Asset out = Retargeted(input, MakeHumanoidTPoseRig(bones, rig.facing), coordinates, report);
   CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
+  AddVrmaRoleTracks(std::move(roles), out);
   return out;
 }
 

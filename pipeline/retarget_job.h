@@ -41,6 +41,9 @@ struct NormalizedRig {
   // and needs the 15 required bones; a Unity CSV has columns for all 55.
   bool eyes = false;
   bool required_vrm1_bones = true;
+  // A VRMA also holds expression and lookAt nodes (Node::vrma_role): the input's are carried over
+  // with their channels as they are, as parentless nodes after the humanoid ones.
+  bool vrma_roles = true;
 };
 
 // Retargets the input onto a generated VRM T-pose rig (identity rest rotations) with the input's

@@ -122,6 +122,48 @@ void ReadVrm1(const json& humanoid, const std::string& pointer, HumanBoneAssigne
   }
 }
 
+// One expression or lookAt entry ({"node": i}) of VRMC_vrm_animation: a node holds one role, and
+// none that is a humanoid bone (three-vrm-animation would animate it twice).
+void AssignVrmaRole(const json& entry, const std::string& pointer, VrmaRole role, Asset& asset,
+                    const GltfErrors& errors) {
+  if (!entry.is_object()) errors.Fail(pointer, "expected an object with a node index");
+  const size_t n = errors.Index(entry, "node", pointer, asset.rig.nodes.size(), "nodes");
+  Node& node = asset.rig.nodes[n];
+  if (node.vrma_role || node.human_bone) {
+    errors.Fail(pointer + "/node",
+                fmt::format("node {} is already {} '{}'; a node stands for one thing", n,
+                            node.human_bone ? "humanoid bone" : "the VRMA role",
+                            node.human_bone ? GetHumanBoneInfo(*node.human_bone).vrm1
+                                            : std::string_view(node.vrma_role->name)));
+  }
+  node.vrma_role = std::move(role);
+}
+
+// VRMC_vrm_animation 1.0's expressions (preset and custom, name -> node) and lookAt (node).
+void ReadVrmaRoles(const json& extension, const std::string& pointer, Asset& asset,
+                   const GltfErrors& errors) {
+  const auto expressions = extension.find("expressions");
+  if (expressions != extension.end()) {
+    if (!expressions->is_object()) errors.Fail(pointer + "/expressions", "expected an object");
+    for (const auto& [group, kind] : {std::pair{"preset", VrmaRole::Kind::kPresetExpression},
+                                      std::pair{"custom", VrmaRole::Kind::kCustomExpression}}) {
+      const auto found = expressions->find(group);
+      if (found == expressions->end()) continue;
+      const std::string group_pointer = pointer + "/expressions/" + group;
+      if (!found->is_object()) errors.Fail(group_pointer, "expected an object");
+      for (const auto& [name, entry] : found->items()) {
+        AssignVrmaRole(entry, group_pointer + "/" + JsonPointerEscape(name), {kind, name}, asset,
+                       errors);
+      }
+    }
+  }
+  const auto look_at = extension.find("lookAt");
+  if (look_at != extension.end()) {
+    AssignVrmaRole(*look_at, pointer + "/lookAt", {VrmaRole::Kind::kLookAt, "lookAt"}, asset,
+                   errors);
+  }
+}
+
 }  // namespace
 
 VrmKind ReadVrmHumanoid(const json& document, Asset& asset, const GltfErrors& errors) {
@@ -156,6 +198,7 @@ VrmKind ReadVrmHumanoid(const json& document, Asset& asset, const GltfErrors& er
       asset.coordinates.facing = Facing::kPlusZ;
     }
     assigner.Finish(fmt::format("{} {}", candidate.description, pointer + "/humanoid"));
+    if (candidate.kind == VrmKind::kVrma) ReadVrmaRoles(*found, pointer, asset, errors);
     return candidate.kind;
   }
   return VrmKind::kNone;

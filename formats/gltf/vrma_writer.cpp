@@ -23,6 +23,17 @@ void CheckChannels(const Asset& asset) {
   for (const Clip& clip : asset.clips) {
     for (const Channel& channel : clip.channels) {
       const Node& node = asset.rig.nodes[static_cast<size_t>(channel.node)];
+      if (node.vrma_role) {
+        // An expression's weight is its node's translation.x, lookAt its rotation (§3.3, §3.4).
+        const Path wanted =
+            node.vrma_role->kind == VrmaRole::Kind::kLookAt ? Path::kRotation : Path::kTranslation;
+        if (channel.path == wanted) continue;
+        ThrowUsage(
+            fmt::format("vrma: clip '{}' animates {} of '{}', which stands for the {} '{}'",
+                        clip.name, PathName(channel.path), node.name,
+                        node.vrma_role->kind == VrmaRole::Kind::kLookAt ? "lookAt" : "expression",
+                        node.vrma_role->name));
+      }
       const bool ok = node.human_bone && !IsEye(*node.human_bone) &&
                       (channel.path == Path::kRotation || (channel.path == Path::kTranslation &&
                                                            *node.human_bone == HumanBone::kHips));
@@ -57,6 +68,26 @@ json HumanBones(const Rig& rig) {
   return bones;
 }
 
+// VRMC_vrm_animation's expressions and lookAt (name -> node), from Node::vrma_role.
+void AddVrmaRoles(const Rig& rig, json& extension) {
+  json preset = json::object();
+  json custom = json::object();
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    const std::optional<VrmaRole>& role = rig.nodes[n].vrma_role;
+    if (!role) continue;
+    if (role->kind == VrmaRole::Kind::kLookAt) {
+      extension["lookAt"] = {{"node", n}};
+    } else {
+      (role->kind == VrmaRole::Kind::kPresetExpression ? preset
+                                                       : custom)[role->name] = {{"node", n}};
+    }
+  }
+  if (preset.empty() && custom.empty()) return;
+  json& expressions = extension["expressions"];
+  if (!preset.empty()) expressions["preset"] = std::move(preset);
+  if (!custom.empty()) expressions["custom"] = std::move(custom);
+}
+
 }  // namespace
 
 bool SniffVrma(std::string_view bytes) {
@@ -79,12 +110,13 @@ std::string WriteVrma(const Asset& asset, const WriteOptions& options) {
   }
   CheckChannels(asset);
   const json human_bones = HumanBones(asset.rig);
-  return WriteGltfDocument(asset, true, options.diagnostics, [&human_bones](json& document) {
+  return WriteGltfDocument(asset, true, options.diagnostics, [&](json& document) {
     json& used = document["extensionsUsed"];
     if (!used.is_array()) used = json::array();
     used.push_back("VRMC_vrm_animation");
-    document["extensions"]["VRMC_vrm_animation"] = {{"specVersion", "1.0"},
-                                                    {"humanoid", {{"humanBones", human_bones}}}};
+    json extension = {{"specVersion", "1.0"}, {"humanoid", {{"humanBones", human_bones}}}};
+    AddVrmaRoles(asset.rig, extension);
+    document["extensions"]["VRMC_vrm_animation"] = std::move(extension);
   });
 }
 

@@ -46,6 +46,15 @@ struct MeshInfo {
   int primitive_count = 1;
 };
 
+// What a node of a VRM Animation stands for besides a humanoid bone (VRMC_vrm_animation 1.0:
+// an expression's weight over time is its node's translation.x; the lookAt target's direction is
+// its node's rotation). Kept so a .vrma written from a .vrma holds them again.
+struct VrmaRole {
+  enum class Kind { kPresetExpression, kCustomExpression, kLookAt };
+  Kind kind = Kind::kPresetExpression;
+  std::string name;  // the expression's name; "lookAt" for the lookAt node
+};
+
 struct Node {
   std::string name;
   // True when the source had no name and the reader made one up ("node_3"); loaders that bind by
@@ -59,6 +68,7 @@ struct Node {
   int morph_target_count = 0;
   std::vector<std::string> morph_target_names;  // empty or morph_target_count names
   std::optional<HumanBone> human_bone;
+  std::optional<VrmaRole> vrma_role;
   // The Euler order the source stored this node's rotations in ("ZXY": a BVH joint's rotation
   // channels as declared); empty when the source had quaternions. The BVH writer keeps it.
   std::string euler_order;

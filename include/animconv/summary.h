@@ -32,6 +32,9 @@ struct AssetSummary {
   bool rest_pose_known = false;
   CoordinateSystem coordinates;
   std::vector<ClipSummary> clips;
+  // A VRM Animation's expression nodes ("happy (preset, node 'happy')") and lookAt node name.
+  std::vector<std::string> vrma_expressions;
+  std::string vrma_look_at;
   std::vector<std::string> notes;
   // Rotation keys as stored (readers keep what the file says; outputs get them normalised).
   size_t rotation_keys_not_unit = 0;     // | |q| - 1 | > 1e-12

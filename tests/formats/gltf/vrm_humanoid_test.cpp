@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <tuple>
 
 #include "animconv/error.h"
 #include "formats/gltf/gltf.h"
@@ -88,6 +89,53 @@ TEST(VrmHumanoidTest, Vrm1NodeMappedTwiceIsALocatedError) {
     EXPECT_EQ(error.location(), "/extensions/VRMC_vrm/humanoid/humanBones/spine/node");
     EXPECT_NE(error.message().find("node 0 is already humanoid bone 'hips'"), std::string::npos)
         << error.what();
+  }
+}
+
+// A VRMA over the four nodes, with `extra` merged into its VRMC_vrm_animation object.
+GltfFixture Vrma(const json& extra) {
+  GltfFixture gltf;
+  gltf.AddNodes({"Hips", "happy", "aa", "lookAt"});
+  gltf.document()["extensionsUsed"] = {"VRMC_vrm_animation"};
+  json extension = {{"specVersion", "1.0"},
+                    {"humanoid", {{"humanBones", {{"hips", {{"node", 0}}}}}}}};
+  extension.update(extra);
+  gltf.document()["extensions"]["VRMC_vrm_animation"] = extension;
+  return gltf;
+}
+
+TEST(VrmHumanoidTest, VrmaExpressionAndLookAtNodesAreMarked) {
+  const Asset asset = Read(
+      Vrma({{"expressions",
+             {{"preset", {{"happy", {{"node", 1}}}}}, {"custom", {{"mouth_a", {{"node", 2}}}}}}},
+            {"lookAt", {{"node", 3}}}}));
+  ASSERT_TRUE(asset.rig.nodes[1].vrma_role);
+  EXPECT_EQ(asset.rig.nodes[1].vrma_role->kind, VrmaRole::Kind::kPresetExpression);
+  ASSERT_TRUE(asset.rig.nodes[2].vrma_role);
+  EXPECT_EQ(asset.rig.nodes[2].vrma_role->kind, VrmaRole::Kind::kCustomExpression);
+  EXPECT_EQ(asset.rig.nodes[2].vrma_role->name, "mouth_a");
+  ASSERT_TRUE(asset.rig.nodes[3].vrma_role);
+  EXPECT_EQ(asset.rig.nodes[3].vrma_role->kind, VrmaRole::Kind::kLookAt);
+  EXPECT_FALSE(asset.rig.nodes[0].vrma_role);
+}
+
+TEST(VrmHumanoidTest, VrmaNodeWithTwoRolesIsALocatedError) {
+  for (const auto& [extra, pointer, message] :
+       {std::tuple{
+            json{{"expressions", {{"preset", {{"happy", {{"node", 1}}}, {"sad", {{"node", 1}}}}}}}},
+            "/extensions/VRMC_vrm_animation/expressions/preset/sad/node",
+            "node 1 is already the VRMA role 'happy'"},
+        std::tuple{json{{"lookAt", {{"node", 0}}}}, "/extensions/VRMC_vrm_animation/lookAt/node",
+                   "node 0 is already humanoid bone 'hips'"},
+        std::tuple{json{{"expressions", {{"preset", {{"happy", {{"node", 9}}}}}}}},
+                   "/extensions/VRMC_vrm_animation/expressions/preset/happy/node", "nodes"}}) {
+    try {
+      Read(Vrma(extra));
+      ADD_FAILURE() << "expected an error for " << extra.dump();
+    } catch (const Error& error) {
+      EXPECT_EQ(error.location(), pointer) << error.what();
+      EXPECT_NE(error.message().find(message), std::string::npos) << error.what();
+    }
   }
 }
 

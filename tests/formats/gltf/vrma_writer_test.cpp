@@ -99,11 +99,8 @@ TEST(VrmaWriterTest, VrmaFromAnotherToolKeepsEveryBonesWorldMotion) {
   const std::string input = std::string(ANIMCONV_SHARED_DATA_DIR) + "/vrm/three-vrm_test.vrma";
   if (!std::filesystem::exists(input)) GTEST_SKIP() << input << " is absent";
   TempDir dir;
-  // The file's expression and lookAt tracks are not carried over (2 of its 3 animated channels):
-  // a partial output (docs/cli.md), asked for here because the bones are what is tested.
-  ConvertOptions options;
-  options.allow_partial = true;
-  ConvertFile(input, dir.File("again.vrma"), options);
+  // Its expression and lookAt tracks are carried over, so this is no partial output.
+  ConvertFile(input, dir.File("again.vrma"), ConvertOptions{});
   const Asset source = ReadBack(input);  // rest rotations are not identity in this file
   const Asset output = ReadBack(dir.File("again.vrma"));
   size_t compared = 0;
@@ -119,6 +116,38 @@ TEST(VrmaWriterTest, VrmaFromAnotherToolKeepsEveryBonesWorldMotion) {
     }
   }
   EXPECT_GT(compared, 100u);
+}
+
+TEST(VrmaWriterTest, ExpressionsAndLookAtAreReadAndWrittenBack) {
+  const std::string input = std::string(ANIMCONV_SHARED_DATA_DIR) + "/vrm/three-vrm_test.vrma";
+  if (!std::filesystem::exists(input)) GTEST_SKIP() << input << " is absent";
+  const Asset source = ReadBack(input);
+  const int happy = testing::NodeNamed(source, "happy");
+  ASSERT_GE(happy, 0);
+  ASSERT_TRUE(source.rig.nodes[static_cast<size_t>(happy)].vrma_role);
+  EXPECT_EQ(source.rig.nodes[static_cast<size_t>(happy)].vrma_role->kind,
+            VrmaRole::Kind::kPresetExpression);
+  TempDir dir;
+  ConvertFile(input, dir.File("again.vrma"), ConvertOptions{});
+  const json document = GlbJson(testing::ReadText(dir.File("again.vrma")));
+  const json& extension = document["extensions"]["VRMC_vrm_animation"];
+  ASSERT_TRUE(extension.contains("expressions")) << extension.dump();
+  const size_t node = extension["expressions"]["preset"]["happy"]["node"].get<size_t>();
+  EXPECT_EQ(document["nodes"][node]["name"], "happy");
+  const size_t look_at = extension["lookAt"]["node"].get<size_t>();
+  EXPECT_EQ(document["nodes"][look_at]["name"], "lookAt");
+  // The weight track is the source's, key for key.
+  const Asset output = ReadBack(dir.File("again.vrma"));
+  const Channel* before = testing::FindChannel(source.clips[0], happy, Path::kTranslation);
+  const Channel* after =
+      testing::FindChannel(output.clips[0], static_cast<int>(node), Path::kTranslation);
+  ASSERT_NE(before, nullptr);
+  ASSERT_NE(after, nullptr);
+  EXPECT_EQ(after->times_seconds, before->times_seconds);
+  ASSERT_EQ(after->values.size(), before->values.size());
+  for (size_t i = 0; i < after->values.size(); ++i) {
+    EXPECT_NEAR(after->values[i], before->values[i], 1e-7) << i;  // float32 in the file
+  }
 }
 
 TEST(VrmaWriterTest, AVrmaConvertsToEveryOtherOutput) {

@@ -80,7 +80,37 @@ void ThrowJsonSyntaxError(const std::string& source, std::string_view bytes) {
                 fmt::format("invalid JSON: {}", WhatWasExpected(sax.message_)));
 }
 
+std::optional<size_t> FindExcessJsonNesting(std::string_view text) {
+  size_t depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        ++i;  // the escaped character, a quote included
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxJsonNesting) return i;
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string ExcessJsonNestingMessage() {
+  return fmt::format("JSON nested deeper than {} levels (no animation format nests so deep)",
+                     kMaxJsonNesting);
+}
+
 json ParseJsonOrThrow(std::string_view bytes, const std::string& source) {
+  if (const std::optional<size_t> excess = FindExcessJsonNesting(bytes)) {
+    ThrowBadInput(source, JsonLineColumn(bytes, *excess), ExcessJsonNestingMessage());
+  }
   try {
     return json::parse(bytes);
   } catch (const json::exception&) {

@@ -24,6 +24,12 @@ uint32_t ReadU32(std::string_view bytes, size_t offset) {
 }
 
 json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offset_in_file) {
+  if (const std::optional<size_t> excess = FindExcessJsonNesting(text)) {
+    const std::string where = offset_in_file == 0
+                                  ? JsonLineColumn(text, *excess)
+                                  : fmt::format("JSON chunk {}", JsonLineColumn(text, *excess));
+    ThrowBadInput(errors.source(), where, ExcessJsonNestingMessage());
+  }
   try {
     return json::parse(text.begin(), text.end());
   } catch (const json::parse_error& error) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "formats/common/json_errors.h"
+
 namespace animconv {
 
 std::string ThreeUserDataText(const CoordinateSystem& coordinates) {
@@ -32,6 +34,10 @@ std::optional<Facing> ReadThreeUserDataFacing(const nlohmann::json& user_data,
   }
   const std::string& text = user_data.get_ref<const std::string&>();
   if (text.empty()) return std::nullopt;
+  if (FindExcessJsonNesting(text)) {
+    warn(ExcessJsonNestingMessage() + "; not read");
+    return std::nullopt;
+  }
   const nlohmann::json parsed = nlohmann::json::parse(text, nullptr, false);
   if (parsed.is_discarded()) {
     warn("is not JSON text: three.js r180+ throws on it");

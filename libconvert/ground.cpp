@@ -46,8 +46,8 @@ struct Lowest {
   double seconds = 0;
 };
 
-Lowest LowestFootPoint(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
-                       const std::vector<double>& times) {
+Lowest FindLowest(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
+                  const std::vector<double>& times) {
   ClipPoser poser(rig, clip);
   Lowest lowest;
   for (const double seconds : times) {
@@ -84,6 +84,15 @@ Channel& HipsTranslation(Clip& clip, const Node& hips_node, int hips) {
 
 }  // namespace
 
+std::optional<LowestFootPoint> MeasureLowestFootPoint(const Rig& rig, const Clip& clip) {
+  const std::vector<int> feet = FootAndToeNodes(rig);
+  const std::vector<double> times = SampleTimes(clip);
+  if (feet.empty() || times.empty()) return std::nullopt;
+  const Lowest lowest = FindLowest(rig, clip, feet, times);
+  return LowestFootPoint{lowest.metres, rig.nodes[static_cast<size_t>(lowest.node)].name,
+                         lowest.seconds, times.size()};
+}
+
 GroundReport ApplyGround(Asset& asset) {
   const int hips = HumanBoneNode(asset.rig, HumanBone::kHips);
   const std::vector<int> feet = FootAndToeNodes(asset.rig);
@@ -97,7 +106,7 @@ GroundReport ApplyGround(Asset& asset) {
   for (Clip& clip : asset.clips) {
     const std::vector<double> times = SampleTimes(clip);
     if (times.empty()) continue;
-    const Lowest before = LowestFootPoint(asset.rig, clip, feet, times);
+    const Lowest before = FindLowest(asset.rig, clip, feet, times);
     const HipsParentFrame frame(asset.rig, clip, hips, "--ground");
     const Vec3 offset = frame.FromModel({0, -before.metres, 0});
     Channel& channel = HipsTranslation(clip, asset.rig.nodes[static_cast<size_t>(hips)], hips);
@@ -111,7 +120,7 @@ GroundReport ApplyGround(Asset& asset) {
     grounded.lowest_node = asset.rig.nodes[static_cast<size_t>(before.node)].name;
     grounded.lowest_seconds = before.seconds;
     grounded.shift_metres = -before.metres;
-    grounded.lowest_after_metres = LowestFootPoint(asset.rig, clip, feet, times).metres;
+    grounded.lowest_after_metres = FindLowest(asset.rig, clip, feet, times).metres;
     grounded.samples = times.size();
     report.clips.push_back(std::move(grounded));
   }

@@ -220,6 +220,33 @@ void GroundStep(Asset& asset, Diagnostics* diagnostics) {
   }
 }
 
+// A retargeted clip whose feet never come near the target's floor: the source floats (a BVH whose
+// ROOT OFFSET and position channels both hold the hips height, which three.js's BVHLoader adds)
+// and the hips scaling carried that onto the avatar. The motion is the source's, so this is a
+// warning with the fix, not an error (docs/root_motion.md, "Grounding").
+void WarnFloatingFeet(const Asset& asset, Diagnostics* diagnostics) {
+  const int hips = HumanBoneNode(asset.rig, HumanBone::kHips);
+  const std::vector<int> feet = FootAndToeNodes(asset.rig);
+  if (hips < 0 || feet.empty()) return;
+  const RestPose rest(asset.rig);
+  double rest_lowest = rest.WorldPosition(feet[0])[1];
+  for (const int foot : feet) rest_lowest = std::min(rest_lowest, rest.WorldPosition(foot)[1]);
+  const double legs = rest.WorldPosition(hips)[1] - rest_lowest;
+  if (legs <= 0.001) return;  // a degenerate rig: nothing to measure against
+  for (const Clip& clip : asset.clips) {
+    const std::optional<LowestFootPoint> lowest = MeasureLowestFootPoint(asset.rig, clip);
+    // A tenth of the leg: about 9 cm on a person, more than a heel lifts in a walk.
+    if (!lowest || lowest->metres <= std::max(0.0, rest_lowest) + 0.1 * legs) continue;
+    AddDiagnostic(
+        diagnostics, Severity::kWarning,
+        fmt::format("{}the retargeted feet stay above the floor over the whole clip: the "
+                    "lowest foot point is {:.3f} m up ('{}' at {:.3g} s), {:.2g} leg lengths; "
+                    "give --ground to stand the clip on the floor",
+                    asset.clips.size() > 1 ? fmt::format("clip '{}': ", clip.name) : std::string(),
+                    lowest->metres, lowest->node, lowest->seconds, lowest->metres / legs));
+  }
+}
+
 struct PreparedSteps {
   bool adopted_source_rig = false;
   bool retargeted = false;
@@ -302,7 +329,11 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
     WarnResampleError(timing.resample, *options.timing.resample_fps, asset.rig, diagnostics);
   }
   RootMotionStep(asset, format, options.root_motion, diagnostics);
-  if (options.ground) GroundStep(asset, diagnostics);
+  if (options.ground) {
+    GroundStep(asset, diagnostics);
+  } else if (steps->retargeted) {
+    WarnFloatingFeet(asset, diagnostics);
+  }
   return asset;
 }
 

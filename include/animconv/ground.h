@@ -2,6 +2,7 @@
 // (docs/root_motion.md, "Grounding").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,16 @@ struct GroundReport {
 // moves in a clip.
 constexpr int kGroundSubdivisions = 8;
 GroundReport ApplyGround(Asset& asset);
+
+struct LowestFootPoint {
+  double metres = 0;  // world height above y = 0
+  std::string node;
+  double seconds = 0;
+  size_t samples = 0;
+};
+
+// The lowest world height a foot or toe joint reaches over `clip`, sampled as ApplyGround
+// samples it; nullopt when the rig has no foot or toe bone or the clip no keys.
+std::optional<LowestFootPoint> MeasureLowestFootPoint(const Rig& rig, const Clip& clip);
 
 }  // namespace animconv

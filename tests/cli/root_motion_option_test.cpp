@@ -82,6 +82,31 @@ TEST(RootMotionOptionTest, GroundSaysWhatItMeasuredAndMoved) {
   EXPECT_TRUE(Has(both.output, "--ground: clip 'cmu_walk'")) << both.output;
 }
 
+// data/bvh/cmu_walk.bvh floats: its ROOT OFFSET and its position channels both hold the hips
+// height (17 units), which BVHLoader adds, so its toes never come below 17 units. Retargeted onto
+// an avatar, the feet stay a leg length above the floor: a warning naming --ground. Its
+// grounded twin (root OFFSET 0) and a walk that stands are not warned about.
+TEST(RootMotionOptionTest, FeetThatNeverReachTheFloorAreWarnedAboutWithTheFix) {
+  TempDir dir;
+  const auto floating = RunAnimconv("convert " + CmuWalk() + " -o " + dir.File("a.vrma"));
+  EXPECT_EQ(floating.exit_code, 0) << floating.output;
+  EXPECT_TRUE(Has(floating.output,
+                  "warning: the retargeted feet stay above the floor over the whole clip: the "
+                  "lowest foot point is 0.948 m up"))
+      << floating.output;
+  EXPECT_TRUE(Has(floating.output, "give --ground to stand the clip on the floor"))
+      << floating.output;
+  const auto grounded = RunAnimconv("convert " + CmuWalk() + " --ground -o " + dir.File("b.vrma"));
+  EXPECT_EQ(grounded.exit_code, 0) << grounded.output;
+  EXPECT_FALSE(Has(grounded.output, "stay above the floor")) << grounded.output;
+  for (const std::string& standing :
+       {SourcePath("data/bvh/cmu_walk_hips_at_origin.bvh"), SourcePath("data/unity/walk.csv")}) {
+    const auto result = RunAnimconv("convert " + standing + " -o " + dir.File("c.vrma"));
+    EXPECT_EQ(result.exit_code, 0) << result.output;
+    EXPECT_FALSE(Has(result.output, "stay above the floor")) << standing << result.output;
+  }
+}
+
 TEST(RootMotionOptionTest, GroundRefusesARigWithoutFeetWritingNothing) {
   TempDir dir;
   const auto result = RunAnimconv("convert " + SourcePath("data/gltf/morph_cube.gltf") +

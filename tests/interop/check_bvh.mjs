@@ -31,7 +31,7 @@ import {
   Report, takeRepeatedOption, formatQuat, parseArgs, requireModules, signFreeDistance, usage, withConsoleAsFailures,
 } from './lib/common.mjs';
 import { bvhHumanBoneOf } from './lib/bvh_names.mjs';
-import { VRM1_PARENT, conjugate, loadGltfFile, multiply } from './lib/vrm.mjs';
+import { VRM1_PARENT, addLookAtProxy, conjugate, loadGltfFile, multiply } from './lib/vrm.mjs';
 
 requireModules(['three', '@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
 const THREE = await import('three');
@@ -189,11 +189,7 @@ async function checkVrma() {
     const vrm = loaded.gltf.userData.vrm;
     if (!report.check(vrm?.humanoid != null, 'no VRM humanoid')) continue;
     const version = vrm.meta.metaVersion === '0' ? 0 : 1;
-    if (vrm.lookAt) {
-      const proxy = new VRMLookAtQuaternionProxy(vrm.lookAt);
-      proxy.name = 'lookAtQuaternionProxy';
-      vrm.scene.add(proxy);
-    }
+    addLookAtProxy(vrm, VRMLookAtQuaternionProxy);
     vrm.scene.updateMatrixWorld(true);
     const modelFoot = (bone) => vrm.humanoid.getNormalizedBoneNode(bone)?.getWorldPosition(new THREE.Vector3()) ?? null;
     const modelHipsHeight = vrm.humanoid.getNormalizedBoneNode('hips').getWorldPosition(new THREE.Vector3()).y -

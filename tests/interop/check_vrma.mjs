@@ -27,7 +27,7 @@ import {
   Report, takeRepeatedOption, expectedBones, formatQuat, parseArgs, poseAt, requireModules, sampleTimes,
   signFreeDistance, usage, withConsoleAsFailures,
 } from './lib/common.mjs';
-import { IDENTITY, NOT_IN_VRMA, VRM1_BONES, readRecording, loadGltfFile } from './lib/vrm.mjs';
+import { IDENTITY, NOT_IN_VRMA, VRM1_BONES, addLookAtProxy, readRecording, loadGltfFile } from './lib/vrm.mjs';
 
 requireModules(['three', '@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
 const THREE = await import('three');
@@ -132,12 +132,7 @@ async function checkModel(path) {
   const version = vrm.meta.metaVersion === '0' ? 0 : 1;
   const humanoid = vrm.humanoid;
 
-  // As the three-vrm-animation examples do, so createVRMAnimationClip needs not make one.
-  if (vrm.lookAt) {
-    const proxy = new VRMLookAtQuaternionProxy(vrm.lookAt);
-    proxy.name = 'lookAtQuaternionProxy';
-    vrm.scene.add(proxy);
-  }
+  addLookAtProxy(vrm, VRMLookAtQuaternionProxy);
 
   // The clip and its binding: any console message of three-vrm-animation or three counts as a
   // failure (e.g. an unbound track).

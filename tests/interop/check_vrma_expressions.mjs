@@ -17,7 +17,7 @@ import { basename } from 'node:path';
 import {
   Report, parseArgs, requireModules, signFreeDistance, usage, withConsoleAsFailures,
 } from './lib/common.mjs';
-import { loadGltfFile } from './lib/vrm.mjs';
+import { addLookAtProxy, loadGltfFile } from './lib/vrm.mjs';
 
 requireModules(['three', '@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
 const THREE = await import('three');
@@ -101,12 +101,7 @@ if (source && output) {
     const vrm = gltf.userData.vrm;
     const manager = vrm && vrm.expressionManager;
     if (report.check(manager, () => `${basename(args.model)} has no expressionManager`)) {
-      // As the three-vrm-animation examples do, so createVRMAnimationClip needs not make one.
-      if (vrm.lookAt) {
-        const proxy = new VRMLookAtQuaternionProxy(vrm.lookAt);
-        proxy.name = 'lookAtQuaternionProxy';
-        vrm.scene.add(proxy);
-      }
+      addLookAtProxy(vrm, VRMLookAtQuaternionProxy);
       const mixer = new THREE.AnimationMixer(vrm.scene);
       withConsoleAsFailures(report, 'createVRMAnimationClip and binding', () => {
         mixer.clipAction(createVRMAnimationClip(output, vrm)).play();

@@ -175,3 +175,13 @@ export async function loadGltfFile(THREE, GLTFLoader, path, pluginFactories) {
   for (const factory of pluginFactories) loader.register(factory);
   return parseGltfCapturingConsole(loader, data);
 }
+
+// Adds the lookAt proxy a VRM needs to play a VRMA's lookAt track, as the three-vrm-animation
+// examples do, so createVRMAnimationClip need not make one (it warns when it does).
+// `VRMLookAtQuaternionProxy` comes from the caller's @pixiv/three-vrm-animation import.
+export function addLookAtProxy(vrm, VRMLookAtQuaternionProxy) {
+  if (!vrm.lookAt) return;
+  const proxy = new VRMLookAtQuaternionProxy(vrm.lookAt);
+  proxy.name = 'lookAtQuaternionProxy';
+  vrm.scene.add(proxy);
+}

@@ -13,7 +13,8 @@ need=(build-essential cmake
   pkgconf  # tests/install: the installed package through pkg-config
   assimp-utils  # `assimp export`, the peer of bench/bvh_vs_assimp_export.sh
   blender python3-numpy  # tests/blender: Blender 3.4 headless imports our outputs
-  emscripten libfast-float-dev)  # scripts/web.sh: the WebAssembly build (docs/web.md)
+  emscripten libfast-float-dev  # scripts/web.sh: the WebAssembly build (docs/web.md)
+  chromium)  # scripts/web.sh: the web page and p5.js checks in headless Chromium (docs/web.md)
 # Node runs the interop tests against the real three.js; any install that provides node and
 # npm will do (Debian's nodejs + npm, or a nodesource nodejs that bundles npm).
 command -v node >/dev/null 2>&1 && command -v npm >/dev/null 2>&1 || need+=(nodejs npm)

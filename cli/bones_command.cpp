@@ -3,8 +3,8 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
-#include "animconv/bone_names.h"
 #include "animconv/error.h"
+#include "animconv/listings.h"
 #include "cli/commands.h"
 
 namespace animconv::cli {
@@ -13,61 +13,6 @@ namespace {
 namespace po = boost::program_options;
 
 constexpr const char* kUsage = "animconv bones [--from NAMING] [--to NAMING] [NAME...]";
-
-std::optional<BoneNaming> NamingOption(const po::variables_map& map, const char* option) {
-  if (!map.count(option)) return std::nullopt;
-  const std::string& id = map[option].as<std::string>();
-  const std::optional<BoneNaming> naming = ParseBoneNaming(id);
-  if (!naming)
-    ThrowUsage(fmt::format("--{} must be unity, vrm0, vrm1 or mixamo, not '{}'", option, id));
-  return naming;
-}
-
-const char* Required(HumanBone bone) {
-  const HumanBoneInfo& info = GetHumanBoneInfo(bone);
-  if (info.required_vrm1) return "0.x 1.0";
-  return info.required_vrm0 ? "0.x" : "";
-}
-
-void PrintTable(const std::vector<BoneNaming>& namings) {
-  std::string header = fmt::format("{:>2}", "#");
-  for (const BoneNaming naming : namings) header += fmt::format("  {:<26}", BoneNamingId(naming));
-  std::cout << header << "  required\n";
-  for (int i = 0; i < kHumanBoneCount; ++i) {
-    const HumanBone bone = static_cast<HumanBone>(i);
-    std::string row = fmt::format("{:>2}", i);
-    for (const BoneNaming naming : namings) {
-      row += fmt::format("  {:<26}", HumanBoneName(bone, naming).value_or("-"));
-    }
-    std::cout << row << "  " << Required(bone) << "\n";
-  }
-}
-
-HumanBone Resolve(const std::string& name, std::optional<BoneNaming> from) {
-  if (from) {
-    const std::optional<HumanBone> bone = FindHumanBone(name, *from);
-    if (!bone) {
-      ThrowBadInput("", "",
-                    fmt::format("'{}' is not a {} bone name (animconv bones --from {} lists them)",
-                                name, BoneNamingId(*from), BoneNamingId(*from)));
-    }
-    return *bone;
-  }
-  const std::vector<HumanBone> bones = FindHumanBoneInAnyNaming(name);
-  if (bones.empty()) {
-    ThrowBadInput("", "",
-                  fmt::format("'{}' is not a humanoid bone name in any naming (animconv bones "
-                              "lists them)",
-                              name));
-  }
-  if (bones.size() > 1) {
-    ThrowUsage(
-        fmt::format("'{}' is Unity {} in VRM 0.x but Unity {} in VRM 1.0; give --from vrm0 "
-                    "or --from vrm1",
-                    name, GetHumanBoneInfo(bones[0]).unity, GetHumanBoneInfo(bones[1]).unity));
-  }
-  return bones.front();
-}
 
 }  // namespace
 
@@ -104,30 +49,22 @@ int RunBones(const std::vector<std::string>& args) {
               << visible << "\n";
     return 0;
   }
-  const std::optional<BoneNaming> from = NamingOption(map, "from");
-  const std::optional<BoneNaming> to = NamingOption(map, "to");
+  const auto text = [&map](const char* option) -> std::optional<std::string> {
+    if (!map.count(option)) return std::nullopt;
+    return map[option].as<std::string>();
+  };
+  const std::optional<BoneNaming> from = BoneNamingOption("from", text("from"));
+  const std::optional<BoneNaming> to = BoneNamingOption("to", text("to"));
   if (!map.count("name")) {
     std::vector<BoneNaming> columns;
     if (from) columns.push_back(*from);
     if (to && to != from) columns.push_back(*to);
     if (columns.empty()) columns.assign(std::begin(kBoneNamings), std::end(kBoneNamings));
-    PrintTable(columns);
+    std::cout << BonesTable(columns);
     return 0;
   }
-  const BoneNaming target = to.value_or(BoneNaming::kVrm1);
-  // All names are checked before anything is printed, so a failure leaves no partial output.
-  std::vector<std::string> lines;
-  for (const std::string& name : map["name"].as<std::vector<std::string>>()) {
-    const HumanBone bone = Resolve(name, from);
-    const std::optional<std::string> translated = HumanBoneName(bone, target);
-    if (!translated) {
-      ThrowBadInput("", "",
-                    fmt::format("'{}' ({}) has no {} name", name, GetHumanBoneInfo(bone).unity,
-                                BoneNamingId(target)));
-    }
-    lines.push_back(*translated);
-  }
-  for (const std::string& line : lines) std::cout << line << "\n";
+  std::cout << TranslateBoneNames(map["name"].as<std::vector<std::string>>(), from,
+                                  to.value_or(BoneNaming::kVrm1));
   return 0;
 }
 

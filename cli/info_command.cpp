@@ -2,112 +2,13 @@
 
 #include <iostream>
 
-#include "animconv/bone_names.h"
 #include "animconv/info_report.h"
 #include "animconv/summary.h"
 #include "cli/commands.h"
 #include "cli/diagnostics.h"
 #include "cli/input_options.h"
-#include "libconvert/text.h"
 
 namespace animconv::cli {
-namespace {
-
-std::string MissingList(const std::vector<HumanBone>& bones, BoneNaming naming) {
-  return bones.empty() ? "none" : fmt::format("{}", fmt::join(HumanBoneNames(bones, naming), ", "));
-}
-
-void PrintHumanoid(const HumanoidCoverage& coverage) {
-  if (coverage.mapped.empty()) {
-    std::cout << "humanoid: no bones mapped (node names follow no known naming; see `animconv "
-                 "bones`)\n";
-    return;
-  }
-  std::cout << fmt::format(
-      "humanoid: {} of {} bones mapped; required missing for VRM 1.0/VRMA: {}; for VRM 0.x: {}\n",
-      coverage.mapped.size(), kHumanBoneCount,
-      MissingList(coverage.missing_required_vrm1, BoneNaming::kVrm1),
-      MissingList(coverage.missing_required_vrm0, BoneNaming::kVrm0));
-}
-
-void PrintText(const std::string& path, const LoadedAsset& loaded, const AssetSummary& summary) {
-  std::cout << fmt::format("{}: {}, {} bytes\n", path, loaded.format->id, loaded.input_bytes);
-  std::cout << fmt::format("coordinates: {}\n", DescribeCoordinates(summary.coordinates));
-  std::cout << fmt::format("rig: {} nodes, {} humanoid, rest pose {}\n", summary.node_count,
-                           summary.humanoid_node_count,
-                           summary.rest_pose_known ? "known" : "unknown (identity)");
-  PrintHumanoid(summary.humanoid);
-  if (!summary.vrma_expressions.empty() || !summary.vrma_look_at.empty()) {
-    std::cout << fmt::format(
-        "vrma: expressions ({}): {}; lookAt: {}\n", summary.vrma_expressions.size(),
-        summary.vrma_expressions.empty()
-            ? "none"
-            : fmt::format("{}", fmt::join(summary.vrma_expressions, ", ")),
-        summary.vrma_look_at.empty() ? "none" : "node '" + summary.vrma_look_at + "'");
-  }
-  if (!summary.rest_pose_known && summary.humanoid_node_count > 0) {
-    // docs/retargeting.md: without a rest pose the rotations are taken as normalised.
-    std::cout << "retargeting: no rest pose, so the rotations count as normalised (true for a "
-                 "VRM 0.x avatar's recording); give --source-rig MODEL for any other rig\n";
-  }
-  for (const std::string& note : summary.notes) std::cout << "note: " << note << "\n";
-  if (summary.rotation_keys_not_unit > 0 || summary.rotation_sign_flips > 0) {
-    std::cout << fmt::format(
-        "rotations: {} keys off unit length (max error {:.2g}), {} sign flips between keys; "
-        "outputs other than unity-csv get them renormalised and hemisphere-aligned\n",
-        summary.rotation_keys_not_unit, summary.max_rotation_length_error,
-        summary.rotation_sign_flips);
-  }
-  for (size_t c = 0; c < summary.clips.size(); ++c) {
-    const ClipSummary& clip = summary.clips[c];
-    std::string paths;
-    for (const Path p : kInfoPaths) {
-      const size_t count = clip.channels_per_path[static_cast<int>(p)];
-      if (count > 0) paths += fmt::format("{}{} {}", paths.empty() ? "" : ", ", count, PathName(p));
-    }
-    std::string interpolations;
-    for (const Interpolation i : kInfoInterpolations) {
-      const size_t count = clip.channels_per_interpolation[static_cast<int>(i)];
-      if (count > 0) {
-        interpolations +=
-            fmt::format("{}{} {}", interpolations.empty() ? "" : ", ", count, InterpolationName(i));
-      }
-    }
-    if (clip.channel_count == 0) {
-      std::cout << fmt::format("clip {} '{}': no channels\n", c, clip.name);
-      continue;
-    }
-    std::cout << fmt::format("clip {} '{}': {:.6g} s, {}, {} channels ({}; {}), {} keys\n", c,
-                             clip.name, clip.duration_seconds,
-                             clip.key_rate_hz ? fmt::format("{:g} keys/s", *clip.key_rate_hz)
-                                              : std::string("uneven key times"),
-                             clip.channel_count, paths, interpolations, clip.key_count);
-    std::cout << fmt::format("  targets ({}): {}\n", clip.targets.size(),
-                             fmt::join(clip.targets, ", "));
-    if (!clip.missing_humanoid.empty()) {
-      std::cout << fmt::format("  humanoid bones without data ({}): {}\n",
-                               clip.missing_humanoid.size(),
-                               fmt::join(clip.missing_humanoid, ", "));
-    }
-  }
-}
-
-// Names and notes come from the input file: a crafted name must not reach the terminal as
-// control characters. The JSON output keeps them as they are (JSON escapes them).
-AssetSummary ForTerminal(AssetSummary summary) {
-  const auto escape = [](std::vector<std::string>& texts) {
-    for (std::string& text : texts) text = EscapeForTerminal(text);
-  };
-  escape(summary.notes);
-  for (ClipSummary& clip : summary.clips) {
-    clip.name = EscapeForTerminal(clip.name);
-    escape(clip.targets);
-    escape(clip.missing_humanoid);
-  }
-  return summary;
-}
-
-}  // namespace
 
 int RunInfo(const std::vector<std::string>& args) {
   InputOptionValues input;
@@ -139,7 +40,7 @@ int RunInfo(const std::vector<std::string>& args) {
   if (json) {
     std::cout << InfoJson(path, loaded, summary) << "\n";
   } else {
-    PrintText(EscapeForTerminal(path), loaded, ForTerminal(summary));
+    std::cout << InfoText(path, loaded, summary);
   }
   return 0;
 }

@@ -42,6 +42,11 @@ DiffJobResult RunDiffJob(const std::string& path_a, const std::string& path_b,
 std::string DiffJson(const std::string& path_a, const std::string& path_b,
                      const DiffJobResult& result, const DiffOptions& options);
 
+// The text report `animconv diff` prints (no --json): at most `top` names per list and channels per
+// unit; names from the inputs escaped for the terminal.
+std::string DiffText(const std::string& path_a, const std::string& path_b,
+                     const DiffJobResult& result, const DiffOptions& options, size_t top);
+
 const char* DiffSpaceName(DiffSpace space);  // "auto", "local", "world"
 const char* DiffFacingName(Facing facing);   // "+Z", "-Z"
 

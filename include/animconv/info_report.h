@@ -31,4 +31,9 @@ LoadedAsset LoadForInfo(const std::string& path, const ConvertOptions& options,
 std::string InfoJson(const std::string& path, const LoadedAsset& loaded,
                      const AssetSummary& summary);
 
+// The text report `animconv info` prints (no --json), lines ending in "\n"; names from the input
+// escaped for the terminal (EscapeForTerminal).
+std::string InfoText(const std::string& path, const LoadedAsset& loaded,
+                     const AssetSummary& summary);
+
 }  // namespace animconv

@@ -1,12 +1,10 @@
 // `animconv batch`: many inputs, one conversion each, in parallel (animconv/batch.h). This file
 // parses options, shows progress and writes the report; the work is the library's.
-#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <csignal>
 #include <iostream>
 
@@ -18,7 +16,6 @@
 #include "cli/diagnostics.h"
 #include "cli/input_options.h"
 #include "cli/interrupt.h"
-#include "libconvert/text.h"
 
 namespace animconv::cli {
 namespace {
@@ -30,12 +27,6 @@ std::atomic<bool> g_stop{false};
 // --skip-existing. A second signal ends at once, removing the temporaries of writes in progress.
 extern "C" void RequestStop(int signal_number) {
   if (g_stop.exchange(true)) RemoveTemporariesAndDie(signal_number);
-}
-
-std::string Duration(double seconds) {
-  if (seconds < 60) return fmt::format("{:.0f}s", seconds);
-  if (seconds < 3600) return fmt::format("{:.0f}m{:02.0f}s", seconds / 60, std::fmod(seconds, 60));
-  return fmt::format("{:.0f}h{:02.0f}m", seconds / 3600, std::fmod(seconds / 60, 60));
 }
 
 // One status line rewritten in place on a terminal; plain lines per file otherwise (logs, CI).
@@ -58,24 +49,14 @@ class Progress {
     ++done_;
     if (result.status == BatchStatus::kFailed) ++failed_;
     if (quiet_) return;
-    const double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const double rate = static_cast<double>(done_) / std::max(elapsed, 1e-9);
     if (!terminal_) {
-      std::cerr << fmt::format(
-          "[{}/{}] {} {}{}\n", done_, total_, BatchStatusName(result.status),
-          EscapeForTerminal(result.item.input),
-          result.message.empty() ? "" : ": " + EscapeForTerminal(result.message));
+      std::cerr << BatchFileLine(result, done_, total_);
       return;
     }
-    if (result.status == BatchStatus::kFailed) {
-      std::cerr << fmt::format("\r\033[Kfailed {}: {}\n", EscapeForTerminal(result.item.input),
-                               EscapeForTerminal(result.message));
-    }
-    std::cerr << fmt::format("\r\033[K{}/{} files, {} failed, {:.1f} files/s, ETA {}", done_,
-                             total_, failed_, rate,
-                             Duration(static_cast<double>(total_ - done_) / rate))
-              << std::flush;
+    if (result.status == BatchStatus::kFailed) std::cerr << "\r\033[K" << BatchFailedLine(result);
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::cerr << "\r\033[K" << BatchStatusLine(done_, total_, failed_, elapsed) << std::flush;
   }
 
   void Finish() {
@@ -140,9 +121,6 @@ int RunBatch(const std::vector<std::string>& args) {
   } catch (const po::error& error) {
     ThrowUsage(error.what());
   }
-  if (inputs.empty()) ThrowUsage("batch: give at least one input file or folder");
-  if (overwrite && skip_existing) ThrowUsage("give --overwrite or --skip-existing, not both");
-
   BatchOptions options;
   options.inputs = inputs;
   options.output_dir = output_dir;
@@ -168,31 +146,13 @@ int RunBatch(const std::vector<std::string>& args) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   progress.Finish();
 
-  size_t counts[4] = {};
-  int exit_code = 0;
-  for (const BatchResult& result : results) {
-    ++counts[static_cast<int>(result.status)];
-    if (result.status == BatchStatus::kFailed) {
-      exit_code = std::max(exit_code, result.exit_code);
-      std::cerr << fmt::format("failed: {}: {}\n", EscapeForTerminal(result.item.input),
-                               EscapeForTerminal(result.message));
-    }
-  }
-  // Why files were not started when nothing interrupted the batch (an output folder removed):
-  // said once, like the failures, even with -q.
-  for (const BatchResult& result : results) {
-    if (result.status == BatchStatus::kNotStarted && !result.message.empty()) {
-      std::cerr << fmt::format("stopped: {}\n", EscapeForTerminal(result.message));
-      break;
-    }
-  }
-  if (!quiet) {
-    std::cerr << fmt::format("{} converted, {} skipped, {} failed, {} not started in {:.2f} s\n",
-                             counts[0], counts[1], counts[2], counts[3], wall);
-  }
+  // -q still lists the failures.
+  const BatchEnd end = SummarizeBatch(results, wall);
+  std::cerr << end.problems;
+  if (!quiet) std::cerr << end.summary;
   if (!report.empty()) WriteFileAtomic(report, BatchReportJson(results, wall));
   if (g_stop) return 130;  // interrupted, as shells report SIGINT
-  return exit_code;
+  return end.exit_code;
 }
 
 }  // namespace animconv::cli

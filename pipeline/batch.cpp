@@ -119,6 +119,10 @@ const char* BatchStatusName(BatchStatus status) {
 }
 
 std::vector<BatchItem> PlanBatch(const BatchOptions& options) {
+  if (options.inputs.empty()) ThrowUsage("batch: give at least one input file or folder");
+  if (options.overwrite && options.skip_existing) {
+    ThrowUsage("give --overwrite or --skip-existing, not both");
+  }
   if (options.output_dir.empty()) ThrowUsage("batch: -o OUTDIR is required");
   if (options.to.empty()) ThrowUsage("batch: --to FORMAT is required (animconv formats)");
   const Format& format = DetectOutputFormat("", options.to);

@@ -223,4 +223,18 @@ void ApplyDiffOptions(const DiffOptionValues& values, const GivenOptions& given,
   if (!(diff->cubic_chord_fraction >= 0)) ThrowUsage("--cubic-chord-fraction must be 0 or more");
 }
 
+void ApplyBakeOptions(const BakeOptionValues& values, const GivenOptions& given,
+                      P5BakeFileOptions* options) {
+  options->max_input_bytes = values.max_input_mb << 20;
+  ApplyLimitOptions(values.limits, given, &options->limits);
+  if (Given(given, "clip")) options->clip = values.clip;
+  if (Given(given, "node")) options->bake.node = values.node;
+  if (Given(given, "fps")) {
+    if (!(values.fps > 0) || !std::isfinite(values.fps)) {
+      ThrowUsage("--fps must be a positive number");
+    }
+    options->bake.fps = values.fps;
+  }
+}
+
 }  // namespace animconv

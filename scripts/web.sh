@@ -19,11 +19,13 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 start=$SECONDS
+# The npm CLI's help texts and option grammar come from the native CLI (web/CMakeLists.txt).
 emcmake cmake -S . -B "$web_build" -DCMAKE_BUILD_TYPE=Release -DANIMCONV_WERROR=ON \
-  "${launcher[@]}" >/dev/null
+  -DANIMCONV_NATIVE_CLI="$(realpath "$animconv")" "${launcher[@]}" >/dev/null
 cmake --build "$web_build" -j"${JOBS:-$(nproc)}"
 echo "web.sh: built in $((SECONDS - start)) s; module $(stat -c %s "$web_build/web/dist/animconv_wasm.mjs") bytes"
 node web/test/parity.mjs --animconv "$animconv" --package "$web_build/web" --source .
-node web/test/api_test.mjs --package "$web_build/web" --source .
+node web/test/api_test.mjs --package "$web_build/web" --source . --animconv "$animconv"
+node web/test/cli_parity.mjs --animconv "$animconv" --package "$web_build/web" --source .
 web/test/package_test.sh "$web_build/web" "$animconv"
 echo "web.sh: done in $((SECONDS - start)) s"

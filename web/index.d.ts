@@ -120,6 +120,52 @@ export type Report = Record<string, unknown>;
 
 export interface ReportResult extends Told {
   report: Report;
+  /** The same report as the CLI prints it with --json (JSON text, indented by 2). */
+  report_text: string;
+  /** The text report the CLI prints without --json (diff: the 10 worst channels per unit). */
+  text: string;
+}
+
+/** A humanoid bone naming (animconv bones). */
+export type BoneNamingId = 'unity' | 'vrm0' | 'vrm1' | 'mixamo';
+
+export interface BakeOptions {
+  /** The output name (default: the input's stem + ".frames.json"). */
+  output?: string;
+  clip?: string | number;
+  node?: string;
+  fps?: number;
+  maxInputMb?: number;
+}
+
+export interface BakeResult extends Told {
+  files: FileData[];
+  clip: string;
+  node: string;
+  frames: number;
+  vertices: number;
+}
+
+export interface BatchFileResult {
+  input: string;
+  output: string;
+  status: 'converted' | 'skipped' | 'failed' | 'not started';
+  message: string;
+  exit_code: number;
+  input_bytes: number;
+  output_bytes: number;
+  diagnostics: Diagnostic[];
+}
+
+export interface BatchResult extends Told {
+  files: FileData[];
+  results: BatchFileResult[];
+  wall_seconds: number;
+  stopped: boolean;
+}
+
+export interface BonesResult extends Told {
+  text: string;
 }
 
 /** An error as the CLI reports it: kind and exit code of docs/cli.md, file and location. */
@@ -137,3 +183,8 @@ export function formats(): Promise<FormatInfo[]>;
 export function convert(input: InputFile, options: ConvertOptions): Promise<ConvertResult>;
 export function info(input: InputFile, options?: InfoOptions): Promise<ReportResult>;
 export function diff(a: InputFile, b: InputFile, options?: DiffOptions): Promise<ReportResult>;
+export function bake(input: InputFile, options?: BakeOptions): Promise<BakeResult>;
+export function batch(inputs: InputFile[], options: Omit<ConvertOptions, 'output'> & {to: string}):
+    Promise<BatchResult>;
+export function bones(names?: string[], options?: {from?: BoneNamingId; to?: BoneNamingId}):
+    Promise<BonesResult>;

@@ -195,3 +195,43 @@ export async function diff(a, b, options = {}) {
   const cliOptions = jobOptions(options, files);
   return run(files, {command: 'diff', inputs: [a.name, b.name], options: cliOptions}, false);
 }
+
+// animconv bake INPUT -o OUTPUT: a glTF morph animation baked into per-frame geometry for p5.js
+// (docs/cookbook/p5js.md). `output` defaults to the input's stem + ".frames.json". Resolves to
+// {files: [{name, bytes}], clip, node, frames, vertices, notes, warnings, diagnostics}.
+export async function bake(input, options = {}) {
+  const {output, ...rest} = options;
+  const files = inputFiles(input, 'input');
+  const cliOptions = jobOptions(rest, files);
+  const base = input.name.split('/').pop();
+  const name = output ?? `${base.replace(/\.[^.]*$/, '')}.frames.json`;
+  if (typeof name !== 'string' || name.includes('/')) throw usage('`output` must be a file name');
+  return run(files, {command: 'bake', input: input.name, output: `out/${name}`, options: cliOptions},
+             true);
+}
+
+// animconv batch INPUT... -o OUTDIR --to FORMAT: many inputs with one set of options, one after
+// the other. Resolves to {files: [{name, bytes}] (named as the CLI names them in OUTDIR),
+// results: [{input, output, status, message, exit_code, diagnostics, ...}], wall_seconds}; a
+// file that fails is a result with status "failed", not an exception.
+export async function batch(inputs, options = {}) {
+  // A fresh in-memory folder each call: nothing to overwrite or skip; one file at a time.
+  const {to, jobs, overwrite, skipExisting, 'skip-existing': skip, ...rest} = options;
+  if (!Array.isArray(inputs)) throw usage('batch takes an array of inputs');
+  const files = inputs.flatMap((input, i) => inputFiles(input, `inputs[${i}]`));
+  const cliOptions = jobOptions(rest, files);
+  const request = {command: 'batch', inputs: inputs.map((input) => input.name), output_dir: 'out',
+                   to, options: cliOptions};
+  const result = await run(files, request, true);
+  for (const entry of result.results) entry.output = entry.output.replace(/^out\//, '');
+  return result;
+}
+
+// animconv bones [NAME...]: without names, the humanoid bone table (`{from, to}` pick its
+// columns); with names, each translated into `to` (default vrm1). Resolves to {text, ...}.
+export async function bones(names = [], {from, to} = {}) {
+  const request = {command: 'bones', names};
+  if (from !== undefined) request.from = from;
+  if (to !== undefined) request.to = to;
+  return run([], request, false);
+}

@@ -31,7 +31,8 @@ struct BatchItem {
 
 // The outputs mirror the input tree: a folder's files keep their path below the folder, a file
 // given by name goes to the top of the output folder; the extension becomes the output format's.
-// Error(kUsage) when two inputs would write the same output or nothing is found.
+// Error(kUsage) when there are no inputs, both overwrite and skip_existing are set, two inputs
+// would write the same output or nothing is found.
 std::vector<BatchItem> PlanBatch(const BatchOptions& options);
 
 enum class BatchStatus { kConverted, kSkipped, kFailed, kNotStarted };
@@ -58,6 +59,20 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
                                       const BatchOptions& options,
                                       const std::function<void(const BatchResult&)>& progress,
                                       const std::atomic<bool>* stop);
+
+// The texts `animconv batch` prints on stderr (pipeline/batch_text.cpp), names and messages
+// escaped for the terminal. After each file: `BatchFileLine` when stderr is not a terminal
+// ("[3/10] failed a.csv: ..."), else `BatchFailedLine` for a failure and the status line
+// rewritten in place. At the end: the failures (also with -q), then the summary.
+std::string BatchFileLine(const BatchResult& result, size_t done, size_t total);
+std::string BatchFailedLine(const BatchResult& result);
+std::string BatchStatusLine(size_t done, size_t total, size_t failed, double elapsed_seconds);
+struct BatchEnd {
+  std::string problems;  // "failed: INPUT: MESSAGE" lines, and "stopped: REASON" once
+  std::string summary;   // "N converted, N skipped, N failed, N not started in S s"
+  int exit_code = 0;     // the largest exit code of the failed files, 0 when none failed
+};
+BatchEnd SummarizeBatch(const std::vector<BatchResult>& results, double wall_seconds);
 
 // The --report document: options summary, per-file results and totals, as JSON text. A file's
 // warning diagnostics are its `warnings` (texts, in order; left out when there are none).

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "animconv/bake.h"
 #include "animconv/clip_diff.h"
 #include "animconv/convert.h"
 #include "animconv/reduce.h"
@@ -74,6 +75,15 @@ struct DiffOptionValues {
   double cubic_chord_fraction = DiffOptions().cubic_chord_fraction;
 };
 
+// `bake`'s options (docs/cli.md, bake): --clip, --node, --fps, --max-input-mb and the limits.
+struct BakeOptionValues {
+  std::string clip;
+  std::string node;
+  double fps = 0;
+  uint64_t max_input_mb = kDefaultMaxInputBytes >> 20;
+  std::vector<std::string> limits;  // as InputOptionValues::limits
+};
+
 // One structure-limit option (docs/reliability.md, Limits): --NAME sets StructureLimits::*field.
 struct LimitOption {
   const char* name;
@@ -96,5 +106,9 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
 // Checks the values and fills `diff` and the comparison's --mirror in `options`.
 void ApplyDiffOptions(const DiffOptionValues& values, const GivenOptions& given,
                       ConvertOptions* options, DiffOptions* diff);
+
+// Checks the values and fills `options` (--fps must be positive and finite).
+void ApplyBakeOptions(const BakeOptionValues& values, const GivenOptions& given,
+                      P5BakeFileOptions* options);
 
 }  // namespace animconv

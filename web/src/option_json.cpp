@@ -2,7 +2,12 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
+#include <limits>
 #include <map>
 
 #include "animconv/error.h"
@@ -15,6 +20,7 @@ using nlohmann::json;
 // A value of the wrong JSON type, in the words Boost.Program_options uses for one it cannot read.
 [[noreturn]] void ThrowInvalid(const std::string& name, const json& value) {
   const std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+  if (text.empty()) ThrowUsage(fmt::format("the argument for option '--{}' is invalid", name));
   ThrowUsage(fmt::format("the argument ('{}') for option '--{}' is invalid", text, name));
 }
 
@@ -28,6 +34,17 @@ std::string Text(const std::string& name, const json& value) {
 
 double Number(const std::string& name, const json& value) {
   if (value.is_number()) return value.get<double>();
+  if (value.is_string()) return ParseRealText(name, value.get<std::string>());
+  ThrowInvalid(name, value);
+}
+
+int Integer(const std::string& name, const json& value) {
+  if (value.is_number_integer()) return value.get<int>();
+  if (value.is_string()) {
+    return static_cast<int>(ParseIntegerText(name, value.get<std::string>(),
+                                             std::numeric_limits<int>::min(),
+                                             std::numeric_limits<int>::max()));
+  }
   ThrowInvalid(name, value);
 }
 
@@ -98,6 +115,10 @@ const std::map<std::string, Setter>& InputSetters() {
         {"scale", Double(&InputOptionValues::scale)},
         {"max-input-mb",
          [](const std::string& name, const json& value, OptionValues* out) {
+           if (value.is_string()) {
+             out->input.max_input_mb = ParseUnsignedText(name, value.get<std::string>());
+             return;
+           }
            if (!value.is_number_unsigned()) {
              ThrowInvalid(name, value);
            }
@@ -133,13 +154,8 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"bvh-order", String(&V::bvh_order)},
       {"root-motion", String(&V::root_motion)},
       {"ground", Flag(&V::ground)},
-      {"precision",
-       [](const std::string& name, const json& value, OptionValues* out) {
-         if (!value.is_number_integer()) {
-           ThrowInvalid(name, value);
-         }
-         out->convert.precision = value.get<int>();
-       }},
+      {"precision", [](const std::string& name, const json& value,
+                       OptionValues* out) { out->convert.precision = Integer(name, value); }},
       {"three-array", Flag(&V::three_array)},
       {"allow-partial", Flag(&V::allow_partial)},
       {"trim", String(&V::trim)},
@@ -185,14 +201,34 @@ const std::map<std::string, Setter>& DiffSetters() {
       {"hierarchical", Double(&V::hierarchical)},
       {"samples-between",
        [](const std::string& name, const json& value, OptionValues* out) {
-         if (!value.is_number_integer()) {
-           ThrowInvalid(name, value);
-         }
-         out->diff.samples_between = value.get<int>();
+         out->diff.samples_between = Integer(name, value);
        }},
       {"cubic-chord-fraction", Double(&V::cubic_chord_fraction)},
   };
   return setters;
+}
+
+// bake's own; its --max-input-mb and limits are the input ones, copied over by ReadOptionJson.
+const std::map<std::string, Setter>& BakeSetters() {
+  static const std::map<std::string, Setter> setters = {
+      {"clip", [](const std::string& name, const json& value,
+                  OptionValues* out) { out->bake.clip = Text(name, value); }},
+      {"node",
+       [](const std::string& name, const json& value, OptionValues* out) {
+         if (!value.is_string()) ThrowInvalid(name, value);
+         out->bake.node = value.get<std::string>();
+       }},
+      {"fps", [](const std::string& name, const json& value,
+                 OptionValues* out) { out->bake.fps = Number(name, value); }},
+  };
+  return setters;
+}
+
+bool IsLimitOption(const std::string& name) {
+  for (const LimitOption& limit : LimitOptions()) {
+    if (name == limit.name) return true;
+  }
+  return name == "max-input-mb";
 }
 
 const Setter* FindSetter(const std::string& name, OptionSet set) {
@@ -200,6 +236,10 @@ const Setter* FindSetter(const std::string& name, OptionSet set) {
     const auto found = table.find(name);
     return found == table.end() ? nullptr : &found->second;
   };
+  if (set == OptionSet::kBake) {
+    if (const Setter* bake = in(BakeSetters())) return bake;
+    return IsLimitOption(name) ? in(InputSetters()) : nullptr;
+  }
   if (const Setter* input = in(InputSetters())) return input;
   switch (set) {
     case OptionSet::kConvert:
@@ -208,6 +248,8 @@ const Setter* FindSetter(const std::string& name, OptionSet set) {
       return name == "bone-map" ? in(ConvertSetters()) : nullptr;
     case OptionSet::kDiff:
       return in(DiffSetters());
+    case OptionSet::kBake:
+      break;
   }
   return nullptr;
 }
@@ -231,7 +273,93 @@ OptionValues ReadOptionJson(const json& options, OptionSet set) {
     (*setter)(name, value, &values);
     values.given.insert(name);
   }
+  values.bake.max_input_mb = values.input.max_input_mb;
+  values.bake.limits = values.input.limits;
   return values;
+}
+
+// boost::lexical_cast<double> reads what a stream reads, all of it: an optional sign, decimal
+// digits with an optional point and exponent; also inf, infinity and nan(...) in any case. Out of
+// range ("1e400") is invalid, as there.
+namespace {
+
+bool IsDecimalText(const std::string& text) {
+  size_t i = text[0] == '+' || text[0] == '-' ? 1 : 0;
+  const auto digits = [&text, &i] {
+    const size_t start = i;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+    return i - start;
+  };
+  size_t mantissa = digits();
+  if (i < text.size() && text[i] == '.') {
+    ++i;
+    mantissa += digits();
+  }
+  if (mantissa == 0) return false;
+  if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+    ++i;
+    if (i < text.size() && (text[i] == '+' || text[i] == '-')) ++i;
+    if (digits() == 0) return false;
+  }
+  return i == text.size();
+}
+
+bool IsSpecialText(const std::string& text, bool* is_nan) {
+  const size_t sign = text[0] == '+' || text[0] == '-' ? 1 : 0;
+  std::string word = text.substr(sign);
+  for (char& c : word) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  *is_nan = word == "nan" || (word.size() > 4 && word.compare(0, 4, "nan(") == 0 &&
+                              word.back() == ')' && word.find(')') == word.size() - 1);
+  return *is_nan || word == "inf" || word == "infinity";
+}
+
+}  // namespace
+
+double ParseRealText(const std::string& name, const std::string& text) {
+  if (text.empty()) ThrowInvalid(name, json(text));
+  bool is_nan = false;
+  if (IsSpecialText(text, &is_nan)) {
+    if (is_nan) return std::numeric_limits<double>::quiet_NaN();
+    return text[0] == '-' ? -std::numeric_limits<double>::infinity()
+                          : std::numeric_limits<double>::infinity();
+  }
+  if (!IsDecimalText(text)) ThrowInvalid(name, json(text));
+  errno = 0;
+  const double value = std::strtod(text.c_str(), nullptr);
+  if (errno == ERANGE && std::isinf(value)) ThrowInvalid(name, json(text));
+  return value;
+}
+
+namespace {
+
+bool IsWholeText(const std::string& text) {
+  const size_t start = !text.empty() && (text[0] == '+' || text[0] == '-') ? 1 : 0;
+  if (start == text.size()) return false;
+  for (size_t i = start; i < text.size(); ++i) {
+    if (text[i] < '0' || text[i] > '9') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int64_t ParseIntegerText(const std::string& name, const std::string& text, int64_t min,
+                         int64_t max) {
+  if (!IsWholeText(text)) ThrowInvalid(name, json(text));
+  errno = 0;
+  const long long value = std::strtoll(text.c_str(), nullptr, 10);
+  if (errno == ERANGE || value < min || value > max) ThrowInvalid(name, json(text));
+  return value;
+}
+
+// lexical_cast to an unsigned type takes a leading '-' and wraps the value around, as C's
+// strtoull does ("-1" is 2^64 - 1): kept, so the same command line means the same here.
+uint64_t ParseUnsignedText(const std::string& name, const std::string& text) {
+  if (!IsWholeText(text)) ThrowInvalid(name, json(text));
+  errno = 0;
+  const unsigned long long value = std::strtoull(text.c_str(), nullptr, 10);
+  if (errno == ERANGE) ThrowInvalid(name, json(text));
+  return value;
 }
 
 }  // namespace animconv::web

@@ -16,13 +16,23 @@ struct OptionValues {
   InputOptionValues input;
   ConvertOptionValues convert;
   DiffOptionValues diff;
+  BakeOptionValues bake;
   GivenOptions given;
 };
 
 // Which command's options: each takes the input options and its own (convert: those of
-// ConvertOptionValues; info: bone-map; diff: those of DiffOptionValues). Anything else is an
-// "unrecognised option", as on the CLI.
-enum class OptionSet { kInfo, kConvert, kDiff };
+// ConvertOptionValues; info: bone-map; diff: those of DiffOptionValues), but bake, which takes
+// --clip, --node, --fps, --max-input-mb and the limits. Anything else is an "unrecognised
+// option", as on the CLI.
+enum class OptionSet { kInfo, kConvert, kDiff, kBake };
+
+// A number or whole number given as command-line text (the npm CLI passes every value as typed),
+// read as the native CLI's Boost.Program_options reads it (boost::lexical_cast): the whole text,
+// no spaces, decimal; "inf" and "nan" for real numbers; a usage error otherwise.
+double ParseRealText(const std::string& name, const std::string& text);
+int64_t ParseIntegerText(const std::string& name, const std::string& text, int64_t min,
+                         int64_t max);
+uint64_t ParseUnsignedText(const std::string& name, const std::string& text);
 OptionValues ReadOptionJson(const nlohmann::json& options, OptionSet set);
 
 }  // namespace animconv::web

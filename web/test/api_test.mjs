@@ -1,14 +1,20 @@
 // The JavaScript layer's own behaviour (web/index.js), which has no CLI counterpart to compare
 // with: input checks, the default output name, camelCase option names, files handed as options,
-// notes and warnings, formats(). Usage: node api_test.mjs --package DIR --source ROOT
+// notes and warnings, formats(); and bake(), batch() and bones(), whose outputs must be the native
+// CLI's. Usage: node api_test.mjs --package DIR --source ROOT --animconv NATIVE
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const args = process.argv.slice(2);
 const packageDir = path.resolve(args[args.indexOf('--package') + 1]);
 const sourceRoot = path.resolve(args[args.indexOf('--source') + 1]);
+const animconv = path.resolve(args[args.indexOf('--animconv') + 1]);
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'animconv-api-'));
+const native = (...argv) => execFileSync(animconv, ['-q', ...argv], { cwd: tmp, encoding: 'utf8' });
 const api = await import(pathToFileURL(path.join(packageDir, 'index.js')).href);
 const read = (p) => new Uint8Array(fs.readFileSync(path.join(sourceRoot, p)));
 const walk = { name: 'walk.csv', bytes: read('data/unity/walk.csv') };
@@ -58,4 +64,38 @@ const list = await api.formats();
 assert.ok(!list.some((f) => f.id === 'assimp'));
 list[0].extensions.push('.mutated');
 assert.ok(!(await api.formats())[0].extensions.includes('.mutated'));
-console.log('api: input checks, output names, option spellings, file options, formats() ok');
+// bake(): the native bake's bytes; the default name is the input's stem + .frames.json.
+const cube = { name: 'morph_cube.gltf', bytes: read('data/gltf/morph_cube.gltf') };
+const baked = await api.bake(cube, { fps: 2.5 });
+native('bake', path.join(sourceRoot, 'data/gltf/morph_cube.gltf'), '-o', 'frames.json', '--fps', '2.5');
+assert.equal(baked.files[0].name, 'morph_cube.frames.json');
+assert.deepEqual(Buffer.from(baked.files[0].bytes), fs.readFileSync(path.join(tmp, 'frames.json')));
+assert.equal(baked.frames, 6);
+await rejects(api.bake(cube, { fps: 0 }), 'usage', '--fps must be a positive number');
+await rejects(api.bake(walk, {}), 'usage', '');
+
+// batch(): every output the native batch writes, under the same names; a failed file is a
+// result, not an exception.
+const badCsv = { name: 'bad/empty_time_cell.csv', bytes: read('tests/bad/csv/empty_time_cell.csv') };
+const batched = await api.batch([walk, anim, badCsv], { to: 'three', jobs: 4 });
+assert.deepEqual(batched.results.map((r) => r.status), ['converted', 'converted', 'failed']);
+assert.ok(batched.results[2].message.includes('bad/empty_time_cell.csv:'), batched.results[2].message);
+fs.copyFileSync(path.join(sourceRoot, 'data/unity/walk.csv'), path.join(tmp, 'walk.csv'));
+fs.copyFileSync(path.join(sourceRoot, 'data/unity/anim.csv'), path.join(tmp, 'anim.csv'));
+native('batch', 'walk.csv', 'anim.csv', '-o', 'batch', '--to', 'three');
+assert.deepEqual(batched.files.map((f) => f.name).sort(), ['anim.json', 'walk.json']);
+for (const file of batched.files) {
+  assert.deepEqual(Buffer.from(file.bytes), fs.readFileSync(path.join(tmp, 'batch', file.name)));
+}
+await rejects(api.batch([], { to: 'three' }), 'usage', 'give at least one input');
+
+// bones(): the native tables and translations.
+assert.equal((await api.bones()).text, native('bones'));
+assert.equal((await api.bones(['Hips', 'mixamorig:LeftArm'], { to: 'unity' })).text,
+             native('bones', '--to', 'unity', 'Hips', 'mixamorig:LeftArm'));
+await rejects(api.bones(['Tail']), 'bad-input', "'Tail' is not a humanoid bone name");
+
+// info() and diff() also give the CLI's text reports.
+assert.equal((await api.info(walk)).text.split('\n')[0], 'walk.csv: unity-csv, 81294 bytes');
+fs.rmSync(tmp, { recursive: true, force: true });
+console.log('api: input checks, output names, option spellings, file options, formats(), bake(), batch(), bones() ok');

@@ -31,3 +31,16 @@ if (Buffer.compare(Buffer.from(file.bytes), fs.readFileSync(expected)) !== 0) {
 console.log(`package: ${fs.statSync('node_modules/animconv/dist/animconv_wasm.mjs').size} bytes of module; walk.csv -> walk.vrma (${file.bytes.length} bytes) identical to the native CLI's`);
 JS
 node check.mjs "$source_dir/data/unity/walk.csv" "$work/native.vrma"
+# The package's bin, as a user runs it: npx finds it in the project, with the native CLI's help,
+# options and exit codes (web/test/cli_parity.mjs compares the two in depth).
+npx --no-install animconv --help | grep -q '^usage: animconv \[-v|-q\] COMMAND'
+npx --no-install animconv -q convert "$source_dir/data/unity/walk.csv" -o npx.vrma
+cmp npx.vrma "$work/native.vrma"
+status=0
+npx --no-install animconv convert "$source_dir/data/unity/walk.csv" -o out.json --speed 0 \
+  2>npx_error.txt || status=$?
+[ "$status" -eq 1 ] && grep -q 'animconv: error: --speed' npx_error.txt || {
+  echo "package: npx animconv with a bad --speed: exit $status, $(cat npx_error.txt)" >&2
+  exit 1
+}
+echo "package: npx animconv --help runs; npx animconv convert walk.csv -o walk.vrma equals the native CLI's; a usage error exits 1"

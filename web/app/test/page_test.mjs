@@ -1,0 +1,291 @@
+#!/usr/bin/env node
+// The web page's checks in headless Chromium (docs/web.md, "The web page"): builds the page
+// (build.mjs) into a temporary folder, serves it on 127.0.0.1 and drives it like a user: files
+// are picked through the file inputs, outputs are what the Download button saves (CDP download
+// behaviour into a temporary folder), and every output is compared byte for byte with the
+// native CLI's for the same options. Also the preview canvas, errors, zips and a big file.
+// Usage: node web/app/test/page_test.mjs --animconv BUILD/cli/animconv --package BUILD_WEB/web
+//        --source REPO [--only vrma,badInput,...] (the names of `checks` below).
+import assert from 'node:assert/strict';
+import {execFileSync, spawnSync} from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {unzipSync} from 'fflate';
+import {buildPage} from '../build.mjs';
+import {collectPageErrors, launchBrowser, serveFolder} from './browser.mjs';
+import {decodePng} from './png.mjs';
+
+function parseArgs(argv) {
+  const args = {};
+  for (let i = 0; i < argv.length; i += 2) args[argv[i].replace(/^--/, '')] = argv[i + 1];
+  for (const name of ['animconv', 'package', 'source']) {
+    if (!args[name]) throw new Error(`usage: page_test.mjs --animconv BIN --package DIR --source REPO (no --${name})`);
+  }
+  return args;
+}
+
+const args = parseArgs(process.argv.slice(2));
+const source = path.resolve(args.source);
+const data = (name) => path.join(source, 'data', name);
+const shared = (name) => path.join(source, '..', 'shared', 'data', name);
+const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'animconv-page-'));
+const downloads = path.join(temp, 'downloads');
+fs.mkdirSync(downloads);
+
+// The native CLI's output for `input` with `cliOptions`, as {name: bytes}.
+function nativeOutputs(input, outputName, cliOptions) {
+  const dir = fs.mkdtempSync(path.join(temp, 'native-'));
+  execFileSync(args.animconv, ['convert', input, '-o', path.join(dir, outputName), ...cliOptions],
+               {stdio: ['ignore', 'ignore', 'pipe']});
+  return Object.fromEntries(fs.readdirSync(dir).map((n) => [n, fs.readFileSync(path.join(dir, n))]));
+}
+
+// Fills the form: `options` are the page's form field names (the API's option names).
+async function setOptions(page, options) {
+  await page.evaluate((options) => {
+    const form = document.getElementById('convert-form');
+    for (const element of form.elements) {
+      if (element.type === 'checkbox') element.checked = false;
+      else if (element.tagName !== 'BUTTON' && element.type !== 'file' && element.name !== 'to') element.value = '';
+    }
+    for (const [name, value] of Object.entries(options)) {
+      const element = form.elements[name];
+      if (element.type === 'checkbox') element.checked = value;
+      else element.value = String(value);
+    }
+  }, options);
+}
+
+async function convertOnPage(page, inputs, {model = null, options}) {
+  await setOptions(page, options);
+  const before = await page.evaluate(() => document.body.dataset.converted ?? '0');
+  await (await page.$('#input-files')).uploadFile(...inputs);
+  const modelInput = await page.$('#model-file');
+  if (model) await modelInput.uploadFile(model);
+  else await page.evaluate(() => { document.getElementById('model-file').value = ''; document.getElementById('model-file').dispatchEvent(new Event('change')); });
+  await page.click('#convert');
+  await page.waitForFunction((before) => (document.body.dataset.converted ?? '0') !== before,
+                             {timeout: 120000}, before);
+}
+
+// Clicks Download and returns what the browser saved: {name, bytes}.
+async function download(page) {
+  for (const name of fs.readdirSync(downloads)) fs.rmSync(path.join(downloads, name));
+  assert.equal(await page.$eval('#download', (b) => b.hidden), false, 'a Download button');
+  await page.click('#download');
+  for (let waited = 0; waited < 20000; waited += 50) {
+    const names = fs.readdirSync(downloads);
+    if (names.length === 1 && !names[0].endsWith('.crdownload')) {
+      return {name: names[0], bytes: fs.readFileSync(path.join(downloads, names[0]))};
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('no download arrived');
+}
+
+async function resultTexts(page) {
+  return page.$$eval('#results li', (items) => items.map((li) => li.innerText));
+}
+
+// The preview canvas at `seconds`: its pixels, decoded from a screenshot of the element.
+async function canvasAt(page, seconds) {
+  await page.waitForFunction(() => document.body.dataset.preview === 'ready', {timeout: 30000});
+  await page.evaluate((seconds) => {
+    const scrub = document.getElementById('scrub');
+    scrub.value = String(seconds);
+    scrub.dispatchEvent(new Event('input'));
+  }, seconds);
+  // Two frames: the one the seek lands in is rendered by the next animation frame.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  return decodePng(Buffer.from(await (await page.$('#preview')).screenshot({type: 'png'})));
+}
+
+const BACKGROUND = [0x20, 0x25, 0x2b];
+// Pixels that are neither the background nor the floor grid's greys: the figure.
+function figurePixels({pixels}) {
+  let count = 0;
+  for (let i = 0; i < pixels.length; i += 4) {
+    const [r, g, b] = [pixels[i], pixels[i + 1], pixels[i + 2]];
+    const grey = Math.max(r, g, b) - Math.min(r, g, b) < 24;
+    if (!grey && Math.abs(r - BACKGROUND[0]) + Math.abs(g - BACKGROUND[1]) + Math.abs(b - BACKGROUND[2]) > 40) ++count;
+  }
+  return count;
+}
+
+function changedPixels(a, b) {
+  let count = 0;
+  for (let i = 0; i < a.pixels.length; i += 4) {
+    if (Math.abs(a.pixels[i] - b.pixels[i]) + Math.abs(a.pixels[i + 1] - b.pixels[i + 1]) +
+        Math.abs(a.pixels[i + 2] - b.pixels[i + 2]) > 30) ++count;
+  }
+  return count;
+}
+
+// The preview shows a figure and it moves between two times of the clip.
+async function checkPreviewMoves(page, what, [t0, t1]) {
+  const a = await canvasAt(page, t0);
+  const b = await canvasAt(page, t1);
+  const figure = figurePixels(a);
+  const changed = changedPixels(a, b);
+  console.log(`  preview ${what}: ${figure} figure pixels at ${t0} s, ${changed} pixels changed by ${t1} s (${a.width}x${a.height})`);
+  assert.ok(figure > 500, `${what}: the preview shows a figure (${figure} pixels)`);
+  assert.ok(changed > 200, `${what}: the pose changes between ${t0} s and ${t1} s (${changed} pixels)`);
+}
+
+const checks = {
+  async vrma(page) {
+    await convertOnPage(page, [data('unity/walk.csv')], {options: {to: 'vrma', reduce: true}});
+    const saved = await download(page);
+    const native = nativeOutputs(data('unity/walk.csv'), 'walk.vrma', ['--reduce']);
+    assert.equal(saved.name, 'walk.vrma');
+    assert.ok(saved.bytes.equals(native['walk.vrma']), 'walk.vrma: the download equals the native CLI output');
+    console.log(`  walk.csv → walk.vrma (${saved.bytes.length} bytes) equals the native CLI's`);
+    const info = await page.$eval('#info', (e) => e.textContent);
+    assert.match(info, /"clips"|"clip"/, 'the info panel shows the report');
+    await checkPreviewMoves(page, 'walk.vrma on the generated humanoid', [0.6, 1.6]);
+  },
+
+  async badInput(page) {
+    const lines = fs.readFileSync(data('unity/walk.csv'), 'utf8').split('\n');
+    lines[1] = lines[1].replace(/^([^,]*,[^,]*,)[^,]*/, '$10.0x1');
+    const bad = path.join(temp, 'bad_walk.csv');
+    fs.writeFileSync(bad, lines.join('\n'));
+    const native = spawnSync(args.animconv, ['convert', bad, '-o', path.join(temp, 'bad.vrma')], {encoding: 'utf8'});
+    assert.equal(native.status, 2);
+    const message = native.stderr.trim().split('\n').pop().replace(/^animconv: error: /, '').replace(bad, 'bad_walk.csv');
+    assert.match(message, /^bad_walk\.csv:2:\d+: /);
+    await convertOnPage(page, [bad], {options: {to: 'vrma'}});
+    const [text] = await resultTexts(page);
+    assert.ok(text.includes(`error: ${message}`), `the page shows '${message}', got '${text}'`);
+    assert.equal(await page.$eval('#download', (b) => b.hidden), true, 'no download for a bad input');
+    console.log(`  bad input: '${message}' shown, no download`);
+  },
+
+  async morph(page) {
+    await convertOnPage(page, [data('gltf/morph_cube.gltf')], {options: {to: 'glb'}});
+    const saved = await download(page);
+    const native = nativeOutputs(data('gltf/morph_cube.gltf'), 'morph_cube.glb', []);
+    assert.ok(saved.bytes.equals(native['morph_cube.glb']), 'morph_cube.glb equals the native CLI output');
+    console.log(`  morph_cube.gltf → morph_cube.glb (${saved.bytes.length} bytes) equals the native CLI's`);
+    const duration = await page.$eval('#scrub', (s) => Number(s.max));
+    await checkPreviewMoves(page, 'morph_cube.glb', [0, duration / 2]);
+  },
+
+  async vrmModel(page) {
+    const model = shared('vrm/vrmaddon_skinned_mesh_parent_vrm1.vrm');
+    await convertOnPage(page, [data('unity/walk.csv')], {model, options: {to: 'glb'}});
+    const saved = await download(page);
+    const native = nativeOutputs(data('unity/walk.csv'), 'walk.glb', ['--skeleton', model]);
+    assert.ok(saved.bytes.equals(native['walk.glb']), 'walk.glb (--skeleton model) equals the native CLI output');
+    console.log(`  walk.csv --skeleton ${path.basename(model)} → walk.glb (${saved.bytes.length} bytes) equals the native CLI's`);
+    await checkPreviewMoves(page, 'walk.glb, the model with the clip', [0.6, 1.6]);
+    // A .vrma is not retargeted (cli.md): the model only carries the preview.
+    await convertOnPage(page, [data('unity/walk.csv')], {model, options: {to: 'vrma'}});
+    const note = await page.$eval('#preview-note', (e) => e.textContent);
+    assert.match(note, /your VRM/, 'the .vrma plays on the VRM model');
+    await checkPreviewMoves(page, 'walk.vrma on the VRM model', [0.6, 1.6]);
+  },
+
+  async zip(page) {
+    const inputs = [data('unity/walk.csv'), data('unity/anim.csv'), data('bvh/cmu_walk.bvh')];
+    await convertOnPage(page, inputs, {options: {to: 'vrma', speed: 2}});
+    const saved = await download(page);
+    assert.equal(saved.name, 'animconv-vrma.zip');
+    const entries = unzipSync(new Uint8Array(saved.bytes));
+    const names = Object.keys(entries).sort();
+    assert.deepEqual(names, ['anim.vrma', 'cmu_walk.vrma', 'walk.vrma']);
+    for (const input of inputs) {
+      const name = path.basename(input).replace(/\.[^.]+$/, '.vrma');
+      const native = nativeOutputs(input, name, ['--speed', '2']);
+      assert.ok(Buffer.from(entries[name]).equals(native[name]), `${name} in the zip equals the native CLI output`);
+    }
+    console.log(`  3 inputs → ${saved.name} (${saved.bytes.length} bytes): ${names.join(', ')} equal the native CLI's`);
+  },
+
+  async big(page) {
+    // Unity CSV rows of walk.csv repeated to ~50 MB (36,900 rows, as the benchmark's file).
+    const rows = fs.readFileSync(data('unity/walk.csv'), 'utf8').trim().split('\n');
+    const rowCount = 36900;
+    const big = path.join(temp, 'big.csv');
+    fs.writeFileSync(big, Array.from({length: rowCount}, (_, i) => rows[i % rows.length]).join('\n') + '\n');
+    const size = fs.statSync(big).size;
+    await setOptions(page, {to: 'vrma', interval: 0.008333333333333333});
+    await (await page.$('#input-files')).uploadFile(big);
+    const before = await page.evaluate(() => document.body.dataset.converted ?? '0');
+    const started = Date.now();
+    await page.click('#convert');
+    // While it converts, the page answers: each round trip to the main thread is timed.
+    let slowest = 0;
+    let polls = 0;
+    const stages = new Set();
+    for (;;) {
+      const asked = Date.now();
+      const {converted, stage, status} = await page.evaluate(() => ({
+        converted: document.body.dataset.converted ?? '0', stage: document.body.dataset.stage,
+        status: document.getElementById('status').textContent,
+      }));
+      slowest = Math.max(slowest, Date.now() - asked);
+      ++polls;
+      if (converted !== before) break;
+      if (stage) stages.add(stage);
+      if (/converting… \d/.test(status)) stages.add('ticking');
+      assert.ok(Date.now() - started < 600000, 'the big file converts within 10 minutes');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const seconds = (Date.now() - started) / 1000;
+    console.log(`  big.csv (${(size / 1e6).toFixed(1)} MB, ${rowCount} rows): converted in ${seconds.toFixed(1)} s; ` +
+                `${polls} polls, slowest answer ${slowest} ms; stages seen: ${[...stages].join(', ')}`);
+    assert.ok(stages.has('converting') && stages.has('ticking'), 'the converting stage is shown, its timer ticking');
+    assert.ok(slowest < 1000, `the page keeps responding (slowest answer ${slowest} ms)`);
+    const [text] = await resultTexts(page);
+    assert.match(text, /big\.csv → big\.vrma/);
+  },
+};
+
+const only = args.only ? args.only.split(',') : Object.keys(checks);
+const size = buildPage(args.package, path.join(temp, 'page'));
+console.log(`page_test: page built: ${size.files} files, ${(size.bytes / 1e6).toFixed(2)} MB, ${(size.gzipped / 1e6).toFixed(2)} MB gzipped`);
+assert.ok(size.gzipped < 2e6, 'the page is under 2 MB gzipped');
+const server = await serveFolder(path.join(temp, 'page'));
+const browser = await launchBrowser();
+let failed = false;
+try {
+  const cdp = await browser.target().createCDPSession();
+  await cdp.send('Browser.setDownloadBehavior', {behavior: 'allow', downloadPath: downloads});
+  for (const name of only) {
+    const page = await browser.newPage();
+    await page.setViewport({width: 1280, height: 900});
+    const errors = collectPageErrors(page);
+    const offHost = [];
+    page.on('request', (request) => {
+      const url = request.url();
+      // data: and blob: URLs are the page's own bytes (the module's embedded .wasm, outputs).
+      if (!url.startsWith(server.url) && !/^(data|blob):/.test(url)) offHost.push(url);
+    });
+    page.on('response', (response) => {
+      if (response.status() >= 400) errors.push(`HTTP ${response.status()}: ${response.url()}`);
+    });
+    const started = Date.now();
+    try {
+      await page.goto(server.url, {waitUntil: 'load'});
+      await page.waitForFunction(() => document.body.dataset.ready === 'true', {timeout: 30000});
+      await checks[name](page);
+      assert.deepEqual(errors, [], 'no page errors, console errors or failed requests');
+      assert.deepEqual(offHost, [], 'no request off the page\'s server');
+      console.log(`ok ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+    } catch (error) {
+      failed = true;
+      console.log(`FAIL ${name}: ${error.stack}`);
+      if (errors.length) console.log(`  page errors: ${errors.join('\n  ')}`);
+    } finally {
+      await page.close();
+    }
+  }
+} finally {
+  await browser.close();
+  await server.close();
+  fs.rmSync(temp, {recursive: true, force: true});
+}
+if (failed) process.exit(1);
+console.log('page_test: all checks passed');

@@ -32,7 +32,7 @@ const BONES = [
 const UP = new THREE.Vector3(0, 1, 0);
 
 // A box from the parent's origin to `offset`, added to the parent: it turns with the parent bone.
-function limb(offset, thickness, material) {
+export function limb(offset, thickness, material) {
   const direction = new THREE.Vector3(...offset);
   const length = direction.length();
   const mesh = new THREE.Mesh(new THREE.BoxGeometry(thickness, length, thickness * 0.8), material);

@@ -178,6 +178,10 @@ async function startPreview(index) {
       return;
     }
     const vrma = isVrma ? main.bytes : reply.vrma;
+    if (!vrma && /\.bvh$/i.test(main.name)) {
+      preview.showBvh(new TextDecoder().decode(main.bytes), main.name);
+      return;
+    }
     if (!vrma) {
       preview.clear(`No preview: the clip has no humanoid to show (${reply.vrmaError}).`);
       return;
@@ -223,5 +227,10 @@ function fillFormats(formats) {
   select.value = 'vrma';
   document.body.dataset.ready = 'true';
 }
+// A worker that cannot start (its module or the WebAssembly failed to load) says so on the page.
+worker.onerror = (event) => {
+  $('status').textContent = `error: the converter did not start (${event.message ?? 'worker error'})`;
+  setBusy(false);
+};
 worker.postMessage({type: 'formats'});
 setBusy(false);

@@ -4,9 +4,10 @@
 import * as THREE from 'three';
 import {GLTFLoader} from 'three/addons/loaders/GLTFLoader.js';
 import {OrbitControls} from 'three/addons/controls/OrbitControls.js';
+import {BVHLoader} from 'three/addons/loaders/BVHLoader.js';
 import {VRMLoaderPlugin, VRMUtils} from '@pixiv/three-vrm';
 import {VRMAnimationLoaderPlugin, createVRMAnimationClip} from '@pixiv/three-vrm-animation';
-import {createHumanoid, humanoidClip} from './humanoid.js';
+import {createHumanoid, humanoidClip, limb} from './humanoid.js';
 
 const BACKGROUND = 0x20252b;
 
@@ -97,13 +98,13 @@ export class Preview {
     this.controls.scrub.max = String(this.duration);
     this.controls.play.disabled = false;
     this.controls.scrub.disabled = this.duration <= 0;
-    this.frameSubject(subject);
     this.setPlaying(true);
     this.seek(0);
+    this.frameSubject(subject);
     document.body.dataset.preview = 'ready';
   }
 
-  // Aims the camera at the subject's rest pose, from the front (+Z), whatever its size.
+  // Aims the camera at the subject's first pose, from the front (+Z), whatever its size.
   frameSubject(subject) {
     subject.updateMatrixWorld(true);
     const box = new THREE.Box3().setFromObject(subject);
@@ -120,7 +121,8 @@ export class Preview {
 
   seek(seconds) {
     if (!this.mixer) return;
-    this.mixer.setTime(Math.min(Math.max(seconds, 0), this.duration));
+    // Just short of the end: at the duration itself a repeating action wraps to the first frame.
+    this.mixer.setTime(Math.min(Math.max(seconds, 0), Math.max(this.duration - 1e-4, 0)));
     this.vrm?.update(0);
   }
 
@@ -161,6 +163,21 @@ export class Preview {
     if (!animation) throw new Error('the .vrma holds no VRM animation');
     const humanoid = createHumanoid();
     this.show({subject: humanoid.root, clip: humanoidClip(animation, humanoid), title, note});
+  }
+
+  // A BVH output without humanoid bones (no .vrma copy): its own skeleton as lines (BVHLoader).
+  showBvh(text, title) {
+    const {skeleton, clip} = new BVHLoader().parse(text);
+    const subject = new THREE.Group();
+    subject.add(skeleton.bones[0]);
+    // A box from every joint to each child joint, as thick as a fifth of the bone.
+    const material = new THREE.MeshStandardMaterial({color: 0x6fa8dc, roughness: 0.6});
+    for (const bone of skeleton.bones) {
+      for (const child of bone.children.filter((c) => c.isBone && c.position.lengthSq() > 0)) {
+        bone.add(limb(child.position.toArray(), child.position.length() / 5, material));
+      }
+    }
+    this.show({subject, clip, title, note: 'the BVH\'s own skeleton (BVHLoader): it has no humanoid bones'});
   }
 
   // A glTF output with meshes (a morph clip, a model with the clip): its own scene and clip.

@@ -3,8 +3,7 @@
 # emscripten into build-web, then checks byte parity with the native CLI on every sample, the
 # bad-input corpus and info/diff reports (web/test/parity.mjs), the JavaScript layer's own
 # behaviour (web/test/api_test.mjs), and the packed package installed offline
-# (web/test/package_test.sh), and the web page in headless Chromium (web/app/test/page_test.mjs).
-# scripts/test.sh runs it after the native suite.
+# (web/test/package_test.sh). scripts/test.sh runs it after the native suite.
 # Usage: scripts/web.sh [NATIVE_BUILD_DIR]   (default: build; must hold a built cli/animconv)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -144,6 +144,15 @@ const checks = {
     const info = await page.$eval('#info', (e) => e.textContent);
     assert.match(info, /"clips"|"clip"/, 'the info panel shows the report');
     await checkPreviewMoves(page, 'walk.vrma on the generated humanoid', [0.6, 1.6]);
+    // Scrubbing paused it; Play plays at the chosen speed (the time shown advances).
+    assert.equal(await page.$eval('#play', (b) => b.textContent), 'Play');
+    await page.select('#preview-speed', '2');
+    await page.click('#play');
+    const playedFrom = await page.$eval('#scrub', (s) => Number(s.value));
+    await new Promise((r) => setTimeout(r, 500));
+    const playedTo = await page.$eval('#scrub', (s) => Number(s.value));
+    assert.equal(await page.$eval('#play', (b) => b.textContent), 'Pause');
+    assert.ok(playedTo - playedFrom > 0.5, `playing at 2x advances the time (${playedFrom} → ${playedTo} s in 0.5 s)`);
   },
 
   async badInput(page) {

@@ -80,6 +80,7 @@ function showProgress({index, count, name, stage}) {
     : `${name} (${index + 1} of ${count}): ${stage}`;
   stageStarted = performance.now();
   document.body.dataset.stage = stage;
+  document.body.dataset.progress = `${Math.min(index + 1, count)}/${count} ${stage}`;
 }
 
 // The status line ticks while a stage runs (the main thread is free: the work is in the worker).

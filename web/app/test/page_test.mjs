@@ -211,7 +211,18 @@ const checks = {
 
   async zip(page) {
     const inputs = [data('unity/walk.csv'), data('unity/anim.csv'), data('bvh/cmu_walk.bvh')];
+    // Every progress report the page shows (body[data-progress], set per worker message).
+    await page.evaluate(() => {
+      window.progressSeen = [];
+      new MutationObserver((records) => {
+        for (const r of records) window.progressSeen.push(document.body.dataset.progress);
+      }).observe(document.body, {attributes: true, attributeFilter: ['data-progress']});
+    });
     await convertOnPage(page, inputs, {options: {to: 'vrma', speed: 2}});
+    const seen = await page.evaluate(() => [...new Set(window.progressSeen)]);
+    for (const step of ['1/3 reading', '1/3 converting', '2/3 converting', '3/3 writing', '3/3 zipping']) {
+      assert.ok(seen.includes(step), `progress shows '${step}' (seen: ${seen.join(', ')})`);
+    }
     const saved = await download(page);
     assert.equal(saved.name, 'animconv-vrma.zip');
     const entries = unzipSync(new Uint8Array(saved.bytes));

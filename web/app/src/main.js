@@ -168,14 +168,21 @@ async function startPreview(index) {
     gltf = await parseGltf(main.bytes, rest).catch(() => null);
     if (gltf && !hasMeshes(gltf)) gltf = null;
   }
+  // A three.js clip retargeted onto the model plays on the model itself.
+  const onModel = state.model && /\.json$/i.test(main.name) && !/\.hierarchy\.json$/i.test(main.name);
+  const model = onModel ? await parseGltf(new Uint8Array(await state.model.arrayBuffer())).catch(() => null) : null;
   const isVrma = /\.vrma$/i.test(main.name);
-  worker.postMessage({type: 'preview', index, wantVrma: !gltf && !isVrma});
+  worker.postMessage({type: 'preview', index, wantVrma: !gltf && !isVrma && !model});
   const reply = await nextMessage('preview');
   if (request !== previewRequest) return;
   $('info').textContent = reply.report ? JSON.stringify(reply.report, null, 2) : `info: ${reply.reportError}`;
   try {
     if (gltf) {
       preview.showGltf(gltf, main.name);
+      return;
+    }
+    if (model) {
+      preview.showThreeClipOnModel(JSON.parse(new TextDecoder().decode(main.bytes)), model, main.name);
       return;
     }
     const vrma = isVrma ? main.bytes : reply.vrma;
@@ -188,10 +195,10 @@ async function startPreview(index) {
       return;
     }
     const copy = isVrma ? '' : ' (through a .vrma copy)';
-    const model = state.model ? await parseGltf(new Uint8Array(await state.model.arrayBuffer())) : null;
-    if (model?.userData.vrm) await preview.showVrmaOnVrm(vrma, model, main.name + copy);
+    const vrmModel = state.model ? await parseGltf(new Uint8Array(await state.model.arrayBuffer())) : null;
+    if (vrmModel?.userData.vrm) await preview.showVrmaOnVrm(vrma, vrmModel, main.name + copy);
     else await preview.showVrmaOnHumanoid(vrma, main.name + copy,
-      model ? 'on a generated humanoid (the model is not a VRM)' : 'on a generated humanoid');
+      vrmModel ? 'on a generated humanoid (the model is not a VRM)' : 'on a generated humanoid');
   } catch (error) {
     preview.clear(`No preview: ${error.message}`);
   }

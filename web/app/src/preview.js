@@ -180,6 +180,13 @@ export class Preview {
     this.show({subject, clip, title, note: 'the BVH\'s own skeleton (BVHLoader): it has no humanoid bones'});
   }
 
+  // A three.js clip JSON written onto the model (--skeleton): AnimationClip.parse, played on the
+  // model's own nodes, which its tracks name.
+  showThreeClipOnModel(json, modelGltf, title) {
+    const clip = THREE.AnimationClip.parse(Array.isArray(json) ? json[0] : json);
+    this.show({subject: modelGltf.scene, clip, title, note: 'the three.js clip on your model\'s own nodes (AnimationClip.parse)'});
+  }
+
   // A glTF output with meshes (a morph clip, a model with the clip): its own scene and clip.
   showGltf(gltf, title) {
     const clip = gltf.animations[0];

@@ -101,6 +101,12 @@ async function canvasAt(page, seconds) {
   return decodePng(Buffer.from(await (await page.$('#preview')).screenshot({type: 'png'})));
 }
 
+// The preview's note (what it plays on) once the preview is up.
+async function previewNote(page) {
+  await page.waitForFunction(() => document.body.dataset.preview === 'ready', {timeout: 30000});
+  return page.$eval('#preview-note', (e) => e.textContent);
+}
+
 const BACKGROUND = [0x20, 0x25, 0x2b];
 // Pixels that are neither the background nor the floor grid's greys: the figure.
 function figurePixels({pixels}) {
@@ -189,9 +195,16 @@ const checks = {
     assert.ok(saved.bytes.equals(native['walk.glb']), 'walk.glb (--skeleton model) equals the native CLI output');
     console.log(`  walk.csv --skeleton ${path.basename(model)} → walk.glb (${saved.bytes.length} bytes) equals the native CLI's`);
     await checkPreviewMoves(page, 'walk.glb, the model with the clip', [0.6, 1.6]);
+    // A three.js clip retargeted onto the model plays on the model's own nodes.
+    await convertOnPage(page, [data('unity/walk.csv')], {model, options: {to: 'three'}});
+    const json = await download(page);
+    const nativeJson = nativeOutputs(data('unity/walk.csv'), 'walk.json', ['--skeleton', model]);
+    assert.ok(json.bytes.equals(nativeJson['walk.json']), 'walk.json (--skeleton model) equals the native CLI output');
+    assert.match(await previewNote(page), /AnimationClip\.parse/);
+    await checkPreviewMoves(page, 'walk.json on the model', [0.6, 1.6]);
     // A .vrma is not retargeted (cli.md): the model only carries the preview.
     await convertOnPage(page, [data('unity/walk.csv')], {model, options: {to: 'vrma'}});
-    const note = await page.$eval('#preview-note', (e) => e.textContent);
+    const note = await previewNote(page);
     assert.match(note, /your VRM/, 'the .vrma plays on the VRM model');
     await checkPreviewMoves(page, 'walk.vrma on the VRM model', [0.6, 1.6]);
   },
@@ -203,7 +216,7 @@ const checks = {
     const saved = await download(page);
     const native = nativeOutputs(input, saved.name, []);
     assert.ok(saved.bytes.equals(native[saved.name]), `${saved.name} equals the native CLI output`);
-    const note = await page.$eval('#preview-note', (e) => e.textContent);
+    const note = await previewNote(page);
     assert.match(note, /BVHLoader/);
     const duration = await page.$eval('#scrub', (s) => Number(s.max));
     await checkPreviewMoves(page, `${saved.name} on its own skeleton`, [0, duration]);

@@ -13,7 +13,7 @@ const MODEL_FILE = /\.vrm$/i;
 
 const preview = new Preview($('preview'), {
   play: $('play'), scrub: $('scrub'), time: $('time'), speed: $('preview-speed'),
-  note: $('preview-note'), title: $('preview-title'),
+  note: $('preview-note'), title: $('preview-title'), bones: $('show-bones'),
 });
 preview.clear('Convert a file to preview it.');
 

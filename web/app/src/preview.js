@@ -6,7 +6,7 @@ import {GLTFLoader} from 'three/addons/loaders/GLTFLoader.js';
 import {OrbitControls} from 'three/addons/controls/OrbitControls.js';
 import {BVHLoader} from 'three/addons/loaders/BVHLoader.js';
 import {VRMLoaderPlugin, VRMUtils} from '@pixiv/three-vrm';
-import {VRMAnimationLoaderPlugin, createVRMAnimationClip} from '@pixiv/three-vrm-animation';
+import {VRMAnimationLoaderPlugin, VRMLookAtQuaternionProxy, createVRMAnimationClip} from '@pixiv/three-vrm-animation';
 import {createHumanoid, humanoidClip, limb} from './humanoid.js';
 
 const BACKGROUND = 0x20252b;
@@ -36,7 +36,7 @@ export function hasMeshes(gltf) {
 export class Preview {
   constructor(canvas, controls) {
     this.canvas = canvas;
-    this.controls = controls;  // {play, scrub, time, speed, note, title}
+    this.controls = controls;  // {play, scrub, time, speed, note, title, bones}
     this.renderer = new THREE.WebGLRenderer({canvas, antialias: true});
     this.renderer.setPixelRatio(1);
     this.scene = new THREE.Scene();
@@ -51,18 +51,22 @@ export class Preview {
     this.orbit = new OrbitControls(this.camera, canvas);
     this.orbit.target.set(0, 0.9, 0);
     this.orbit.update();
-    this.clock = new THREE.Clock();
+    this.timer = new THREE.Timer();
     this.playing = true;
     this.subject = null;
     this.mixer = null;
     this.vrm = null;
+    this.boneLines = null;
     this.duration = 0;
     controls.play.addEventListener('click', () => this.setPlaying(!this.playing));
     controls.scrub.addEventListener('input', () => {
       this.setPlaying(false);
       this.seek(Number(controls.scrub.value));
     });
-    this.renderer.setAnimationLoop(() => this.frame());
+    controls.bones.addEventListener('change', () => {
+      if (this.boneLines) this.boneLines.visible = controls.bones.checked;
+    });
+    this.renderer.setAnimationLoop((milliseconds) => this.frame(milliseconds));
   }
 
   setPlaying(playing) {
@@ -72,6 +76,11 @@ export class Preview {
 
   clear(note) {
     if (this.subject) this.scene.remove(this.subject);
+    if (this.boneLines) {
+      this.scene.remove(this.boneLines);
+      this.boneLines.dispose();
+      this.boneLines = null;
+    }
     if (this.vrm) VRMUtils.deepDispose(this.vrm.scene);
     this.subject = null;
     this.mixer = null;
@@ -91,6 +100,12 @@ export class Preview {
     this.subject = subject;
     this.vrm = vrm;
     this.scene.add(subject);
+    // The bones as lines over the meshes: a model's mesh may hide them or barely cover them.
+    this.boneLines = new THREE.SkeletonHelper(subject);
+    this.boneLines.material.depthTest = false;
+    this.boneLines.renderOrder = 1;
+    this.boneLines.visible = this.controls.bones.checked;
+    this.scene.add(this.boneLines);
     this.mixer = new THREE.AnimationMixer(subject);
     this.mixer.clipAction(clip).play();
     this.duration = clip.duration;
@@ -126,8 +141,9 @@ export class Preview {
     this.vrm?.update(0);
   }
 
-  frame() {
-    const delta = this.clock.getDelta();
+  frame(milliseconds) {
+    this.timer.update(milliseconds);
+    const delta = this.timer.getDelta();
     const width = this.canvas.clientWidth;
     const height = this.canvas.clientHeight;
     if (width && height && (this.canvas.width !== width || this.canvas.height !== height)) {
@@ -153,6 +169,13 @@ export class Preview {
     if (!animation) throw new Error('the .vrma holds no VRM animation');
     const vrm = modelGltf.userData.vrm;
     VRMUtils.rotateVRM0(vrm);
+    // The proxy the clip's lookAt track drives (createVRMAnimationClip warns and makes one
+    // itself otherwise).
+    if (vrm.lookAt && !vrm.scene.getObjectByName('lookAtQuaternionProxy')) {
+      const proxy = new VRMLookAtQuaternionProxy(vrm.lookAt);
+      proxy.name = 'lookAtQuaternionProxy';
+      vrm.scene.add(proxy);
+    }
     this.show({subject: vrm.scene, clip: createVRMAnimationClip(animation, vrm), vrm, title,
                note: 'on your VRM model (three-vrm-animation)'});
   }

@@ -139,6 +139,15 @@ async function checkPreviewMoves(page, what, [t0, t1], least = {figure: 500, cha
   assert.ok(changed > least.changed, `${what}: the pose changes between ${t0} s and ${t1} s (${changed} pixels)`);
 }
 
+// walk.csv with a bad number on line 2 (its third value '0.0x1').
+function writeBadCsv() {
+  const lines = fs.readFileSync(data('unity/walk.csv'), 'utf8').split('\n');
+  lines[1] = lines[1].replace(/^([^,]*,[^,]*,)[^,]*/, '$10.0x1');
+  const bad = path.join(temp, 'bad_walk.csv');
+  fs.writeFileSync(bad, lines.join('\n'));
+  return bad;
+}
+
 const checks = {
   async vrma(page) {
     await convertOnPage(page, [data('unity/walk.csv')], {options: {to: 'vrma', reduce: true}});
@@ -162,10 +171,7 @@ const checks = {
   },
 
   async badInput(page) {
-    const lines = fs.readFileSync(data('unity/walk.csv'), 'utf8').split('\n');
-    lines[1] = lines[1].replace(/^([^,]*,[^,]*,)[^,]*/, '$10.0x1');
-    const bad = path.join(temp, 'bad_walk.csv');
-    fs.writeFileSync(bad, lines.join('\n'));
+    const bad = writeBadCsv();
     const native = spawnSync(args.animconv, ['convert', bad, '-o', path.join(temp, 'bad.vrma')], {encoding: 'utf8'});
     assert.equal(native.status, 2);
     const message = native.stderr.trim().split('\n').pop().replace(/^animconv: error: /, '').replace(bad, 'bad_walk.csv');
@@ -231,9 +237,13 @@ const checks = {
         for (const r of records) window.progressSeen.push(document.body.dataset.progress);
       }).observe(document.body, {attributes: true, attributeFilter: ['data-progress']});
     });
-    await convertOnPage(page, inputs, {options: {to: 'vrma', speed: 2}});
+    // A bad file among them is reported and left out of the zip; the others still convert.
+    await convertOnPage(page, [...inputs, writeBadCsv()], {options: {to: 'vrma', speed: 2}});
+    const texts = await resultTexts(page);
+    assert.equal(texts.length, 4);
+    assert.match(texts[3], /^bad_walk\.csv: not converted\nerror: bad_walk\.csv:2:16: /);
     const seen = await page.evaluate(() => [...new Set(window.progressSeen)]);
-    for (const step of ['1/3 reading', '1/3 converting', '2/3 converting', '3/3 writing', '3/3 zipping']) {
+    for (const step of ['1/4 reading', '1/4 converting', '2/4 converting', '3/4 writing', '4/4 converting', '4/4 zipping']) {
       assert.ok(seen.includes(step), `progress shows '${step}' (seen: ${seen.join(', ')})`);
     }
     const saved = await download(page);
@@ -246,7 +256,7 @@ const checks = {
       const native = nativeOutputs(input, name, ['--speed', '2']);
       assert.ok(Buffer.from(entries[name]).equals(native[name]), `${name} in the zip equals the native CLI output`);
     }
-    console.log(`  3 inputs → ${saved.name} (${saved.bytes.length} bytes): ${names.join(', ')} equal the native CLI's`);
+    console.log(`  3 inputs + 1 bad → ${saved.name} (${saved.bytes.length} bytes): ${names.join(', ')} equal the native CLI's`);
   },
 
   async big(page) {

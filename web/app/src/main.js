@@ -172,8 +172,8 @@ async function startPreview(index) {
   const onModel = state.model && /\.json$/i.test(main.name) && !/\.hierarchy\.json$/i.test(main.name);
   const model = onModel ? await parseGltf(new Uint8Array(await state.model.arrayBuffer())).catch(() => null) : null;
   const isVrma = /\.vrma$/i.test(main.name);
-  worker.postMessage({type: 'preview', index, wantVrma: !gltf && !isVrma && !model});
-  const reply = await nextMessage('preview');
+  worker.postMessage({type: 'preview', request, index, wantVrma: !gltf && !isVrma && !model});
+  const reply = await previewReply(request);
   if (request !== previewRequest) return;
   $('info').textContent = reply.report ? JSON.stringify(reply.report, null, 2) : `info: ${reply.reportError}`;
   try {
@@ -204,9 +204,10 @@ async function startPreview(index) {
   }
 }
 
+// Preview replies by request number: a second click on Preview must not take the first's reply.
 const waiting = new Map();
-function nextMessage(type) {
-  return new Promise((resolve) => waiting.set(type, resolve));
+function previewReply(request) {
+  return new Promise((resolve) => waiting.set(request, resolve));
 }
 
 worker.onmessage = ({data}) => {
@@ -217,10 +218,9 @@ worker.onmessage = ({data}) => {
     $('status').textContent = `error: ${data.error.message}`;
     setBusy(false);
   }
-  const resolve = waiting.get(data.type);
-  if (resolve) {
-    waiting.delete(data.type);
-    resolve(data);
+  if (data.type === 'preview') {
+    waiting.get(data.request)?.(data);
+    waiting.delete(data.request);
   }
 };
 

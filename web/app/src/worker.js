@@ -1,6 +1,6 @@
 // The conversion worker: runs the animconv package (WebAssembly) off the main thread, so the page
 // stays responsive on a big file. Messages in: {type: 'formats'}, {type: 'convert', job},
-// {type: 'preview', index}. Out: 'formats', 'progress' (per file and per stage), 'converted',
+// {type: 'preview', request, index, wantVrma}. Out: 'formats', 'progress' (per file and per stage), 'converted',
 // 'preview'. The worker keeps the last job so the preview can reuse its inputs.
 // Module workers do not see the page's import map: the imports are relative paths.
 import {convert, formats, info} from '../animconv/index.js';
@@ -65,11 +65,11 @@ async function runConvert(job) {
 
 // What the preview needs for result `index`: the output's info report and, unless the output
 // itself can be shown (glTF with meshes, .vrma), a .vrma copy converted with the same options.
-async function runPreview(index, wantVrma) {
+async function runPreview(request, index, wantVrma) {
   const {job, sideFiles, results} = lastJob;
   const result = results[index];
   const [main, ...rest] = result.files;
-  const reply = {type: 'preview', index, report: null, reportError: null, vrma: null, vrmaError: null};
+  const reply = {type: 'preview', request, index, report: null, reportError: null, vrma: null, vrmaError: null};
   try {
     reply.report = (await info({name: main.name, bytes: main.bytes, files: rest})).report;
   } catch (error) {
@@ -92,7 +92,7 @@ onmessage = async ({data}) => {
   try {
     if (data.type === 'formats') postMessage({type: 'formats', formats: await formats()});
     else if (data.type === 'convert') await runConvert(data.job);
-    else if (data.type === 'preview') await runPreview(data.index, data.wantVrma);
+    else if (data.type === 'preview') await runPreview(data.request, data.index, data.wantVrma);
   } catch (error) {
     postMessage({type: 'failed', error: errorReport(error)});
   }

@@ -246,6 +246,14 @@ const checks = {
     for (const step of ['1/4 reading', '1/4 converting', '2/4 converting', '3/4 writing', '4/4 converting', '4/4 zipping']) {
       assert.ok(seen.includes(step), `progress shows '${step}' (seen: ${seen.join(', ')})`);
     }
+    // Each result has its own Preview: the BVH's plays and the info panel describes it.
+    const titleOf = () => page.$eval('#preview-title', (e) => e.textContent);
+    await page.waitForFunction(() => document.body.dataset.preview === 'ready');
+    assert.equal(await titleOf(), 'walk.vrma');
+    await page.click('#results li:nth-child(3) button');
+    await page.waitForFunction(() => document.getElementById('preview-title').textContent === 'cmu_walk.vrma' &&
+                               document.body.dataset.preview === 'ready', {timeout: 30000});
+    assert.match(await page.$eval('#info', (e) => e.textContent), /"name": "cmu_walk/);
     const saved = await download(page);
     assert.equal(saved.name, 'animconv-vrma.zip');
     const entries = unzipSync(new Uint8Array(saved.bytes));

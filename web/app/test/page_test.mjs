@@ -170,6 +170,24 @@ const checks = {
     assert.ok(playedTo - playedFrom > 0.5, `playing at 2x advances the time (${playedFrom} → ${playedTo} s in 0.5 s)`);
   },
 
+  async keyboard(page) {
+    // Every control has a label; Tab reaches the file pickers, the options and Convert.
+    const unlabelled = await page.$$eval('input, select', (all) => all.filter((e) => e.labels.length === 0).map((e) => e.id));
+    assert.deepEqual(unlabelled, []);
+    const reached = [];
+    for (let i = 0; i < 30; ++i) {
+      await page.keyboard.press('Tab');
+      reached.push(await page.evaluate(() => document.activeElement.id));
+    }
+    for (const id of ['input-files', 'model-file', 'format', 'reduce', 'convert']) {
+      assert.ok(reached.includes(id), `Tab reaches #${id} (${reached.join(' ')})`);
+    }
+    // Enter on Convert with no file says what to do.
+    await page.focus('#convert');
+    await page.keyboard.press('Enter');
+    assert.match(await page.$eval('#status', (e) => e.textContent), /Pick or drop/);
+  },
+
   async badInput(page) {
     const bad = writeBadCsv();
     const native = spawnSync(args.animconv, ['convert', bad, '-o', path.join(temp, 'bad.vrma')], {encoding: 'utf8'});

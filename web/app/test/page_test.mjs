@@ -188,6 +188,27 @@ const checks = {
     assert.match(await page.$eval('#status', (e) => e.textContent), /Pick or drop/);
   },
 
+  async drop(page) {
+    // Files dropped on the drop zone: an animation file is an input, a .vrm the model.
+    const files = [data('unity/walk.csv'), shared('vrm/vrmaddon_skinned_mesh_parent_vrm1.vrm')]
+      .map((file) => ({name: path.basename(file), bytes: [...fs.readFileSync(file)]}));
+    await page.evaluate((files) => {
+      const transfer = new DataTransfer();
+      for (const f of files) transfer.items.add(new File([new Uint8Array(f.bytes)], f.name));
+      document.getElementById('drop-zone').dispatchEvent(new DragEvent('drop', {dataTransfer: transfer, bubbles: true}));
+    }, files);
+    const listed = await page.$eval('#file-list', (e) => e.innerText);
+    assert.match(listed, /walk\.csv \(81\.3 KB\)\n.*vrmaddon_skinned_mesh_parent_vrm1\.vrm \(model\)/);
+    await page.select('#format', 'glb');
+    const before = await page.evaluate(() => document.body.dataset.converted ?? '0');
+    await page.click('#convert');
+    await page.waitForFunction((b) => (document.body.dataset.converted ?? '0') !== b, {timeout: 60000}, before);
+    const saved = await download(page);
+    const model = shared('vrm/vrmaddon_skinned_mesh_parent_vrm1.vrm');
+    assert.ok(saved.bytes.equals(nativeOutputs(data('unity/walk.csv'), 'walk.glb', ['--skeleton', model])['walk.glb']),
+              'dropped files convert as picked ones do');
+  },
+
   async badInput(page) {
     const bad = writeBadCsv();
     const native = spawnSync(args.animconv, ['convert', bad, '-o', path.join(temp, 'bad.vrma')], {encoding: 'utf8'});

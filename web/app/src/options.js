@@ -1,6 +1,6 @@
 // The form's options as the animconv API takes them (the CLI's long names in camelCase, docs/cli.md):
 // an empty field is left out (the CLI's default), a number field goes as a number.
-const TEXT = ['to', 'mirror', 'boneNames', 'trim'];
+const TEXT = ['to', 'mirror', 'clip', 'boneNames', 'trim'];
 const NUMBER = ['interval', 'fps', 'speed', 'reduceRotation', 'reduceTranslation'];
 
 export function collectOptions(form) {

@@ -232,6 +232,20 @@ const checks = {
     await checkPreviewMoves(page, 'morph_cube.glb', [0, duration / 2]);
   },
 
+  async clip(page) {
+    // A model with three clips: a one-clip format needs --clip, and says so; with it, the glb
+    // is the model with that clip, which plays on the fox's own mesh.
+    const fox = shared('skeletal/khronos_Fox.glb');
+    await convertOnPage(page, [fox], {options: {to: 'three'}});
+    const [text] = await resultTexts(page);
+    assert.match(text, /error: three \(without --three-array\) holds one clip and the input has 3; pick one with --clip/);
+    await convertOnPage(page, [fox], {options: {to: 'glb', clip: 'Walk'}});
+    const saved = await download(page);
+    assert.ok(saved.bytes.equals(nativeOutputs(fox, 'khronos_Fox.glb', ['--clip', 'Walk'])['khronos_Fox.glb']),
+              'khronos_Fox.glb --clip Walk equals the native CLI output');
+    await checkPreviewMoves(page, 'khronos_Fox.glb (Walk)', [0.2, 0.5]);
+  },
+
   async vrmModel(page) {
     const model = shared('vrm/vrmaddon_skinned_mesh_parent_vrm1.vrm');
     await convertOnPage(page, [data('unity/walk.csv')], {model, options: {to: 'glb'}});

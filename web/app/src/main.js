@@ -148,6 +148,7 @@ $('convert-form').addEventListener('submit', (event) => {
   $('results').replaceChildren();
   $('download').hidden = true;
   $('info').textContent = '';
+  $('info-summary').textContent = '';
   preview.clear('');
   worker.postMessage({type: 'convert', job: {
     inputs: state.inputs, sideFiles: state.sideFiles, model: state.model,
@@ -176,6 +177,7 @@ async function startPreview(index) {
   const reply = await previewReply(request);
   if (request !== previewRequest) return;
   $('info').textContent = reply.report ? JSON.stringify(reply.report, null, 2) : `info: ${reply.reportError}`;
+  $('info-summary').textContent = reply.report ? infoSummary(reply.report) : '';
   try {
     if (gltf) {
       preview.showGltf(gltf, main.name);
@@ -202,6 +204,14 @@ async function startPreview(index) {
   } catch (error) {
     preview.clear(`No preview: ${error.message}`);
   }
+}
+
+// One line over the full report: what a user looks for first.
+function infoSummary(report) {
+  const clips = report.clips.map((clip) =>
+    `"${clip.name}" ${clip.duration_seconds.toFixed(2)} s, ${clip.channels} channels, ${clip.keys} keys`);
+  return `${report.input}: ${report.format}, ${formatBytes(report.bytes)}, ${report.nodes} nodes` +
+         `${report.humanoid ? ', humanoid' : ''}; ${clips.join('; ') || 'no clips'}`;
 }
 
 // Preview replies by request number: a second click on Preview must not take the first's reply.

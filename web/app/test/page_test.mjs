@@ -153,11 +153,16 @@ const checks = {
     await convertOnPage(page, [data('unity/walk.csv')], {options: {to: 'vrma', reduce: true}});
     const saved = await download(page);
     const native = nativeOutputs(data('unity/walk.csv'), 'walk.vrma', ['--reduce']);
+    fs.writeFileSync(path.join(temp, 'walk.vrma'), native['walk.vrma']);
     assert.equal(saved.name, 'walk.vrma');
     assert.ok(saved.bytes.equals(native['walk.vrma']), 'walk.vrma: the download equals the native CLI output');
     console.log(`  walk.csv → walk.vrma (${saved.bytes.length} bytes) equals the native CLI's`);
-    const info = await page.$eval('#info', (e) => e.textContent);
-    assert.match(info, /"clips"|"clip"/, 'the info panel shows the report');
+    await page.waitForFunction(() => document.getElementById('info-summary').textContent !== '');
+    const info = JSON.parse(await page.$eval('#info', (e) => e.textContent));
+    const nativeInfo = JSON.parse(execFileSync(args.animconv, ['info', '--json', path.join(temp, 'walk.vrma')], {encoding: 'utf8'}));
+    assert.deepEqual(info, {...nativeInfo, input: 'walk.vrma'}, 'the info panel is the native `info --json` of the output');
+    const summary = await page.$eval('#info-summary', (e) => e.textContent);
+    assert.match(summary, /^walk\.vrma: vrma, 37\.7 KB, \d+ nodes, humanoid; "walk" 11\.80 s, \d+ channels, \d+ keys$/);
     await checkPreviewMoves(page, 'walk.vrma on the generated humanoid', [0.6, 1.6]);
     // Scrubbing paused it; Play plays at the chosen speed (the time shown advances).
     assert.equal(await page.$eval('#play', (b) => b.textContent), 'Play');

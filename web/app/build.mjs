@@ -84,8 +84,15 @@ export function buildPage(packageDir, outDir) {
   for (const name of fs.readdirSync(path.join(appDir, 'src'))) {
     copy(path.join(appDir, 'src', name), path.join(outDir, 'src', name));
   }
-  copy(path.join(packageDir, 'index.js'), path.join(outDir, 'animconv/index.js'));
-  copy(wasmModule, path.join(outDir, 'animconv/dist/animconv_wasm.mjs'));
+  // The module goes out as `.js`: some static servers (nginx before 1.21, many hosts' defaults)
+  // send `.mjs` with a non-JavaScript type, which browsers refuse for a module import.
+  const api = fs.readFileSync(path.join(packageDir, 'index.js'), 'utf8');
+  const moduleImport = "from './dist/animconv_wasm.mjs'";
+  if (!api.includes(moduleImport)) throw new Error(`${packageDir}/index.js no longer says ${moduleImport}`);
+  fs.mkdirSync(path.join(outDir, 'animconv/dist'), {recursive: true});
+  fs.writeFileSync(path.join(outDir, 'animconv/index.js'),
+                   api.replace(moduleImport, "from './dist/animconv_wasm.js'"));
+  copy(wasmModule, path.join(outDir, 'animconv/dist/animconv_wasm.js'));
   const copied = new Set();
   for (const entry of VENDOR_ENTRIES) {
     copyModuleTree(path.join(modules, entry.from), path.join(outDir, 'vendor', entry.to), copied);

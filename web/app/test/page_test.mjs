@@ -369,6 +369,8 @@ const only = args.only ? args.only.split(',') : Object.keys(checks);
 const size = buildPage(args.package, path.join(temp, 'page'));
 console.log(`page_test: page built: ${size.files} files, ${(size.bytes / 1e6).toFixed(2)} MB, ${(size.gzipped / 1e6).toFixed(2)} MB gzipped`);
 assert.ok(size.gzipped < 2e6, 'the page is under 2 MB gzipped');
+const mjs = fs.readdirSync(path.join(temp, 'page'), {recursive: true}).filter((n) => n.endsWith('.mjs'));
+assert.deepEqual(mjs, [], 'no .mjs in the page (servers that do not know it would break the import)');
 const server = await serveFolder(path.join(temp, 'page'));
 const browser = await launchBrowser();
 let failed = false;

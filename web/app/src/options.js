@@ -1,6 +1,6 @@
 // The form's options as the animconv API takes them (the CLI's long names in camelCase, docs/cli.md):
 // an empty field is left out (the CLI's default), a number field goes as a number.
-const TEXT = ['to', 'mirror', 'clip', 'boneNames', 'trim'];
+const TEXT = ['to', 'mirror', 'clip', 'boneNames', 'rootMotion', 'trim'];
 const NUMBER = ['interval', 'fps', 'speed', 'reduceRotation', 'reduceTranslation'];
 
 export function collectOptions(form) {
@@ -13,6 +13,8 @@ export function collectOptions(form) {
     const value = form.elements[name].value.trim();
     if (value) options[name] = Number(value);
   }
-  if (form.elements.reduce.checked) options.reduce = true;
+  for (const name of ['reduce', 'ground']) {
+    if (form.elements[name].checked) options[name] = true;
+  }
   return options;
 }

@@ -175,6 +175,31 @@ const checks = {
     assert.ok(playedTo - playedFrom > 0.5, `playing at 2x advances the time (${playedFrom} → ${playedTo} s in 0.5 s)`);
   },
 
+  async options(page) {
+    // Every option field, mapped onto the CLI's options: the output is the CLI's with the flags.
+    const form = {
+      to: 'three', mirror: 'x', clip: '0', boneNames: 'vrm1', rootMotion: 'in-place', ground: true,
+      interval: 0.1, trim: '0.5:3.5', speed: 1.5, reduce: true, reduceRotation: 0.5, reduceTranslation: 0.001,
+    };
+    await convertOnPage(page, [data('unity/walk.csv')], {options: form});
+    const saved = await download(page);
+    const native = nativeOutputs(data('unity/walk.csv'), 'walk.json', [
+      '--mirror', 'x', '--clip', '0', '--bone-names', 'vrm1', '--root-motion', 'in-place', '--ground',
+      '--interval', '0.1', '--trim', '0.5:3.5', '--speed', '1.5', '--reduce', '--reduce-rotation', '0.5',
+      '--reduce-translation', '0.001']);
+    assert.ok(saved.bytes.equals(native['walk.json']), 'walk.json with every option equals the native CLI output');
+    console.log(`  walk.csv → walk.json with every option field (${saved.bytes.length} bytes) equals the native CLI's`);
+    // fps instead of interval; and a value the CLI refuses is refused with its message.
+    await convertOnPage(page, [data('unity/walk.csv')], {options: {to: 'three', fps: 10}});
+    assert.ok((await download(page)).bytes.equals(nativeOutputs(data('unity/walk.csv'), 'walk.json', ['--fps', '10'])['walk.json']));
+    await convertOnPage(page, [data('unity/walk.csv')], {options: {to: 'three', trim: '3:1'}});
+    const native2 = spawnSync(args.animconv, ['convert', data('unity/walk.csv'), '-o', path.join(temp, 'x.json'), '--trim', '3:1'], {encoding: 'utf8'});
+    const message = native2.stderr.trim().split('\n').pop().replace(/^animconv: error: /, '');
+    assert.notEqual(native2.status, 0);
+    const [text] = await resultTexts(page);
+    assert.ok(text.includes(`error: ${message}`), `'${message}' shown (got '${text}')`);
+  },
+
   async keyboard(page) {
     // Every control has a label; Tab reaches the file pickers, the options and Convert.
     const unlabelled = await page.$$eval('input, select', (all) => all.filter((e) => e.labels.length === 0).map((e) => e.id));

@@ -211,7 +211,7 @@ function infoSummary(report) {
   const clips = report.clips.map((clip) =>
     `"${clip.name}" ${clip.duration_seconds.toFixed(2)} s, ${clip.channels} channels, ${clip.keys} keys`);
   return `${report.input}: ${report.format}, ${formatBytes(report.bytes)}, ${report.nodes} nodes` +
-         `${report.humanoid ? ', humanoid' : ''}; ${clips.join('; ') || 'no clips'}`;
+         `, ${report.humanoid.bones_mapped} humanoid bones; ${clips.join('; ') || 'no clips'}`;
 }
 
 // Preview replies by request number: a second click on Preview must not take the first's reply.

@@ -162,7 +162,7 @@ const checks = {
     const nativeInfo = JSON.parse(execFileSync(args.animconv, ['info', '--json', path.join(temp, 'walk.vrma')], {encoding: 'utf8'}));
     assert.deepEqual(info, {...nativeInfo, input: 'walk.vrma'}, 'the info panel is the native `info --json` of the output');
     const summary = await page.$eval('#info-summary', (e) => e.textContent);
-    assert.match(summary, /^walk\.vrma: vrma, 37\.7 KB, \d+ nodes, humanoid; "walk" 11\.80 s, \d+ channels, \d+ keys$/);
+    assert.match(summary, /^walk\.vrma: vrma, 37\.7 KB, \d+ nodes, \d+ humanoid bones; "walk" 11\.80 s, \d+ channels, \d+ keys$/);
     await checkPreviewMoves(page, 'walk.vrma on the generated humanoid', [0.6, 1.6]);
     // Scrubbing paused it; Play plays at the chosen speed (the time shown advances).
     assert.equal(await page.$eval('#play', (b) => b.textContent), 'Play');
@@ -274,6 +274,7 @@ const checks = {
     assert.ok(saved.bytes.equals(nativeOutputs(fox, 'khronos_Fox.glb', ['--clip', 'Walk'])['khronos_Fox.glb']),
               'khronos_Fox.glb --clip Walk equals the native CLI output');
     await checkPreviewMoves(page, 'khronos_Fox.glb (Walk)', [0.2, 0.5]);
+    assert.match(await page.$eval('#info-summary', (e) => e.textContent), /, 0 humanoid bones; "Walk" /);
   },
 
   async vrmModel(page) {

@@ -4,7 +4,7 @@ import {collectOptions} from './options.js';
 import {Preview, parseGltf, hasMeshes} from './preview.js';
 
 const $ = (id) => document.getElementById(id);
-const worker = new Worker(new URL('./worker.js', import.meta.url), {type: 'module'});
+let worker = startWorker();
 const state = {inputs: [], sideFiles: [], model: null, results: [], download: null, job: 0};
 
 // Files a glTF refers to: given to every input as side files, not converted themselves.
@@ -20,6 +20,7 @@ preview.clear('Convert a file to preview it.');
 function setBusy(busy) {
   document.body.dataset.state = busy ? 'converting' : 'idle';
   $('convert').disabled = busy;
+  $('cancel').hidden = !busy;
 }
 
 function addFiles(files) {
@@ -220,7 +221,7 @@ function previewReply(request) {
   return new Promise((resolve) => waiting.set(request, resolve));
 }
 
-worker.onmessage = ({data}) => {
+function onWorkerMessage({data}) {
   if (data.type === 'progress') showProgress(data);
   else if (data.type === 'converted') showResults(data);
   else if (data.type === 'formats') fillFormats(data.formats);
@@ -232,7 +233,7 @@ worker.onmessage = ({data}) => {
     waiting.get(data.request)?.(data);
     waiting.delete(data.request);
   }
-};
+}
 
 function fillFormats(formats) {
   const select = $('format');
@@ -245,10 +246,26 @@ function fillFormats(formats) {
   select.value = 'vrma';
   document.body.dataset.ready = 'true';
 }
-// A worker that cannot start (its module or the WebAssembly failed to load) says so on the page.
-worker.onerror = (event) => {
-  $('status').textContent = `error: the converter did not start (${event.message ?? 'worker error'})`;
+function startWorker() {
+  const started = new Worker(new URL('./worker.js', import.meta.url), {type: 'module'});
+  started.onmessage = onWorkerMessage;
+  // A worker that cannot start (its module or the WebAssembly failed to load) says so.
+  started.onerror = (event) => {
+    $('status').textContent = `error: the converter did not start (${event.message ?? 'worker error'})`;
+    setBusy(false);
+  };
+  return started;
+}
+
+// Cancel: a call into the module cannot be interrupted, so the worker is ended and a fresh one
+// started (it loads the module again on its first job).
+$('cancel').addEventListener('click', () => {
+  worker.terminate();
+  worker = startWorker();
+  $('progress').hidden = true;
+  $('status').textContent = 'Cancelled: nothing was converted.';
   setBusy(false);
-};
+});
+
 worker.postMessage({type: 'formats'});
 setBusy(false);

@@ -388,6 +388,14 @@ const checks = {
     assert.ok(slowest < 1000, `the page keeps responding (slowest answer ${slowest} ms)`);
     const [text] = await resultTexts(page);
     assert.match(text, /big\.csv → big\.vrma/);
+    // Cancel while it converts again: nothing is offered, and the next job runs.
+    await page.click('#convert');
+    await page.waitForFunction(() => document.body.dataset.stage === 'converting');
+    await page.click('#cancel');
+    assert.match(await page.$eval('#status', (e) => e.textContent), /^Cancelled/);
+    assert.equal(await page.$eval('#download', (b) => b.hidden), true);
+    await convertOnPage(page, [data('unity/walk.csv')], {options: {to: 'vrma'}});
+    assert.equal((await download(page)).name, 'walk.vrma');
   },
 };
 

@@ -1,7 +1,9 @@
 // The conversion worker: runs the animconv package (WebAssembly) off the main thread, so the page
 // stays responsive on a big file. Messages in: {type: 'formats'}, {type: 'convert', job},
-// {type: 'preview', request, index, wantVrma}. Out: 'formats', 'progress' (per file and per stage), 'converted',
-// 'preview'. The worker keeps the last job so the preview can reuse its inputs.
+// {type: 'preview', request, index, wantVrma}. Out: 'formats', 'progress' (per file and per
+// stage), 'converted', 'preview'. The worker keeps the last job so the preview can reuse its
+// inputs. Stages: 'reading' (the file's bytes into memory), 'converting' (the one call into the
+// module: parse, convert, write into its in-memory files), 'writing' (the outputs handed back).
 // Module workers do not see the page's import map: the imports are relative paths.
 import {convert, formats, info} from '../animconv/index.js';
 import {zipOutputs} from './zip.js';

@@ -170,9 +170,10 @@ async function startPreview(index) {
     gltf = await parseGltf(main.bytes, rest).catch(() => null);
     if (gltf && !hasMeshes(gltf)) gltf = null;
   }
-  // A three.js clip retargeted onto the model plays on the model itself.
-  const onModel = state.model && /\.json$/i.test(main.name) && !/\.hierarchy\.json$/i.test(main.name);
-  const model = onModel ? await parseGltf(new Uint8Array(await state.model.arrayBuffer())).catch(() => null) : null;
+  // A three.js clip plays on the glTF its tracks name: the model it was retargeted onto, else a
+  // glTF input (a morph clip on the input's mesh).
+  const threeClip = /\.json$/i.test(main.name) && !/\.hierarchy\.json$/i.test(main.name);
+  const model = threeClip ? await clipTarget(state.inputs[index]) : null;
   const isVrma = /\.vrma$/i.test(main.name);
   worker.postMessage({type: 'preview', request, index, wantVrma: !gltf && !isVrma && !model});
   const reply = await previewReply(request);
@@ -185,7 +186,8 @@ async function startPreview(index) {
       return;
     }
     if (model) {
-      preview.showThreeClipOnModel(JSON.parse(new TextDecoder().decode(main.bytes)), model, main.name);
+      preview.showThreeClipOn(JSON.parse(new TextDecoder().decode(main.bytes)), model, main.name,
+        state.model ? 'your model\'s own nodes' : 'the input\'s meshes and nodes');
       return;
     }
     const vrma = isVrma ? main.bytes : reply.vrma;
@@ -205,6 +207,15 @@ async function startPreview(index) {
   } catch (error) {
     preview.clear(`No preview: ${error.message}`);
   }
+}
+
+async function clipTarget(input) {
+  const bytesOf = async (file) => new Uint8Array(await file.arrayBuffer());
+  if (state.model) return parseGltf(await bytesOf(state.model)).catch(() => null);
+  if (!/\.(glb|gltf|vrm)$/i.test(input.name)) return null;
+  const sideFiles = await Promise.all(state.sideFiles.map(async (f) => ({name: f.name, bytes: await bytesOf(f)})));
+  const gltf = await parseGltf(await bytesOf(input), sideFiles).catch(() => null);
+  return gltf && hasMeshes(gltf) ? gltf : null;
 }
 
 // One line over the full report: what a user looks for first.

@@ -203,11 +203,11 @@ export class Preview {
     this.show({subject, clip, title, note: 'the BVH\'s own skeleton (BVHLoader): it has no humanoid bones'});
   }
 
-  // A three.js clip JSON written onto the model (--skeleton): AnimationClip.parse, played on the
-  // model's own nodes, which its tracks name.
-  showThreeClipOnModel(json, modelGltf, title) {
+  // A three.js clip JSON on the glTF whose nodes its tracks name (the model written onto with
+  // --skeleton, or the glTF input): AnimationClip.parse, as a three.js app loads it.
+  showThreeClipOn(json, gltf, title, whose) {
     const clip = THREE.AnimationClip.parse(Array.isArray(json) ? json[0] : json);
-    this.show({subject: modelGltf.scene, clip, title, note: 'the three.js clip on your model\'s own nodes (AnimationClip.parse)'});
+    this.show({subject: gltf.scene, clip, title, note: `the three.js clip on ${whose} (AnimationClip.parse)`});
   }
 
   // A glTF output with meshes (a morph clip, a model with the clip): its own scene and clip.

@@ -260,6 +260,12 @@ const checks = {
     console.log(`  morph_cube.gltf → morph_cube.glb (${saved.bytes.length} bytes) equals the native CLI's`);
     const duration = await page.$eval('#scrub', (s) => Number(s.max));
     await checkPreviewMoves(page, 'morph_cube.glb', [0, duration / 2]);
+    // The three.js clip of it plays on the input's mesh.
+    await convertOnPage(page, [data('gltf/morph_cube.gltf')], {options: {to: 'three'}});
+    const json = await download(page);
+    assert.ok(json.bytes.equals(nativeOutputs(data('gltf/morph_cube.gltf'), 'morph_cube.json', [])['morph_cube.json']));
+    assert.match(await previewNote(page), /the input's meshes and nodes \(AnimationClip\.parse\)/);
+    await checkPreviewMoves(page, 'morph_cube.json on the input', [0, duration / 2]);
   },
 
   async clip(page) {

@@ -28,4 +28,7 @@ node web/test/parity.mjs --animconv "$animconv" --package "$web_build/web" --sou
 node web/test/api_test.mjs --package "$web_build/web" --source . --animconv "$animconv"
 node web/test/cli_parity.mjs --animconv "$animconv" --package "$web_build/web" --source .
 web/test/package_test.sh "$web_build/web" "$animconv"
+# The web page (web/app) in headless Chromium: its npm folder, then the page checks.
+npm ci --prefix web/app --no-audit --no-fund --loglevel=error
+node web/app/test/page_test.mjs --animconv "$animconv" --package "$web_build/web" --source .
 echo "web.sh: done in $((SECONDS - start)) s"

@@ -127,11 +127,15 @@ async function checkCase(c, bakedClip) {
   await page.setViewport({ width: 700, height: 700 });
   await page.goto(`${server.url}${c.name}/`, { waitUntil: 'load' });
   // setup() is async (await loadJSON): the sketch is ready once it has built its frames and drawn.
-  // A string, evaluated in the page's global scope: the sketch's top-level `let frames` shadows
-  // window.frames there, which a function's `window.frames` would read instead.
-  await page.waitForFunction("typeof frames !== 'undefined' && Array.isArray(frames) && frameCount > 1", {
-    timeout: 60000,
-  });
+  // A bare `frames` in the page is the sketch's top-level `let frames`, which shadows the
+  // browser's window.frames (what `window.frames` or `globalThis.frames` would read).
+  try {
+    await page.waitForFunction(() => typeof frames !== 'undefined' && Array.isArray(frames) && frameCount > 1, {
+      timeout: 60000,
+    });
+  } catch (error) {
+    throw new Error(`${c.name}: the sketch never drew its frames (${error.message}); page errors: ${errors.join('; ')}`);
+  }
 
   const shape = await page.evaluate(() => ({
     count: frames.length,

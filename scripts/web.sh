@@ -3,7 +3,8 @@
 # emscripten into build-web, then checks byte parity with the native CLI on every sample, the
 # bad-input corpus and info/diff reports (web/test/parity.mjs), the JavaScript layer's own
 # behaviour (web/test/api_test.mjs), and the packed package installed offline
-# (web/test/package_test.sh). scripts/test.sh runs it after the native suite.
+# (web/test/package_test.sh), and the p5.js cookbook sketch in headless Chromium on `bake` output
+# (web/app/test/p5_sketch_test.mjs). scripts/test.sh runs it after the native suite.
 # Usage: scripts/web.sh [NATIVE_BUILD_DIR]   (default: build; must hold a built cli/animconv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -31,4 +32,5 @@ web/test/package_test.sh "$web_build/web" "$animconv"
 # The web page (web/app) in headless Chromium: its npm folder, then the page checks.
 npm ci --prefix web/app --no-audit --no-fund --loglevel=error
 node web/app/test/page_test.mjs --animconv "$animconv" --package "$web_build/web" --source .
+node web/app/test/p5_sketch_test.mjs --animconv "$animconv" --source .
 echo "web.sh: done in $((SECONDS - start)) s"

@@ -119,8 +119,9 @@ const std::map<std::string, Setter>& InputSetters() {
              out->input.max_input_mb = ParseUnsignedText(name, value.get<std::string>());
              return;
            }
-           if (!value.is_number_unsigned()) {
-             ThrowInvalid(name, value);
+           // A whole number not below 0 (JSON text reads 10 as unsigned, a C++ literal as signed).
+           if (!value.is_number_integer() || value.get<int64_t>() < 0) {
+             if (!value.is_number_unsigned()) ThrowInvalid(name, value);
            }
            out->input.max_input_mb = value.get<uint64_t>();
          }},

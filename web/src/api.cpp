@@ -78,6 +78,19 @@ json FormatsReply() {
   return {{"formats", list}, {"text", FormatsTable()}};
 }
 
+// Runs `job`, which fills `gathered`, and hands those diagnostics to the reply also when it
+// throws: they come before the error, as the CLI prints them (cli/diagnostics.h).
+template <typename Job>
+void KeepingDiagnostics(const Diagnostics& gathered, Diagnostics* reply, Job&& job) {
+  try {
+    job();
+  } catch (...) {
+    *reply = gathered;
+    throw;
+  }
+  *reply = gathered;
+}
+
 // `animconv convert INPUT -o OUTPUT [--to ID] [options]` (cli/convert_command.cpp).
 json Convert(const json& request, Diagnostics* diagnostics) {
   const OptionValues values = ReadOptionJson(request.value("options", json()), OptionSet::kConvert);
@@ -86,14 +99,10 @@ json Convert(const json& request, Diagnostics* diagnostics) {
   options.to = request.value("to", std::string());
   ApplyConvertOptions(values.convert, values.given, &options);
   ConvertReport report;
-  try {
+  KeepingDiagnostics(report.diagnostics, diagnostics, [&] {
     ConvertFile(request.at("input").get<std::string>(), request.at("output").get<std::string>(),
                 options, &report);
-  } catch (...) {
-    *diagnostics = report.diagnostics;
-    throw;
-  }
-  *diagnostics = report.diagnostics;
+  });
   return {{"input_format", std::string(report.input_format->id)},
           {"output_format", std::string(report.output_format->id)},
           {"input_bytes", report.input_bytes},
@@ -162,14 +171,10 @@ json Bake(const json& request, Diagnostics* diagnostics) {
   P5BakeFileOptions options;
   ApplyBakeOptions(values.bake, values.given, &options);
   P5BakeReport report;
-  try {
+  KeepingDiagnostics(report.diagnostics, diagnostics, [&] {
     BakeP5File(request.at("input").get<std::string>(), request.at("output").get<std::string>(),
                options, &report);
-  } catch (...) {
-    *diagnostics = report.diagnostics;
-    throw;
-  }
-  *diagnostics = report.diagnostics;
+  });
   return {{"clip", report.clip},
           {"node", report.node},
           {"frames", report.frames},

@@ -14,5 +14,6 @@ int RunBake(const std::vector<std::string>& args);
 int RunBatch(const std::vector<std::string>& args);
 int RunBones(const std::vector<std::string>& args);
 int RunDiff(const std::vector<std::string>& args);
+int RunPreview(const std::vector<std::string>& args);
 
 }  // namespace animconv::cli

@@ -31,6 +31,8 @@ commands:
   formats                   list readable and writable formats
   bones [NAME...]           list humanoid bone names, or translate names between namings
   diff A B [--json]         compare two clips: max and p99 error in degrees, metres, weights
+  preview INPUT -o PAGE.html [--model MODEL]
+                            one HTML page that plays the conversion (three.js, from file://)
 
 global options:
   -v, --verbose   more detail on stderr
@@ -97,6 +99,7 @@ int main(int argc, char** argv) {
     if (command == "formats") return animconv::cli::RunFormats(args);
     if (command == "bones") return animconv::cli::RunBones(args);
     if (command == "diff") return animconv::cli::RunDiff(args);
+    if (command == "preview") return animconv::cli::RunPreview(args);
     animconv::ThrowUsage("unknown command '" + command + "'; see animconv --help");
   } catch (const animconv::Error& error) {
     spdlog::error("{}", error.what());

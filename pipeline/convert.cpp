@@ -460,7 +460,14 @@ void ConvertFile(const std::string& input, const std::string& output, const Conv
   }
   // Resolve the writer before reading so a bad output name fails fast.
   report->output_format = &DetectOutputFormat(output, options.to);
-  LoadedAsset loaded = LoadAsset(input, options, &report->diagnostics);
+  const std::string bytes =
+      ConvertLoadedAsset(LoadAsset(input, options, &report->diagnostics), input, options, report);
+  WriteFileAtomic(output, bytes);
+  report->output_bytes = bytes.size();
+}
+
+std::string ConvertLoadedAsset(LoadedAsset loaded, const std::string& input,
+                               const ConvertOptions& options, ConvertReport* report) {
   report->input_format = loaded.format;
   report->input_bytes = loaded.input_bytes;
   if (options.clip) SelectClip(loaded.asset, *options.clip);
@@ -471,10 +478,10 @@ void ConvertFile(const std::string& input, const std::string& output, const Conv
   CheckCoverage(coverage, prepared, *report->output_format, options, steps, input,
                 &report->diagnostics);
   ReduceStep(prepared, options, &report->diagnostics);
-  const std::string bytes =
+  std::string bytes =
       RenderAsset(std::move(prepared), *report->output_format, options, &report->diagnostics);
-  WriteFileAtomic(output, bytes);
   report->output_bytes = bytes.size();
+  return bytes;
 }
 
 ConvertReport ConvertFile(const std::string& input, const std::string& output,

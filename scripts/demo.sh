@@ -35,5 +35,11 @@ $animconv convert data/fbx/mixamo_wave.fbx -o out/mixamo_wave.glb
 echo "== Unity CSV -> animconv CSV (right-handed, one column per component)"
 $animconv convert data/unity/walk.csv -o out/walk.csv
 $animconv info out/walk.csv | head -4
+echo "== One HTML page that plays the conversion from file:// (three.js, no server): open it"
+if [ -f build/cli/animconv_viewer.html ]; then
+  $animconv preview data/unity/walk.csv -o out/walk.preview.html
+else
+  echo "(no preview viewer in this build: npm ci --prefix web/app, then scripts/setup.sh)"
+fi
 echo
 ls -l out

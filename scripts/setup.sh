@@ -33,5 +33,10 @@ if [ ${#missing[@]} -gt 0 ]; then
     "${missing[@]}" >/dev/null
 fi
 
+# web/app's npm packages (committed lockfile): the `animconv preview` viewer is built from them
+# (three.js and three-vrm inlined; cli/CMakeLists.txt), as is the web page (scripts/web.sh).
+[ -f web/app/node_modules/three/package.json ] ||
+  npm ci --prefix web/app --no-audit --no-fund --loglevel=error
+
 cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=Release "$@" >/dev/null
 cmake --build "$build_dir" -j"$(nproc)"

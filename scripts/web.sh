@@ -4,7 +4,8 @@
 # bad-input corpus and info/diff reports (web/test/parity.mjs), the JavaScript layer's own
 # behaviour (web/test/api_test.mjs), and the packed package installed offline
 # (web/test/package_test.sh), and the p5.js cookbook sketch in headless Chromium on `bake` output
-# (web/app/test/p5_sketch_test.mjs). scripts/test.sh runs it after the native suite.
+# (web/app/test/p5_sketch_test.mjs), and `animconv preview` pages from file:// in the same browser
+# (web/app/test/preview_test.mjs). scripts/test.sh runs it after the native suite.
 # Usage: scripts/web.sh [NATIVE_BUILD_DIR]   (default: build; must hold a built cli/animconv)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,9 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 
 start=$SECONDS
+# web/app's npm folder first: the package's preview viewer is built from it (web/CMakeLists.txt),
+# and the page checks below run in it.
+npm ci --prefix web/app --no-audit --no-fund --loglevel=error
 # The npm CLI's help texts and option grammar come from the native CLI (web/CMakeLists.txt).
 emcmake cmake -S . -B "$web_build" -DCMAKE_BUILD_TYPE=Release -DANIMCONV_WERROR=ON \
   -DANIMCONV_NATIVE_CLI="$(realpath "$animconv")" "${launcher[@]}" >/dev/null
@@ -29,8 +33,10 @@ node web/test/parity.mjs --animconv "$animconv" --package "$web_build/web" --sou
 node web/test/api_test.mjs --package "$web_build/web" --source . --animconv "$animconv"
 node web/test/cli_parity.mjs --animconv "$animconv" --package "$web_build/web" --source .
 web/test/package_test.sh "$web_build/web" "$animconv"
-# The web page (web/app) in headless Chromium: its npm folder, then the page checks.
-npm ci --prefix web/app --no-audit --no-fund --loglevel=error
+# The web page (web/app) in headless Chromium, then `animconv preview` pages from file://, made by
+# the native and the npm CLI alike.
 node web/app/test/page_test.mjs --animconv "$animconv" --package "$web_build/web" --source .
+node web/app/test/preview_test.mjs --animconv "$animconv" --source . \
+  --npm-cli "$web_build/web/cli/main.mjs"
 node web/app/test/p5_sketch_test.mjs --animconv "$animconv" --source .
 echo "web.sh: done in $((SECONDS - start)) s"

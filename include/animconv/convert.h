@@ -99,6 +99,12 @@ struct ConvertReport {
   Diagnostics diagnostics;
 };
 
+// The steps of ConvertFile after reading (--clip, PrepareAsset's steps, the partial-output check,
+// --reduce, RenderAsset) into `report->output_format`, which the caller sets: the output's bytes.
+// `input` names the file in errors. `animconv preview` converts through it too.
+std::string ConvertLoadedAsset(LoadedAsset loaded, const std::string& input,
+                               const ConvertOptions& options, ConvertReport* report);
+
 // The whole job. Refuses to write over the input; leaves no output file on any error.
 ConvertReport ConvertFile(const std::string& input, const std::string& output,
                           const ConvertOptions& options);

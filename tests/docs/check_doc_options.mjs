@@ -63,11 +63,12 @@ function tableOptions(text) {
   return options;
 }
 
-for (const command of ['convert', 'info', 'bake', 'batch', 'diff']) {
+for (const command of ['convert', 'info', 'bake', 'batch', 'diff', 'preview']) {
   const help = helpOptions(command);
   const text = section(command);
   check(text !== '', `cli.md has no section for ${command}`);
-  const documented = named(command === 'batch' ? text + section('convert') : text);
+  // batch and preview take every convert option: their sections say so and list only their own.
+  const documented = named(['batch', 'preview'].includes(command) ? text + section('convert') : text);
   for (const option of help) {
     check(documented.has(option),
           `cli.md, ${command}: --${option} is in \`animconv ${command} --help\` but not in the section`);

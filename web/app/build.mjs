@@ -13,7 +13,7 @@ const appDir = path.dirname(fileURLToPath(import.meta.url));
 const modules = path.join(appDir, 'node_modules');
 
 // The vendor entry points, as the import map in index.html names them (vendor/<to>).
-const VENDOR_ENTRIES = [
+export const VENDOR_ENTRIES = [
   {from: 'three/build/three.module.js', to: 'three/three.module.js'},
   {from: 'three/examples/jsm/loaders/GLTFLoader.js', to: 'three/addons/loaders/GLTFLoader.js'},
   {from: 'three/examples/jsm/loaders/BVHLoader.js', to: 'three/addons/loaders/BVHLoader.js'},
@@ -46,7 +46,7 @@ function copy(from, to) {
 
 // Relative imports ('./x.js', '../utils/y.js') of a module: they must come along; bare ones
 // ('three') resolve through the import map.
-function relativeImports(source) {
+export function relativeImports(source) {
   const found = new Set();
   for (const match of source.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
     found.add(match[1]);

@@ -34,6 +34,8 @@ const COMMANDS = {
   bones: {positionals: Infinity, required: []},
   diff: {positionals: 2, required: [],
          usage: 'animconv diff A B [--clip NAME|INDEX] [--json] [options]'},
+  preview: {positionals: 1, required: ['output'],
+            usage: 'animconv preview INPUT -o PAGE.html [--model MODEL] [options]'},
 };
 
 // Options the command line turns into request fields rather than library options.
@@ -43,6 +45,7 @@ const OWN = {
   bake: ['help', 'output'],
   batch: ['help', 'output', 'to', 'jobs', 'report', 'overwrite', 'skip-existing'],
   diff: ['help', 'json', 'top'],
+  preview: ['help', 'output', 'to', 'model', 'viewer'],
 };
 
 class Session {
@@ -234,6 +237,22 @@ async function runCommand(session, help, command, args) {
       return finish(session, await session.run(request), (result) => [
         `${positionals[0]}: clip '${result.clip}', node '${result.node}': ${result.frames} ` +
             `frames of ${result.vertices} vertices -> ${output}`,
+      ]);
+    }
+    case 'preview': {
+      const output = values.get('output');
+      watchOutput(session, output, false);
+      handleSignals(session, {batch: false});
+      // The template the package carries (web/CMakeLists.txt), as the native CLI finds its own
+      // beside the binary.
+      const viewer = values.get('viewer') ?? path.join(here, '..', 'dist', 'animconv_viewer.html');
+      const request = {command, input: paths[0], output: modulePath(output, cwd),
+                       viewer: modulePath(viewer, cwd), options};
+      if (values.has('model')) request.model = modulePath(values.get('model'), cwd);
+      if (values.has('to')) request.to = values.get('to');
+      return finish(session, await session.run(request), (result) => [
+        `${positionals[0]} (${result.input_format}) -> ${result.output_name} ` +
+            `(${result.output_format}, ${result.show}) in ${output} (${result.page_bytes} bytes)`,
       ]);
     }
     case 'info':

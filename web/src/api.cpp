@@ -23,6 +23,7 @@
 #include "animconv/info_report.h"
 #include "animconv/io.h"
 #include "animconv/listings.h"
+#include "animconv/preview.h"
 #include "animconv/summary.h"
 #include "libconvert/text.h"
 #include "web/src/option_json.h"
@@ -181,6 +182,29 @@ json Bake(const json& request, Diagnostics* diagnostics) {
           {"vertices", report.vertices}};
 }
 
+// `animconv preview INPUT -o PAGE.html [--model MODEL] [--to ID] [options]`
+// (cli/preview_command.cpp): `viewer` is the template's path, the package's own
+// dist/animconv_viewer.html unless --viewer names another.
+json Preview(const json& request, Diagnostics* diagnostics) {
+  const OptionValues values = ReadOptionJson(request.value("options", json()), OptionSet::kConvert);
+  PreviewOptions options;
+  ApplyInputOptions(values.input, values.given, &options.convert);
+  ApplyConvertOptions(values.convert, values.given, &options.convert);
+  options.convert.to = request.value("to", std::string());
+  options.model = request.value("model", std::string());
+  const std::string viewer_template = ReadFile(request.at("viewer").get<std::string>());
+  PreviewReport report;
+  KeepingDiagnostics(report.convert.diagnostics, diagnostics, [&] {
+    PreviewFile(request.at("input").get<std::string>(), request.at("output").get<std::string>(),
+                viewer_template, options, &report);
+  });
+  return {{"input_format", std::string(report.convert.input_format->id)},
+          {"output_format", std::string(report.convert.output_format->id)},
+          {"output_name", report.output_name},
+          {"show", PreviewShowId(report.show)},
+          {"page_bytes", report.page_bytes}};
+}
+
 // `for_terminal`: names, messages and diagnostics escaped (EscapeForTerminal), as the npm CLI
 // prints them while the batch runs and the module cannot be asked to escape them.
 json BatchResultJson(const BatchResult& result, bool for_terminal) {
@@ -272,8 +296,9 @@ json Run(const json& request, Diagnostics* diagnostics) {
   if (command == "bones") return Bones(request);
   if (command == "bake") return Bake(request, diagnostics);
   if (command == "batch") return Batch(request);
+  if (command == "preview") return Preview(request, diagnostics);
   // The npm CLI's command line, typed as Boost types it when it stores the options, before the
-  // command's own checks (a missing input): {set: convert|info|diff|bake|batch, options}.
+  // command's own checks (a missing input): {set: convert|info|diff|bake|batch|preview, options}.
   if (command == "check-options") {
     const std::string set = request.at("set").get<std::string>();
     const OptionSet option_set = set == "info"   ? OptionSet::kInfo

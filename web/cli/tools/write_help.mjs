@@ -7,7 +7,7 @@ import fs from 'node:fs';
 const [native, out] = process.argv.slice(2);
 const run = (...args) => execFileSync(native, args, {encoding: 'utf8'});
 const commands = {};
-for (const command of ['convert', 'info', 'batch', 'bake', 'formats', 'bones', 'diff']) {
+for (const command of ['convert', 'info', 'batch', 'bake', 'formats', 'bones', 'diff', 'preview']) {
   commands[command] = command === 'formats' ? '' : run(command, '--help');
 }
 const help = {version: run('--version').trim(), usage: run('--help'), commands};

@@ -59,8 +59,9 @@ int RunPreview(const std::vector<std::string>& args) {
        "model or a generated humanoid, glb onto another model or for a glTF model input, bvh "
        "for a skeleton without humanoid bones")
       ("viewer", po::value(&viewer),
-       "the viewer template (web/app/build_viewer.mjs); default: animconv_viewer.html beside "
-       "animconv or in ../share/animconv");
+       "the viewer template (web/app/build_viewer.mjs); default: the one installed with "
+       "animconv (animconv_viewer.html beside the binary or in ../share/animconv; the npm "
+       "package's dist/)");
   // clang-format on
   po::options_description visible;
   visible.add(page)

@@ -126,6 +126,27 @@ export interface ReportResult extends Told {
   text: string;
 }
 
+export interface PreviewOptions extends Omit<ConvertOptions, 'output'> {
+  /** The page's name (default: the input's stem + ".html"). */
+  output?: string;
+  /** A glTF/GLB/VRM model to play on: a VRM plays a .vrma, another model is retargeted onto. */
+  model?: FileOption;
+  /** The format converted to and played: 'vrma' | 'glb' | 'three' | 'bvh' (default: chosen). */
+  to?: string;
+  /** Another viewer template (default: the package's dist/animconv_viewer.html). */
+  viewer?: FileData;
+}
+
+export interface PreviewResult extends Told {
+  /** The page: one self-contained HTML file that plays from file://. */
+  files: FileData[];
+  input_format: string;
+  output_format: string;
+  output_name: string;
+  show: 'gltf' | 'vrma-on-vrm' | 'vrma-on-humanoid' | 'three-on-model' | 'bvh';
+  page_bytes: number;
+}
+
 /** A humanoid bone naming (animconv bones). */
 export type BoneNamingId = 'unity' | 'vrm0' | 'vrm1' | 'mixamo';
 
@@ -184,6 +205,7 @@ export function convert(input: InputFile, options: ConvertOptions): Promise<Conv
 export function info(input: InputFile, options?: InfoOptions): Promise<ReportResult>;
 export function diff(a: InputFile, b: InputFile, options?: DiffOptions): Promise<ReportResult>;
 export function bake(input: InputFile, options?: BakeOptions): Promise<BakeResult>;
+export function preview(input: InputFile, options?: PreviewOptions): Promise<PreviewResult>;
 export function batch(inputs: InputFile[], options: Omit<ConvertOptions, 'output'> & {to: string}):
     Promise<BatchResult>;
 export function bones(names?: string[], options?: {from?: BoneNamingId; to?: BoneNamingId}):

@@ -181,6 +181,53 @@ export async function convert(input, options = {}) {
   return run(files, request, true);
 }
 
+// The package's preview viewer template (web/CMakeLists.txt writes it into dist/): read from the
+// package folder in Node, fetched beside this module in a browser.
+let viewerTemplate;
+async function packageViewer() {
+  viewerTemplate ??= (async () => {
+    const url = new URL('./dist/animconv_viewer.html', import.meta.url);
+    if (url.protocol === 'file:') {
+      const {readFile} = await import('node:fs/promises');
+      return new Uint8Array(await readFile(url));
+    }
+    const response = await fetch(url);
+    if (!response.ok) throw usage(`the preview viewer ${url} could not be fetched (${response.status})`);
+    return new Uint8Array(await response.arrayBuffer());
+  })();
+  return viewerTemplate;
+}
+
+// animconv preview INPUT -o PAGE.html [--model MODEL]: one HTML page that plays the conversion
+// from file:// (docs/cli.md, "preview"). `model` is {name, bytes} or the name of a side file;
+// `to` the format played (default: chosen as the CLI chooses); `output` the page's name (default:
+// the input's stem + ".html"); `viewer` another template as {name, bytes}; every other key a
+// convert option. Resolves to {files: [{name, bytes}], show, output_name, output_format, ...}.
+export async function preview(input, options = {}) {
+  const {to, output, model, viewer, ...rest} = options;
+  const files = inputFiles(input, 'input');
+  const cliOptions = jobOptions(rest, files);
+  const base = input.name.split('/').pop();
+  const name = output ?? `${base.replace(/\.[^.]*$/, '')}.html`;
+  if (typeof name !== 'string' || name.includes('/')) throw usage('`output` must be a file name');
+  const template = viewer ?? {name: '.animconv_viewer.html', bytes: await packageViewer()};
+  checkFile(template, 'viewer');
+  files.push(template);
+  const request = {command: 'preview', input: input.name, output: `out/${name}`,
+                   viewer: template.name, options: cliOptions};
+  if (model !== undefined) {
+    if (model && typeof model === 'object') {
+      checkFile(model, 'model');
+      files.push(model);
+      request.model = model.name;
+    } else {
+      request.model = model;
+    }
+  }
+  if (to !== undefined) request.to = to;
+  return run(files, request, true);
+}
+
 // animconv info INPUT --json: resolves to the same report object the CLI prints.
 export async function info(input, options = {}) {
   const files = inputFiles(input, 'input');

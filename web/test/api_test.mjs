@@ -1,6 +1,6 @@
 // The JavaScript layer's own behaviour (web/index.js), which has no CLI counterpart to compare
 // with: input checks, the default output name, camelCase option names, files handed as options,
-// notes and warnings, formats(); and bake(), batch() and bones(), whose outputs must be the native
+// notes and warnings, formats(); and bake(), batch(), bones() and preview(), whose outputs must be the native
 // CLI's. Usage: node api_test.mjs --package DIR --source ROOT --animconv NATIVE
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -97,5 +97,24 @@ await rejects(api.bones(['Tail']), 'bad-input', "'Tail' is not a humanoid bone n
 
 // info() and diff() also give the CLI's text reports.
 assert.equal((await api.info(walk)).text.split('\n')[0], 'walk.csv: unity-csv, 81294 bytes');
+// preview(): the native `animconv preview` page byte for byte (same names: the native CLI runs
+// in a folder holding walk.csv and the model, as the API's in-memory folder does), the model as
+// {name, bytes}; the default page name is the input's stem + .html.
+const vrmPath = path.join(sourceRoot, '..', 'shared', 'data', 'vrm', 'vrmaddon_skinned_mesh_parent_vrm1.vrm');
+if (fs.existsSync(vrmPath)) {
+  const model = { name: 'avatar.vrm', bytes: new Uint8Array(fs.readFileSync(vrmPath)) };
+  fs.writeFileSync(path.join(tmp, 'walk.csv'), walk.bytes);
+  fs.writeFileSync(path.join(tmp, 'avatar.vrm'), model.bytes);
+  const page = await api.preview(walk, { model, ground: true });
+  native('preview', 'walk.csv', '--model', 'avatar.vrm', '--ground', '-o', 'page.html',
+         '--viewer', path.join(packageDir, 'dist', 'animconv_viewer.html'));
+  assert.equal(page.files[0].name, 'walk.html');
+  assert.equal(page.show, 'vrma-on-vrm');
+  assert.deepEqual(Buffer.from(page.files[0].bytes), fs.readFileSync(path.join(tmp, 'page.html')));
+  await rejects(api.preview(walk, { to: 'csv' }), 'usage', "a preview shows vrma, glb, three or bvh output, not 'csv'");
+} else {
+  throw new Error(`${vrmPath} is missing: the shared sample data is needed`);
+}
+
 fs.rmSync(tmp, { recursive: true, force: true });
-console.log('api: input checks, output names, option spellings, file options, formats(), bake(), batch(), bones() ok');
+console.log('api: input checks, output names, option spellings, file options, formats(), bake(), batch(), bones(), preview() ok');

@@ -84,10 +84,15 @@ function same(label, argv, {expectStatus, transformNative = (x) => x} = {}) {
 same('usage', [], {expectStatus: 1});
 same('help', ['--help'], {expectStatus: 0});
 same('version', ['--version'], {expectStatus: 0});
-for (const command of ['convert', 'info', 'batch', 'bake', 'bones', 'diff']) {
+for (const command of ['convert', 'info', 'batch', 'bake', 'bones', 'diff', 'preview']) {
   same(`${command} help`, [command, '--help'], {expectStatus: 0});
 }
 same('unknown command', ['frobnicate'], {expectStatus: 1});
+// preview: the page itself is compared byte for byte by web/app/test/preview_test.mjs.
+same('preview without -o', ['preview', 'walk.csv'], {expectStatus: 1});
+same('preview missing input', ['preview', 'nope.csv', '-o', 'page.html'], {expectStatus: 3});
+same('preview bad choice', ['preview', 'nope.csv', '-o', 'page.html', '--to', 'csv', '--mirror', 'y'],
+     {expectStatus: 1});
 // The web build has no Assimp (docs/web.md): its table is the native one without that row.
 same('formats', ['formats'], {
   expectStatus: 0,

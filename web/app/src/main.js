@@ -1,6 +1,6 @@
 // The page's UI: picks and drops files, gathers the options, hands the job to the conversion
 // worker, shows its progress, the per-file results and the download, and starts the preview.
-import {collectOptions} from './options.js';
+import {collectOptionFiles, collectOptions} from './options.js';
 import {Preview, parseGltf, hasMeshes} from './preview.js';
 
 const $ = (id) => document.getElementById(id);
@@ -153,7 +153,7 @@ $('convert-form').addEventListener('submit', (event) => {
   preview.clear('');
   worker.postMessage({type: 'convert', job: {
     inputs: state.inputs, sideFiles: state.sideFiles, model: state.model,
-    options: collectOptions($('convert-form')),
+    options: collectOptions($('convert-form')), optionFiles: collectOptionFiles($('convert-form')),
   }});
 });
 

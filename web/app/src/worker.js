@@ -27,12 +27,21 @@ function progress(index, count, name, stage) {
   postMessage({type: 'progress', index, count, name, stage});
 }
 
+// The file options as the API takes them: {name, bytes}.
+async function optionFiles(job) {
+  const files = {};
+  for (const [name, file] of Object.entries(job.optionFiles ?? {})) {
+    files[name] = {name: file.name, bytes: new Uint8Array(await file.arrayBuffer())};
+  }
+  return files;
+}
+
 async function convertOne(file, index, job, sideFiles, model) {
   const count = job.inputs.length;
   progress(index, count, file.name, 'reading');
   const input = await fileInput(file, sideFiles);
   progress(index, count, file.name, 'converting');
-  const options = {...job.options};
+  const options = {...job.options, ...job.files};
   // A model is retargeted onto (--skeleton) except for .vrma, which is always written on the
   // VRMA T-pose rig (cli.md): there the model only serves the preview.
   if (model && job.options.to !== 'vrma') options.skeleton = model;
@@ -49,6 +58,7 @@ async function runConvert(job) {
   const sideFiles = await Promise.all(
     job.sideFiles.map(async (file) => ({name: file.name, bytes: new Uint8Array(await file.arrayBuffer())})));
   const model = job.model ? {name: job.model.name, bytes: new Uint8Array(await job.model.arrayBuffer())} : null;
+  job.files = await optionFiles(job);
   const results = [];
   for (let i = 0; i < job.inputs.length; ++i) {
     results.push(await convertOne(job.inputs[i], i, job, sideFiles, model));
@@ -80,7 +90,7 @@ async function runPreview(request, index, wantVrma) {
   if (wantVrma) {
     try {
       const input = await fileInput(job.inputs[index], sideFiles);
-      const options = {...job.options, to: 'vrma'};
+      const options = {...job.options, ...job.files, to: 'vrma'};
       delete options.boneNames;  // .vrma names its bones itself
       reply.vrma = (await convert(input, options)).files[0].bytes;
     } catch (error) {

@@ -134,14 +134,15 @@ const checks = {
     // Every option field, mapped onto the CLI's options: the output is the CLI's with the flags.
     const form = {
       to: 'three', mirror: 'x', clip: '0', boneNames: 'vrm1', rootMotion: 'in-place', ground: true,
-      interval: 0.1, trim: '0.5:3.5', speed: 1.5, reduce: true, reduceRotation: 0.5, reduceTranslation: 0.001,
+      interval: 0.1, trim: '0.5:3.5', speed: 1.5, resample: 20, loop: true, reduce: true, reduceRotation: 0.5,
+      reduceTranslation: 0.001,
     };
     await convertOnPage(page, [data('unity/walk.csv')], {options: form});
     const saved = await download(page);
     const native = nativeOutputs(data('unity/walk.csv'), 'walk.json', [
       '--mirror', 'x', '--clip', '0', '--bone-names', 'vrm1', '--root-motion', 'in-place', '--ground',
-      '--interval', '0.1', '--trim', '0.5:3.5', '--speed', '1.5', '--reduce', '--reduce-rotation', '0.5',
-      '--reduce-translation', '0.001']);
+      '--interval', '0.1', '--trim', '0.5:3.5', '--speed', '1.5', '--resample', '20', '--loop', '--reduce',
+      '--reduce-rotation', '0.5', '--reduce-translation', '0.001']);
     assert.ok(saved.bytes.equals(native['walk.json']), 'walk.json with every option equals the native CLI output');
     console.log(`  walk.csv → walk.json with every option field (${saved.bytes.length} bytes) equals the native CLI's`);
     // fps instead of interval; and a value the CLI refuses is refused with its message.
@@ -258,6 +259,33 @@ const checks = {
     const note = await previewNote(page);
     assert.match(note, /your VRM/, 'the .vrma plays on the VRM model');
     await checkPreviewMoves(page, 'walk.vrma on the VRM model', [0.6, 1.6]);
+  },
+
+  async fileOptions(page) {
+    // The file options (--bones, --bone-map, --source-rig) picked in their own fields: each
+    // output is the CLI's with that file, and differs from the output without it.
+    const swapped = fs.readFileSync(data('unity/bone.txt'), 'utf8').split('\n');
+    [swapped[1], swapped[2]] = [swapped[2], swapped[1]];  // leftUpperLeg <-> rightUpperLeg
+    const bonesFile = path.join(temp, 'swapped_bones.txt');
+    fs.writeFileSync(bonesFile, swapped.join('\n'));
+    const mapFile = path.join(temp, 'thumb_map.txt');
+    fs.writeFileSync(mapFile, 'LThumb,leftThumbMetacarpal\n');
+    const cases = [
+      ['bones', bonesFile, data('unity/anim.csv'), 'three', 'anim.json', '--bones'],
+      ['boneMap', mapFile, data('bvh/cmu_walk.bvh'), 'vrma', 'cmu_walk.vrma', '--bone-map'],
+      ['sourceRig', shared('vrm/three-vrm_sphere.vrm'), data('unity/walk.csv'), 'three', 'walk.json', '--source-rig'],
+    ];
+    for (const [field, file, input, to, output, flag] of cases) {
+      await setOptions(page, {to});
+      await (await page.$(`#convert-form [name=${field}]`)).uploadFile(file);
+      await convertOnPage(page, [input], {options: {to}});
+      const saved = await download(page);
+      assert.ok(saved.bytes.equals(nativeOutputs(input, output, [flag, file])[output]),
+                `${flag}: ${output} equals the native CLI output with ${flag}`);
+      assert.ok(!saved.bytes.equals(nativeOutputs(input, output, [])[output]), `${flag} changes ${output}`);
+      await page.$eval(`#convert-form [name=${field}]`, (e) => { e.value = ''; });
+      console.log(`  ${path.basename(input)} ${flag} ${path.basename(file)} → ${output} equals the native CLI's`);
+    }
   },
 
   async bvhSkeleton(page) {

@@ -22,15 +22,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
+import { optionReader } from '../web/test/args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i >= 0) return args[i + 1];
-  if (fallback !== undefined) return fallback;
-  throw new Error(`web_vs_native: ${name} is required`);
-};
+const option = optionReader('web_vs_native', args);
 const animconv = path.resolve(option('--animconv'));
 const packageDir = path.resolve(option('--package'));
 const input = path.resolve(option('--input'));

@@ -12,17 +12,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { compareJson, compareOutputs, compareText, DOUBLE_TOLERANCE, FLOAT_TOLERANCE } from './numeric_compare.mjs';
+import { optionReader } from './args.mjs';
 import { apiInput, filesUnder, optionsFromArgs, printed, runNative, sameBytes } from './support.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i < 0) {
-    if (fallback !== undefined) return fallback;
-    throw new Error(`parity: ${name} is required`);
-  }
-  return args[i + 1];
-};
+const option = optionReader('parity');
 const animconv = path.resolve(option('--animconv'));
 const packageDir = path.resolve(option('--package'));
 const sourceRoot = path.resolve(option('--source'));

@@ -15,16 +15,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { optionReader } from '../../test/args.mjs';
 import { collectPageErrors, launchBrowser, serveFolder } from './browser.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  if (i >= 0) return args[i + 1];
-  if (fallback !== undefined) return fallback;
-  throw new Error(`p5_sketch_test: ${name} is required`);
-};
+const option = optionReader('p5_sketch_test');
 const animconv = path.resolve(option('--animconv'));
 const sourceRoot = path.resolve(option('--source', path.join(here, '..', '..', '..')));
 const sharedData = path.resolve(option('--shared', path.join(sourceRoot, '..', 'shared', 'data')));

@@ -13,19 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import {unzipSync} from 'fflate';
 import {buildPage} from '../build.mjs';
+import {optionReader} from '../../test/args.mjs';
 import {collectPageErrors, launchBrowser, serveFolder} from './browser.mjs';
 import {checkPreviewMoves} from './canvas.mjs';
 
-function parseArgs(argv) {
-  const args = {};
-  for (let i = 0; i < argv.length; i += 2) args[argv[i].replace(/^--/, '')] = argv[i + 1];
-  for (const name of ['animconv', 'package', 'source']) {
-    if (!args[name]) throw new Error(`usage: page_test.mjs --animconv BIN --package DIR --source REPO (no --${name})`);
-  }
-  return args;
-}
-
-const args = parseArgs(process.argv.slice(2));
+const option = optionReader('page_test');
+const args = {animconv: option('--animconv'), package: option('--package'), source: option('--source'),
+              only: option('--only', '')};
 const source = path.resolve(args.source);
 const data = (name) => path.join(source, 'data', name);
 const shared = (name) => path.join(source, '..', 'shared', 'data', name);

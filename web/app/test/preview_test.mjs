@@ -14,19 +14,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import {pathToFileURL} from 'node:url';
+import {optionReader} from '../../test/args.mjs';
 import {collectPageErrors, launchBrowser} from './browser.mjs';
 import {checkPreviewMoves} from './canvas.mjs';
 
-function parseArgs(argv) {
-  const args = {};
-  for (let i = 0; i < argv.length; i += 2) args[argv[i].replace(/^--/, '')] = argv[i + 1];
-  for (const name of ['animconv', 'source']) {
-    if (!args[name]) throw new Error(`usage: preview_test.mjs --animconv BIN --source REPO [--npm-cli MAIN] (no --${name})`);
-  }
-  return args;
-}
-
-const args = parseArgs(process.argv.slice(2));
+const option = optionReader('preview_test');
+const args = {animconv: option('--animconv'), source: option('--source'), 'npm-cli': option('--npm-cli', '')};
 const source = path.resolve(args.source);
 const data = (name) => path.join(source, 'data', name);
 const shared = (name) => path.join(source, '..', 'shared', 'data', name);

@@ -153,44 +153,37 @@ size_t FormatShortest(double value, char* out) {
 
 namespace {
 
-// fmt's "{}" text of a finite value, whatever its layout ("1e-05", "123.5", "1.5e+20"), as
-// significant digits without leading or trailing zeros and `point`: value = 0.DIGITS x 10^point.
+// The shortest decimal digits that read back as a finite, non-zero |value|: value = 0.DIGITS x
+// 10^point, no leading or trailing zeros. From fmt's Dragonbox (the digits fmt's own "{}" and
+// to_chars both give: shortest, correctly rounded), called directly: formatting "{}" and picking
+// the text apart again, with a heap string per number, made the web build's three.js writer
+// several times slower than to_chars (docs/performance.md, "WebAssembly vs native").
+// fmt::detail::dragonbox::to_decimal is fmt's internal API (Debian's fmt 9.1); the
+// TextTest.ShortestWithoutCharconvIsToCharsText test holds it to to_chars's text.
 struct ShortestDigits {
-  bool negative = false;
-  std::string digits;
+  char digits[24];
+  int count = 0;
   int point = 0;
 };
 
 template <typename Float>
-ShortestDigits ShortestDigitsOf(Float value) {
-  char text[64];
-  const auto written = fmt::format_to_n(text, sizeof text - 1, "{}", value);
-  *written.out = '\0';  // for atoi below
-  const char* p = text;
-  const char* const end = written.out;
+ShortestDigits ShortestDigitsOf(Float magnitude) {
+  auto decimal = fmt::detail::dragonbox::to_decimal(magnitude);
+  auto significand = decimal.significand;
+  int exponent = decimal.exponent;
+  while (significand % 10 == 0) {
+    significand /= 10;
+    ++exponent;
+  }
+  char reversed[24];
+  int count = 0;
+  for (; significand != 0; significand /= 10) {
+    reversed[count++] = static_cast<char>('0' + static_cast<int>(significand % 10));
+  }
   ShortestDigits result;
-  if (p < end && *p == '-') {
-    result.negative = true;
-    ++p;
-  }
-  int digits_before_point = 0;
-  bool after_point = false;
-  for (; p < end && *p != 'e'; ++p) {
-    if (*p == '.') {
-      after_point = true;
-      continue;
-    }
-    result.digits += *p;
-    if (!after_point) ++digits_before_point;
-  }
-  int exponent = 0;
-  if (p < end && *p == 'e') exponent = std::atoi(p + 1);  // "e+20", "e-05"
-  result.point = digits_before_point + exponent;
-  const size_t first = result.digits.find_first_not_of('0');
-  if (first == std::string::npos) return {result.negative, "", 0};
-  result.point -= static_cast<int>(first);
-  result.digits = result.digits.substr(first);
-  result.digits.erase(result.digits.find_last_not_of('0') + 1);
+  result.count = count;
+  for (int i = 0; i < count; ++i) result.digits[i] = reversed[count - 1 - i];
+  result.point = count + exponent;
   return result;
 }
 
@@ -206,13 +199,13 @@ size_t LayOutLikeToChars(Float value, char* out) {
     std::memcpy(p, "inf", 3);
     return static_cast<size_t>(p + 3 - out);
   }
-  const ShortestDigits shortest = ShortestDigitsOf(value);
-  const std::string& digits = shortest.digits;
-  if (digits.empty()) {
+  if (value == 0) {
     *p++ = '0';
     return static_cast<size_t>(p - out);
   }
-  const int count = static_cast<int>(digits.size());
+  const ShortestDigits shortest = ShortestDigitsOf(std::fabs(value));
+  const char* const digits = shortest.digits;
+  const int count = shortest.count;
   const int point = shortest.point;
   const int exponent = point - 1;
   const int exponent_digits = std::abs(exponent) >= 100 ? 3 : 2;
@@ -223,7 +216,7 @@ size_t LayOutLikeToChars(Float value, char* out) {
       *p++ = '0';
       *p++ = '.';
       for (int i = 0; i < -point; ++i) *p++ = '0';
-      for (const char c : digits) *p++ = c;
+      for (int i = 0; i < count; ++i) *p++ = digits[i];
     } else if (point > count) {
       // An integer wider than its shortest digits: to_chars writes its exact value
       // (32274591744 for the float nearest 3.2274592e10), as printf's %.0f does.
@@ -231,13 +224,13 @@ size_t LayOutLikeToChars(Float value, char* out) {
     } else {
       for (int i = 0; i < count; ++i) {
         if (i == point) *p++ = '.';
-        *p++ = digits[static_cast<size_t>(i)];
+        *p++ = digits[i];
       }
     }
   } else {
     *p++ = digits[0];
     if (count > 1) *p++ = '.';
-    for (int i = 1; i < count; ++i) *p++ = digits[static_cast<size_t>(i)];
+    for (int i = 1; i < count; ++i) *p++ = digits[i];
     *p++ = 'e';
     *p++ = exponent < 0 ? '-' : '+';
     const int magnitude = std::abs(exponent);

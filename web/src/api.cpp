@@ -2,8 +2,6 @@
 // files in emscripten's in-memory file system (web/index.js puts them there), a JSON reply.
 // Each command is the CLI's (cli/*_command.cpp) without Boost: the same option mapping
 // (animconv/option_values.h) and the same pipeline calls, so the outputs are the CLI's bytes.
-#include <emscripten/emscripten.h>
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -26,6 +24,7 @@
 #include "animconv/preview.h"
 #include "animconv/summary.h"
 #include "libconvert/text.h"
+#include "web/src/host.h"
 #include "web/src/option_json.h"
 
 namespace animconv::web {
@@ -225,14 +224,8 @@ json BatchResultJson(const BatchResult& result, bool for_terminal) {
 
 // `animconv batch INPUT... -o OUTDIR --to FORMAT [options]` (cli/batch_command.cpp), one file at
 // a time: the module has no threads, so `jobs` is not used (the outputs are the same). After
-// each file the page or npm CLI hears of it (Module.onBatchProgress) and may ask to stop
-// (Module.batchStopRequested): no new file is started then, as after the CLI's first Ctrl-C.
-EM_JS(void, animconv_batch_progress, (const char* result_json), {
-  if (Module.onBatchProgress) Module.onBatchProgress(UTF8ToString(result_json));
-});
-EM_JS(int, animconv_batch_stop_requested, (),
-      { return Module.batchStopRequested && Module.batchStopRequested() ? 1 : 0; });
-
+// each file the page or npm CLI hears of it (ReportBatchProgress) and may ask to stop
+// (BatchStopRequested): no new file is started then, as after the CLI's first Ctrl-C.
 BatchOptions ReadBatchOptions(const json& request) {
   const OptionValues values = ReadOptionJson(request.value("options", json()), OptionSet::kConvert);
   BatchOptions options;
@@ -269,8 +262,8 @@ json Batch(const json& request) {
     update["file_line"] = BatchFileLine(result, done, plan.size());
     update["failed_line"] = result.status == BatchStatus::kFailed ? BatchFailedLine(result) : "";
     update["status_line"] = BatchStatusLine(done, plan.size(), failed, elapsed_seconds());
-    animconv_batch_progress(update.dump(-1, ' ', false, json::error_handler_t::replace).c_str());
-    if (animconv_batch_stop_requested()) stop = true;
+    ReportBatchProgress(update.dump(-1, ' ', false, json::error_handler_t::replace).c_str());
+    if (BatchStopRequested()) stop = true;
   };
   const std::vector<BatchResult> results = ConvertBatch(plan, options, progress, &stop);
   const double wall_seconds = elapsed_seconds();
@@ -322,7 +315,7 @@ json Run(const json& request, Diagnostics* diagnostics) {
 }  // namespace animconv::web
 
 // The reply stays valid until the next call (one module instance serves one call at a time).
-extern "C" EMSCRIPTEN_KEEPALIVE const char* animconv_run(const char* request_text) {
+extern "C" ANIMCONV_API_EXPORT const char* animconv_run(const char* request_text) {
   using animconv::web::ErrorJson;
   static std::string reply;
   animconv::Diagnostics diagnostics;

@@ -16,13 +16,13 @@
 //
 // Usage: node bench/web_vs_native.mjs --animconv BIN --package DIR --input FILE.csv
 //          [--runs N (7)] [--warmup N (2)] [--no-cli]
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { optionReader } from '../web/test/args.mjs';
+import { median, ms, seconds, timedProcess as timed } from './process_timing.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const args = process.argv.slice(2);
@@ -36,13 +36,6 @@ const withCli = !args.includes('--no-cli');
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'animconv-web-vs-native-'));
 const outputName = path.basename(input).replace(/\.csv$/i, '') + '.json';
-const seconds = (start) => Number(process.hrtime.bigint() - start) / 1e9;
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-const ms = (s) => `${(s * 1000).toFixed(0)} ms`;
 
 function wasmSize() {
   const text = fs.readFileSync(path.join(packageDir, 'dist', 'animconv_wasm.mjs'), 'latin1');
@@ -57,20 +50,8 @@ function wasmSize() {
   };
 }
 
-// A process's wall clock, and its CPU time (user + system, from GNU time): on a loaded machine
-// the wall clock measures the other sessions as much as the program, the CPU time much less.
-function timedProcess(command, commandArgs, what) {
-  const timeFile = path.join(tmp, 'time.txt');
-  const start = process.hrtime.bigint();
-  const result = spawnSync('/usr/bin/time', ['-f', '%U %S', '-o', timeFile, command, ...commandArgs], {
-    encoding: 'utf8',
-  });
-  const time = seconds(start);
-  if (result.error) throw result.error;
-  if (result.status !== 0) throw new Error(`${what} failed (${result.status}): ${result.stderr}`);
-  const [user, system] = fs.readFileSync(timeFile, 'utf8').trim().split(/\s+/).map(Number);
-  return { time, cpu: user + system };
-}
+const timedProcess = (command, commandArgs, what) =>
+  timed(command, commandArgs, what, path.join(tmp, 'time.txt'));
 
 function runNative() {
   const out = path.join(tmp, `native_${outputName}`);

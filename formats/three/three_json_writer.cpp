@@ -1,9 +1,13 @@
 #include <fmt/format.h>
 
+#include <string>
+#include <vector>
+
 #include "animconv/error.h"
 #include "formats/common/writer_support.h"
 #include "formats/three/three_json.h"
 #include "formats/three/three_user_data.h"
+#include "libconvert/parallel.h"
 
 namespace animconv {
 namespace {
@@ -64,37 +68,70 @@ void RequireFloat32Increasing(const Asset& asset, const Clip& clip, const Channe
   }
 }
 
-// The text of a times array. Channels usually share their key times (every bone of a Unity CSV
-// has the same rows), so the last one is kept: number formatting is most of the writer's time.
-class TimesText {
- public:
-  const std::string& Of(const std::vector<double>& times) {
-    if (!last_ || *last_ != times) {
-      text_.clear();
-      AppendFloatList(text_, times.data(), times.size());
-      last_ = &times;
-    }
-    return text_;
-  }
-
- private:
-  const std::vector<double>* last_ = nullptr;
-  std::string text_;
+// One track of a clip: the node or mesh object it binds, its channel, and for a per-target morph
+// track the property and that target's column of weights.
+struct Track {
+  const std::string* object_name = nullptr;
+  const Channel* channel = nullptr;
+  std::string property;        // empty: the path's own property
+  std::vector<double> column;  // per-target weights; used when `per_target`
+  bool per_target = false;
+  size_t times = 0;  // index of its times text (Track texts below)
 };
 
-// `property` overrides the path's property (a per-target morph track); `values` the channel's.
-void AppendTrack(std::string& out, TimesText& times, const std::string& object_name,
-                 const Channel& channel, bool first_track, const std::string& property = "",
-                 const std::vector<double>* values = nullptr) {
+// The texts of a clip's tracks: their times and values arrays as JSON numbers. Channels usually
+// share their key times (every bone of a Unity CSV has the same rows), so each distinct times
+// array is written once. Number formatting is most of the writer's time, so a large clip's arrays
+// are formatted on both cores (libconvert/parallel.h); the pieces are put together in order, so
+// the bytes are the same as on one.
+struct TrackTexts {
+  std::vector<std::string> times;
+  std::vector<std::string> values;
+};
+
+TrackTexts FormatTracks(std::vector<Track>& tracks) {
+  std::vector<const std::vector<double>*> distinct_times;
+  size_t numbers = 0;
+  for (Track& track : tracks) {
+    const std::vector<double>& times = track.channel->times_seconds;
+    if (distinct_times.empty() || *distinct_times.back() != times) distinct_times.push_back(&times);
+    track.times = distinct_times.size() - 1;
+    numbers +=
+        times.size() + (track.per_target ? track.column.size() : track.channel->values.size());
+  }
+  TrackTexts texts;
+  texts.times.resize(distinct_times.size());
+  texts.values.resize(tracks.size());
+  // Threads pay off from about a hundred thousand numbers (a few milliseconds of formatting).
+  const unsigned threads = numbers >= 100000 ? 0 : 1;
+  ParallelFor(
+      distinct_times.size() + tracks.size(),
+      [&](size_t piece) {
+        if (piece < distinct_times.size()) {
+          const std::vector<double>& times = *distinct_times[piece];
+          AppendFloatList(texts.times[piece], times.data(), times.size());
+          return;
+        }
+        const Track& track = tracks[piece - distinct_times.size()];
+        const std::vector<double>& data = track.per_target ? track.column : track.channel->values;
+        AppendFloatList(texts.values[piece - distinct_times.size()], data.data(), data.size());
+      },
+      threads);
+  return texts;
+}
+
+void AppendTrack(std::string& out, const Track& track, const std::string& times_text,
+                 const std::string& values_text, bool first_track) {
+  const Channel& channel = *track.channel;
   const TrackKind kind = KindOf(channel.path);
   out += first_track ? "\n" : ",\n";
   out += "{\"name\":";
-  AppendJsonString(out, object_name + "." + (property.empty() ? kind.property : property));
+  AppendJsonString(
+      out, *track.object_name + "." + (track.property.empty() ? kind.property : track.property));
   out += ",\"times\":[";
-  out += times.Of(channel.times_seconds);
+  out += times_text;
   out += "],\"values\":[";
-  const std::vector<double>& data = values ? *values : channel.values;
-  AppendFloatList(out, data.data(), data.size());
+  out += values_text;
   out += ']';
   // Written only when not the track type's default (linear), like toJSON.
   if (channel.interpolation == Interpolation::kStep) {
@@ -131,8 +168,7 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip, size_t c
   out += ",\"duration\":";
   AppendDouble(out, clip.duration());
   out += ",\"tracks\":[";
-  bool first_track = true;
-  TimesText times;
+  std::vector<Track> tracks;
   for (const Channel& channel : clip.channels) {
     const size_t node = static_cast<size_t>(channel.node);
     if (names.nodes[node].empty()) {
@@ -153,19 +189,20 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip, size_t c
         const std::string property =
             fmt::format("morphTargetInfluences[{}]", MorphTargetKey(asset.rig.nodes[node], target));
         for (const std::string& object : names.morph_objects[node]) {
-          AppendTrack(out, times, object, channel, first_track, property, &column);
-          first_track = false;
+          tracks.push_back({&object, &channel, property, column, true, 0});
         }
       }
     } else if (channel.path == Path::kWeights) {
       for (const std::string& object : names.morph_objects[node]) {
-        AppendTrack(out, times, object, channel, first_track);
-        first_track = false;
+        tracks.push_back({&object, &channel, "", {}, false, 0});
       }
     } else {
-      AppendTrack(out, times, names.nodes[node], channel, first_track);
-      first_track = false;
+      tracks.push_back({&names.nodes[node], &channel, "", {}, false, 0});
     }
+  }
+  const TrackTexts texts = FormatTracks(tracks);
+  for (size_t t = 0; t < tracks.size(); ++t) {
+    AppendTrack(out, tracks[t], texts.times[tracks[t].times], texts.values[t], t == 0);
   }
   out += "],\"uuid\":\"";
   out += ClipUuid(std::string_view(out).substr(clip_start), clip_index);

@@ -1,0 +1,17 @@
+// Both cores on one file (issue 18; docs/performance.md, "Against the seed pipeline"): independent
+// pieces of one job run on a few threads. Private to the project, like text.h.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+
+namespace animconv {
+
+// Calls body(i) for every i in [0, count), on up to `max_threads` threads (0: one per hardware
+// thread), the calling thread among them; each i exactly once, in no particular order. Returns
+// when all are done; the first exception a call threw is then rethrown. Serial in builds without
+// threads (the WebAssembly build: ANIMCONV_THREADS=0) and for fewer than two pieces, so a caller
+// never depends on the threads for its result, only for its speed.
+void ParallelFor(size_t count, const std::function<void(size_t)>& body, unsigned max_threads = 0);
+
+}  // namespace animconv

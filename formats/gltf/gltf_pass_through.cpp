@@ -173,6 +173,28 @@ size_t GltfBuilder::AddAccessor(std::string_view float_bytes, size_t count, cons
   return accessors_.size() - 1;
 }
 
+size_t GltfBuilder::AddCompressedBufferView(std::string_view compressed, size_t byte_length,
+                                            json extension) {
+  binary_.append((4 - binary_.size() % 4) % 4, '\0');
+  extension["buffer"] = 0;
+  extension["byteOffset"] = binary_.size();
+  extension["byteLength"] = compressed.size();
+  binary_.append(compressed);
+  fallback_length_ += (4 - fallback_length_ % 4) % 4;
+  json view = {{"buffer", 1},
+               {"byteOffset", fallback_length_},
+               {"byteLength", byte_length},
+               {"extensions", {{"EXT_meshopt_compression", std::move(extension)}}}};
+  fallback_length_ += byte_length;
+  views_.push_back(std::move(view));
+  return views_.size() - 1;
+}
+
+size_t GltfBuilder::AddAccessorDefinition(json accessor) {
+  accessors_.push_back(std::move(accessor));
+  return accessors_.size() - 1;
+}
+
 void GltfBuilder::Finish(json& document) {
   if (views_.empty()) {
     document.erase("bufferViews");

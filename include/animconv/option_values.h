@@ -62,6 +62,7 @@ struct ConvertOptionValues {
   bool reduce = false;
   ReduceOptions reduction;
   double hierarchical_distance = 0;
+  bool compress = false;  // --compress (glTF family): WriteOptions::gltf_compression
 };
 
 // `diff`'s own options (besides the input options).

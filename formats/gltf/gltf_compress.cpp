@@ -315,32 +315,24 @@ EncodedAccessor EncodeSamplerOutput(const Channel& channel, const GltfCompressio
   return FloatCandidate(channel, reference).accessor;
 }
 
-MeshoptStream CompressAttributes(const EncodedAccessor& accessor) {
-  MeshoptStream stream;
+size_t StreamStride(const EncodedAccessor& accessor) {
+  if (accessor.filter_stride != 0) return accessor.filter_stride;
+  const size_t element = accessor.count == 0 ? 4 : accessor.bytes.size() / accessor.count;
+  if (std::string_view(accessor.type) == "SCALAR" || element % 4 != 0 || element > 256) return 4;
+  return element;
+}
+
+std::string CompressAttributes(std::string_view bytes, size_t stride) {
+  std::string compressed;
 #if ANIMCONV_WITH_MESHOPT
-  size_t stride = accessor.filter_stride;
-  if (stride == 0) {
-    stride = accessor.count == 0 ? 4 : accessor.bytes.size() / accessor.count;
-    if (accessor.type == std::string("SCALAR") || stride % 4 != 0 || stride > 256) {
-      // The attribute codec takes strides divisible by 4: small elements travel four bytes
-      // at a time (the bufferView grows to a multiple of 4; the accessor stays as it is).
-      stride = 4;
-    }
-  }
-  std::string data = accessor.bytes;
-  data.resize((data.size() + stride - 1) / stride * stride, '\0');
-  stream.byte_stride = stride;
-  stream.count = data.size() / stride;
-  stream.byte_length = data.size();
-  stream.compressed.resize(meshopt_encodeVertexBufferBound(stream.count, stride));
-  const size_t size =
-      meshopt_encodeVertexBuffer(reinterpret_cast<unsigned char*>(stream.compressed.data()),
-                                 stream.compressed.size(), data.data(), stream.count, stride);
-  stream.compressed.resize(size);
+  const size_t count = bytes.size() / stride;
+  compressed.resize(meshopt_encodeVertexBufferBound(count, stride));
+  compressed.resize(meshopt_encodeVertexBuffer(reinterpret_cast<unsigned char*>(compressed.data()),
+                                               compressed.size(), bytes.data(), count, stride));
 #else
-  static_cast<void>(accessor);
+  static_cast<void>(bytes), static_cast<void>(stride);
 #endif
-  return stream;
+  return compressed;
 }
 
 }  // namespace animconv

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "animconv/format.h"
@@ -45,13 +46,13 @@ bool MeshoptEncodingAvailable();
 EncodedAccessor EncodeSamplerOutput(const Channel& channel, const GltfCompression& options,
                                     bool meshopt);
 
-// The EXT_meshopt_compression attribute stream of an encoded accessor (mode ATTRIBUTES).
-struct MeshoptStream {
-  std::string compressed;
-  size_t byte_stride = 0;  // divisible by 4 (the extension's rule), at most 256
-  size_t count = 0;
-  size_t byte_length = 0;  // byte_stride * count: the bufferView's length, >= the accessor's bytes
-};
-MeshoptStream CompressAttributes(const EncodedAccessor& accessor);
+// The element size of the EXT_meshopt_compression attribute stream that holds `accessor`: the
+// filter's stride, else its element size when that is divisible by 4 (the extension's rule for
+// mode ATTRIBUTES) and at most 256, else 4 (small elements then travel four bytes at a time).
+size_t StreamStride(const EncodedAccessor& accessor);
+
+// The EXT_meshopt_compression mode ATTRIBUTES stream of `bytes` (a multiple of `stride` long).
+// Empty in a build without meshoptimizer.
+std::string CompressAttributes(std::string_view bytes, size_t stride);
 
 }  // namespace animconv

@@ -27,6 +27,7 @@ class GltfBuilder {
   size_t AddCompressedBufferView(std::string_view compressed, size_t byte_length,
                                  nlohmann::json extension);
   size_t AddAccessorDefinition(nlohmann::json accessor);  // returns its index
+  nlohmann::json& Accessor(size_t index) { return accessors_[index]; }
   // The fallback buffer's byteLength; 0 when no view is compressed.
   size_t fallback_byte_length() const { return fallback_length_; }
   void AdoptAccessors(nlohmann::json accessors) { accessors_ = std::move(accessors); }

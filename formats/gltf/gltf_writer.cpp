@@ -14,6 +14,7 @@
 #include "formats/gltf/glb.h"
 #include "formats/gltf/gltf.h"
 #include "formats/gltf/gltf_compress.h"
+#include "formats/gltf/gltf_compress_streams.h"
 #include "formats/gltf/gltf_document.h"
 #include "formats/gltf/gltf_pass_through.h"
 
@@ -52,7 +53,10 @@ class AnimationWriter {
  public:
   AnimationWriter(GltfBuilder& builder, const std::optional<GltfCompression>& compression,
                   bool meshopt)
-      : builder_(builder), compression_(compression), meshopt_(meshopt) {}
+      : builder_(builder),
+        compression_(compression),
+        meshopt_(meshopt),
+        streams_(builder, meshopt) {}
 
   json Write(const Asset& asset, const Clip& clip) {
     json channels = json::array();
@@ -77,6 +81,9 @@ class AnimationWriter {
     if (!clip.name.empty()) animation["name"] = clip.name;
     return animation;
   }
+
+  // Writes the compact accessors' bufferViews (after the last Write).
+  void Finish() { streams_.Finish(); }
 
   // What --compress did, for the diagnostics: "rotation 16-bit quaternion filter 12 bits: 40
   // channel(s), max error 0.0031 deg; ...". Empty without compression.
@@ -149,32 +156,7 @@ class AnimationWriter {
 
   size_t AddEncoded(const EncodedAccessor& encoded, std::optional<json> min,
                     std::optional<json> max) {
-    // Compressed only where that pays for the extension's JSON (~150 bytes a view): tiny
-    // accessors are smaller as they are, and a file where none pays needs no extension at all.
-    constexpr size_t kExtensionJsonBytes = 150;
-    std::optional<size_t> view;
-    if (meshopt_) {
-      MeshoptStream stream = CompressAttributes(encoded);
-      if (stream.compressed.size() + kExtensionJsonBytes < encoded.bytes.size()) {
-        json extension = {
-            {"byteStride", stream.byte_stride}, {"count", stream.count}, {"mode", "ATTRIBUTES"}};
-        if (std::string(encoded.filter) != "NONE") extension["filter"] = encoded.filter;
-        view = builder_.AddCompressedBufferView(stream.compressed, stream.byte_length,
-                                                std::move(extension));
-      }
-    }
-    if (!view) {
-      view = builder_.AddBufferView(encoded.filtered_bytes.empty() ? encoded.bytes
-                                                                   : encoded.filtered_bytes);
-    }
-    json accessor = {{"bufferView", *view},
-                     {"componentType", encoded.component_type},
-                     {"count", encoded.count},
-                     {"type", encoded.type}};
-    if (encoded.normalized) accessor["normalized"] = true;
-    if (min) accessor["min"] = *min;
-    if (max) accessor["max"] = *max;
-    return builder_.AddAccessorDefinition(std::move(accessor));
+    return streams_.Add(encoded, std::move(min), std::move(max));
   }
 
   size_t InputAccessor(const Asset& asset, const Clip& clip, const Channel& channel) {
@@ -211,6 +193,7 @@ class AnimationWriter {
   GltfBuilder& builder_;
   const std::optional<GltfCompression>& compression_;
   const bool meshopt_;
+  AnimationStreams streams_;
   std::map<std::vector<float>, size_t> inputs_;
   std::map<std::string, size_t> outputs_;
   std::map<std::string, Tally> tallies_;
@@ -399,6 +382,7 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
     written.push_back(animations.Write(asset, clip));
   }
   if (!written.empty()) document["animations"] = written;
+  animations.Finish();
   if (compression && !written.empty()) {
     AddDiagnostic(diagnostics, Severity::kInfo, "--compress: " + animations.Summary());
   }

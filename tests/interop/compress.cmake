@@ -4,15 +4,17 @@
 # .vrma @pixiv/three-vrm-animation on VRM models. Included from CMakeLists.txt (its functions).
 set(compress_check "${CMAKE_CURRENT_SOURCE_DIR}/check_compress.mjs")
 
-# interop_compress(NAME EXT INPUT [CHECK_ARGS...]): INPUT -> compress/NAME.EXT plain and with
-# --compress, then the check. Conversion options for both go in COMPRESS_CONVERT_ARGS.
+# interop_compress(NAME EXT INPUT [CHECK_ARGS...]): INPUT -> ../out-compress/NAME.EXT plain and
+# with --compress, then the check. The outputs sit beside out/, not in it: the checks that scan
+# out/ for every .vrma (check_vrma_tracks.mjs) load without a meshopt decoder, and a compressed
+# file requires one. Conversion options for both go in COMPRESS_CONVERT_ARGS.
 function(interop_compress name ext input)
   set(t interop.compress.${name})
-  interop_convert(${t}.plain compress/${name}.plain.${ext} ${input} ${COMPRESS_CONVERT_ARGS})
-  interop_convert(${t}.compressed compress/${name}.${ext} ${input} ${COMPRESS_CONVERT_ARGS}
+  interop_convert(${t}.plain ../out-compress/${name}.plain.${ext} ${input} ${COMPRESS_CONVERT_ARGS})
+  interop_convert(${t}.compressed ../out-compress/${name}.${ext} ${input} ${COMPRESS_CONVERT_ARGS}
                   --compress ${COMPRESS_EXTRA_ARGS})
   interop_check(${t} "${t}.plain;${t}.compressed" ${compress_check}
-                --plain compress/${name}.plain.${ext} --compressed compress/${name}.${ext} ${ARGN})
+                --plain ../out-compress/${name}.plain.${ext} --compressed ../out-compress/${name}.${ext} ${ARGN})
 endfunction()
 
 set(COMPRESS_CONVERT_ARGS "")
@@ -22,8 +24,8 @@ if(EXISTS "${ANIMCONV_UNITY_DATA}/walk.csv")
   # The check must see a real difference: bounds far below what 16 bits hold fail.
   interop_expect_failure(interop.compress.walk.detects-tight-bound
                          "interop.compress.walk.plain;interop.compress.walk.compressed"
-                         ${compress_check} --plain compress/walk.plain.glb
-                         --compressed compress/walk.glb --rotation-deg 1e-5)
+                         ${compress_check} --plain ../out-compress/walk.plain.glb
+                         --compressed ../out-compress/walk.glb --rotation-deg 1e-5)
   interop_compress(walk-text gltf "${ANIMCONV_UNITY_DATA}/walk.csv" --expect-meshopt)
   # --reduce --compress against the plain unreduced output: within --reduce's own tolerances.
   set(COMPRESS_EXTRA_ARGS --reduce)

@@ -71,9 +71,12 @@ class AnimationWriter {
         output = builder_.AddAccessor(Float32Bytes(values), values.size() / OutputWidth(channel),
                                       OutputType(channel.path), std::nullopt, std::nullopt);
       }
-      samplers.push_back({{"input", input},
-                          {"output", output},
-                          {"interpolation", SamplerInterpolation(channel.interpolation)}});
+      json sampler = {{"input", input}, {"output", output}};
+      // LINEAR is the default (glTF 2.0 §5.24): the compact output leaves it out.
+      if (!compression_ || channel.interpolation != Interpolation::kLinear) {
+        sampler["interpolation"] = SamplerInterpolation(channel.interpolation);
+      }
+      samplers.push_back(std::move(sampler));
       channels.push_back({{"sampler", samplers.size() - 1},
                           {"target", {{"node", channel.node}, {"path", PathName(channel.path)}}}});
     }

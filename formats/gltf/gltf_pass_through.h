@@ -24,8 +24,10 @@ class GltfBuilder {
   // EXT_meshopt_compression: `compressed` goes into the binary (buffer 0), the bufferView itself
   // onto the fallback buffer (buffer 1, no data) at the next free `byte_length` bytes.
   // `extension` carries byteStride, count, mode and filter; byteOffset/byteLength are set here.
+  // `definition` carries the view's other members (byteStride, target, name).
   size_t AddCompressedBufferView(std::string_view compressed, size_t byte_length,
-                                 nlohmann::json extension);
+                                 nlohmann::json extension,
+                                 nlohmann::json definition = nlohmann::json::object());
   size_t AddAccessorDefinition(nlohmann::json accessor);  // returns its index
   nlohmann::json& Accessor(size_t index) { return accessors_[index]; }
   // The fallback buffer's byteLength; 0 when no view is compressed.
@@ -46,7 +48,9 @@ class GltfBuilder {
 // are dropped (when every extension in use is one whose references we know how to renumber),
 // the remaining bufferViews are repacked into `builder` (decompressed where they were meshopt-
 // compressed), and external images are embedded. Why data is kept goes to `diagnostics`.
+// With `meshopt` (--compress) the kept views are losslessly EXT_meshopt_compression-compressed
+// where that pays (gltf_compress_views.h).
 nlohmann::json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
-                                            Diagnostics* diagnostics);
+                                            Diagnostics* diagnostics, bool meshopt = false);
 
 }  // namespace animconv

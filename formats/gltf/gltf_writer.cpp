@@ -354,10 +354,17 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
       source->json["nodes"].size() != asset.rig.nodes.size()) {
     source = nullptr;  // the rig was changed: the source's nodes no longer match
   }
+  const std::optional<GltfCompression>& compression = options.gltf_compression;
+  const bool meshopt = compression && compression->meshopt && MeshoptEncodingAvailable();
+  if (compression && compression->meshopt && !meshopt) {
+    AddDiagnostic(diagnostics, Severity::kWarning,
+                  "--compress: this build has no meshoptimizer (the web build, docs/web.md): "
+                  "written without EXT_meshopt_compression, quantized only");
+  }
   GltfBuilder builder;
   json document;
   if (source) {
-    document = PassThroughWithoutAnimations(*source, builder, diagnostics);
+    document = PassThroughWithoutAnimations(*source, builder, diagnostics, meshopt);
     if (document.contains("nodes")) {
       ReplaceAnimatedMatrices(asset, document["nodes"]);
       RenameNodes(asset.rig, document["nodes"]);
@@ -365,13 +372,6 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
   } else {
     document = {{"asset", {{"version", "2.0"}, {"generator", "animconv"}}}};
     document["nodes"] = GenerateNodes(asset.rig, document);
-  }
-  const std::optional<GltfCompression>& compression = options.gltf_compression;
-  const bool meshopt = compression && compression->meshopt && MeshoptEncodingAvailable();
-  if (compression && compression->meshopt && !meshopt) {
-    AddDiagnostic(diagnostics, Severity::kWarning,
-                  "--compress: this build has no meshoptimizer (the web build, docs/web.md): "
-                  "written without EXT_meshopt_compression, quantized only");
   }
   AnimationWriter animations(builder, compression, meshopt);
   json written = json::array();

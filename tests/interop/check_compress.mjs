@@ -17,7 +17,9 @@
 //     writer leaves tiny ones plain, where the extension's JSON costs more) and the extension is
 //     required; then GLTFLoader WITHOUT a meshopt decoder must refuse the file
 //     with its "setMeshoptDecoder" error (a reader that cannot decode fails clearly).
-//  3. Playback: both files are loaded (the compressed one with MeshoptDecoder) and every clip is
+//  3. Geometry: every mesh's attributes, morph attributes and indices as three.js built them equal
+//     the plain file's exactly (passed-through views are compressed losslessly).
+//  4. Playback: both files are loaded (the compressed one with MeshoptDecoder) and every clip is
 //     played at every key time and midpoint of both files' tracks. Every animated object's local
 //     quaternion (angle, q = -q), position (distance), scale (ratio) and morph weights (absolute)
 //     must match the plain file's within the given bounds (defaults: what --compress adds, a
@@ -241,6 +243,37 @@ if (args.model === undefined) {
   report.check(gltfPlain.animations.length === gltfCompressed.animations.length,
                `${gltfCompressed.animations.length} clips, plain ${gltfPlain.animations.length}`);
   const pairs = pairObjects(gltfPlain.root, gltfCompressed.root);
+  // Passed-through geometry is compressed losslessly: every attribute, morph attribute and index
+  // array three.js built must equal the plain file's element for element.
+  for (const [a, b] of pairs) {
+    if (!a.geometry || !b.geometry) {
+      report.check(!a.geometry === !b.geometry, `'${a.name}': geometry in one file only`);
+      continue;
+    }
+    const arrays = (geometry) => {
+      const out = new Map();
+      for (const [key, attribute] of Object.entries(geometry.attributes)) out.set(key, attribute);
+      for (const [key, list] of Object.entries(geometry.morphAttributes)) {
+        list.forEach((attribute, i) => out.set(`${key}[${i}]`, attribute));
+      }
+      if (geometry.index) out.set('index', geometry.index);
+      return out;
+    };
+    const want = arrays(a.geometry);
+    const got = arrays(b.geometry);
+    // (three.js adds attributes as their views finish decoding: compare the names, not the order)
+    report.check([...want.keys()].sort().join() === [...got.keys()].sort().join(),
+                 `'${a.name}': attributes ${[...got.keys()]}, plain ${[...want.keys()]}`);
+    for (const [key, attribute] of want) {
+      const other = got.get(key);
+      if (!other) continue;
+      let same = attribute.count === other.count && attribute.itemSize === other.itemSize;
+      for (let i = 0; same && i < attribute.count; ++i) {
+        for (let c = 0; same && c < attribute.itemSize; ++c) same = attribute.getComponent(i, c) === other.getComponent(i, c);
+      }
+      report.check(same, `'${a.name}' ${key}: geometry differs from the plain file's`);
+    }
+  }
   for (const clipPlain of gltfPlain.animations) {
     const clipCompressed = gltfCompressed.animations.find((clip) => clip.name === clipPlain.name);
     if (!report.check(clipCompressed !== undefined, `no clip '${clipPlain.name}'`)) continue;

@@ -98,7 +98,10 @@ for (const input of options.files) {
     continue;
   }
   for (const [index, tool] of tools.entries()) {
-    const output = join(options.out, `${name.replace(/\.[^.]+$/, '')}.${index}.glb`);
+    // A .vrma stays a .vrma for animconv (its VRMA writer, as a user converts one); the peers
+    // write .glb, which they know.
+    const extension = tool.name.startsWith('animconv') && /\.vrma$/i.test(name) ? 'vrma' : 'glb';
+    const output = join(options.out, `${name.replace(/\.[^.]+$/, '')}.${index}.${extension}`);
     const row = { file: name, input_bytes: statSync(input).size, keys_before: before.keys, tool: tool.name };
     const times = [];
     let last;

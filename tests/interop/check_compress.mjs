@@ -7,7 +7,7 @@
 //
 // usage: node check_compress.mjs --plain PLAIN.glb|.gltf|.vrma --compressed OUT
 //        [--model MODEL.vrm] [--rotation-deg D] [--translation M] [--scale R] [--weight W]
-//        [--expect-meshopt] [--max-failure-lines N]
+//        [--expect-meshopt | --expect-core] [--max-failure-lines N]
 //
 //  1. The validator, on the compressed file and on a copy with its meshopt views decoded (it cannot
 //     look inside EXT_meshopt_compression data itself): per error/warning code no more issues than
@@ -15,7 +15,9 @@
 //  2. Every sampler output is float or one of glTF 2.0 §3.11's normalized types for its path;
 //     with --expect-meshopt animation bufferViews are EXT_meshopt_compression-compressed (the
 //     writer leaves tiny ones plain, where the extension's JSON costs more) and the extension is
-//     required; then GLTFLoader WITHOUT a meshopt decoder must refuse the file
+//     required; with --expect-core (--compress-without-meshopt) the extension is absent and
+//     GLTFLoader without a decoder loads the file. With --expect-meshopt GLTFLoader WITHOUT a
+//     meshopt decoder must refuse the file
 //     with its "setMeshoptDecoder" error (a reader that cannot decode fails clearly).
 //  3. Geometry: every mesh's attributes, morph attributes and indices as three.js built them equal
 //     the plain file's exactly (passed-through views are compressed losslessly).
@@ -45,7 +47,7 @@ const { packGlb } = await import('./lib/glb.mjs');
 const { keyAndMidTimes } = await import('./lib/playback.mjs');
 
 const args = parseArgs(process.argv.slice(2), {
-  flags: ['expect-meshopt'],
+  flags: ['expect-meshopt', 'expect-core'],
   options: ['plain', 'compressed', 'model', 'rotation-deg', 'translation', 'scale', 'weight', 'max-failure-lines'],
 });
 for (const required of ['plain', 'compressed']) {
@@ -168,6 +170,19 @@ if (args['expect-meshopt']) {
   } catch (error) {
     report.check(/setMeshoptDecoder/.test(String(error && error.message)),
                  `GLTFLoader without a decoder failed otherwise than asking for setMeshoptDecoder: ${error && error.message}`);
+  }
+}
+
+if (args['expect-core']) {
+  // --compress-without-meshopt: core glTF 2.0, so GLTFLoader needs no decoder at all.
+  report.check(!(json.extensionsUsed ?? []).includes('EXT_meshopt_compression'),
+               'EXT_meshopt_compression is in extensionsUsed');
+  stubProgressEvent();
+  try {
+    await parseGltfCapturingConsole(new GLTFLoader(), loadableCopy(args.compressed, compressed));
+    report.pass();
+  } catch (error) {
+    report.fail(`GLTFLoader without a meshopt decoder failed: ${error && error.message}`);
   }
 }
 

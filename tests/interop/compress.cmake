@@ -26,6 +26,10 @@ if(EXISTS "${ANIMCONV_UNITY_DATA}/walk.csv")
                          "interop.compress.walk.plain;interop.compress.walk.compressed"
                          ${compress_check} --plain ../out-compress/walk.plain.glb
                          --compressed ../out-compress/walk.glb --rotation-deg 1e-5)
+  # Core glTF only: normalized integers, no extension; three.js needs no decoder.
+  set(COMPRESS_EXTRA_ARGS --compress-without-meshopt)
+  interop_compress(walk-core glb "${ANIMCONV_UNITY_DATA}/walk.csv" --expect-core)
+  set(COMPRESS_EXTRA_ARGS "")
   interop_compress(walk-text gltf "${ANIMCONV_UNITY_DATA}/walk.csv" --expect-meshopt)
   # --reduce --compress against the plain unreduced output: within --reduce's own tolerances.
   set(COMPRESS_EXTRA_ARGS --reduce)

@@ -168,6 +168,7 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"loop-blend", Double(&V::loop_blend)},
       {"reduce", Flag(&V::reduce)},
       {"compress", Flag(&V::compress)},
+      {"compress-without-meshopt", Flag(&V::compress_without_meshopt)},
       {"reduce-rotation", Double(&ReduceOptions::rotation_degrees)},
       {"reduce-translation", Double(&ReduceOptions::translation_metres)},
       {"reduce-scale", Double(&ReduceOptions::scale_ratio)},

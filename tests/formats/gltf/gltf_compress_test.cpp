@@ -347,6 +347,20 @@ TEST(GltfCompressTest, OtherOutputFormatsRefuseTheSwitch) {
   EXPECT_THROW(RenderAsset(asset, *FindFormat("three"), options), Error);
 }
 
+TEST(GltfCompressTest, WithoutMeshoptTheOutputIsCoreGltf) {
+  ConvertOptionValues values;
+  values.compress_without_meshopt = true;
+  ConvertOptions options;
+  ApplyConvertOptions(values, GivenOptions{"compress-without-meshopt"}, &options);
+  ASSERT_TRUE(options.write.gltf_compression);
+  EXPECT_FALSE(options.write.gltf_compression->meshopt);
+  const json document = JsonOfGlb(RenderAsset(TwinAsset(), *FindFormat("glb"), options));
+  EXPECT_FALSE(document.contains("extensionsUsed"));
+  EXPECT_EQ(document["buffers"].size(), 1u);
+  EXPECT_EQ(document["accessors"][1]["componentType"], kGltfShort);  // the rotation
+  EXPECT_TRUE(document["accessors"][1]["normalized"]);
+}
+
 // The option layer splits each tolerance: --compress a tenth, --reduce the rest.
 TEST(GltfCompressTest, CompressAndReduceShareTheTolerance) {
   ConvertOptionValues values;

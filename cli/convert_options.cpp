@@ -52,6 +52,14 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
        "bvh: the rotation channels' order for every joint: ZXY, ZYX, XYZ, XZY, YXZ or YZX. "
        "Default: the order each joint had "
        "in a BVH input, else ZXY (what CMU and most tools write)")
+      ("compress", po::bool_switch(&values->compress),
+       "gltf, glb, vrma: compact animation data: rotations and weights as normalized 16/8-bit "
+       "integers, identical accessors shared, EXT_meshopt_compression (required: three.js needs "
+       "GLTFLoader.setMeshoptDecoder) with its quaternion and exponential filters; each channel "
+       "within a tenth of the --reduce tolerances, else float (docs/formats/gltf.md)")
+      ("compress-without-meshopt", po::bool_switch(&values->compress_without_meshopt),
+       "--compress in core glTF only: normalized integers and shared accessors, no "
+       "EXT_meshopt_compression (for readers without a meshopt decoder); implies --compress")
       ("precision", po::value(&values->precision),
        "unity-csv: decimals per value (the exporter writes 3); default: shortest text that "
        "reads back as the same float");

@@ -400,6 +400,10 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
 
 std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options,
                         Diagnostics* diagnostics) {
+  if (options.write.gltf_compression && format.id != "gltf" && format.id != "glb" &&
+      format.id != "vrma") {
+    ThrowUsage(fmt::format("--compress is for gltf, glb and vrma output, not {}", format.id));
+  }
   const Mirror mirror = options.mirror.value_or(Mirror::kZ);
   if (asset.coordinates.handedness != format.handedness) {
     AddDiagnostic(

@@ -197,6 +197,27 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
     values.reduction.drop_rest_constant = !Given(given, "reduce-keep-rest");
     options->reduce = values.reduction;
   }
+  if (values.compress_without_meshopt) values.compress = true;
+  if (values.compress) {
+    // --compress may add a tenth of the tolerances (the --reduce-* values, else their defaults)
+    // and --reduce keeps the other nine tenths, so the two together never exceed what was asked
+    // (docs/formats/gltf.md, "Compact output").
+    constexpr double kCompressShare = 0.1;
+    const ReduceOptions& asked = values.reduction;
+    GltfCompression compression;
+    compression.meshopt = !values.compress_without_meshopt;
+    compression.rotation_degrees = asked.rotation_degrees * kCompressShare;
+    compression.translation_metres = asked.translation_metres * kCompressShare;
+    compression.scale_ratio = asked.scale_ratio * kCompressShare;
+    compression.weight = asked.weight * kCompressShare;
+    options->write.gltf_compression = compression;
+    if (options->reduce) {
+      options->reduce->rotation_degrees *= 1 - kCompressShare;
+      options->reduce->translation_metres *= 1 - kCompressShare;
+      options->reduce->scale_ratio *= 1 - kCompressShare;
+      options->reduce->weight *= 1 - kCompressShare;
+    }
+  }
 }
 
 void ApplyDiffOptions(const DiffOptionValues& values, const GivenOptions& given,

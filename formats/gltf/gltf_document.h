@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "animconv/diagnostic.h"
+#include "animconv/format.h"
 #include "animconv/model.h"
 #include "formats/common/json_pointer.h"
 
@@ -37,6 +38,9 @@ enum GltfComponentType : int {
 // The glTF writer (gltf_writer.cpp) with a last step on the finished JSON document, for formats
 // that are glTF plus an extension (VRM Animation). What it leaves out goes to `diagnostics`.
 std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnostics,
+                              const std::function<void(nlohmann::json&)>& finish);
+// The same with every glTF write option (WriteOptions::gltf_compression: --compress).
+std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& options,
                               const std::function<void(nlohmann::json&)>& finish);
 
 // Reports a problem at a JSON pointer of the document being read; the document itself is "/".

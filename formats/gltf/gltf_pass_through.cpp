@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "formats/gltf/gltf_compress_views.h"
+
 namespace animconv {
 namespace {
 
@@ -173,6 +175,29 @@ size_t GltfBuilder::AddAccessor(std::string_view float_bytes, size_t count, cons
   return accessors_.size() - 1;
 }
 
+size_t GltfBuilder::AddCompressedBufferView(std::string_view compressed, size_t byte_length,
+                                            json extension, json definition) {
+  binary_.append((4 - binary_.size() % 4) % 4, '\0');
+  extension["buffer"] = 0;
+  extension["byteOffset"] = binary_.size();
+  extension["byteLength"] = compressed.size();
+  binary_.append(compressed);
+  fallback_length_ += (4 - fallback_length_ % 4) % 4;
+  json view = std::move(definition);
+  view["buffer"] = 1;
+  view["byteOffset"] = fallback_length_;
+  view["byteLength"] = byte_length;
+  view["extensions"]["EXT_meshopt_compression"] = std::move(extension);
+  fallback_length_ += byte_length;
+  views_.push_back(std::move(view));
+  return views_.size() - 1;
+}
+
+size_t GltfBuilder::AddAccessorDefinition(json accessor) {
+  accessors_.push_back(std::move(accessor));
+  return accessors_.size() - 1;
+}
+
 void GltfBuilder::Finish(json& document) {
   if (views_.empty()) {
     document.erase("bufferViews");
@@ -187,7 +212,7 @@ void GltfBuilder::Finish(json& document) {
 }
 
 json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
-                                  Diagnostics* diagnostics) {
+                                  Diagnostics* diagnostics, bool meshopt) {
   // Member by member, leaving out the buffers this writer replaces (see SerializeGltfText).
   json document = json::object();
   for (auto it = source.json.begin(); it != source.json.end(); ++it) {
@@ -266,8 +291,24 @@ json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& build
       document, [&](json& reference) { Renumber(reference, accessor_map); },
       [&](json& reference) { Renumber(reference, view_map); });
 
-  // Repack the kept views into the one output buffer, in their original order.
+  json kept_accessors = json::array();
+  for (size_t a = 0; a < accessors.size(); ++a) {
+    if (!keep_accessor[a]) continue;
+    json accessor = accessors[a];
+    ForEachAccessorView(accessor, [&](json& reference) { Renumber(reference, view_map); });
+    kept_accessors.push_back(std::move(accessor));
+  }
+  // Repack the kept views into the one output buffer, in their original order; with `meshopt`
+  // (--compress) losslessly compressed where that pays (gltf_compress_views.h).
+  json kept_views = json::array();
   for (size_t v = 0; v < views.size(); ++v) {
+    if (keep_view[v]) kept_views.push_back(views[v]);
+  }
+  const std::vector<std::optional<ViewLayout>> layouts =
+      meshopt ? PassThroughViewLayouts(document, kept_accessors, kept_views)
+              : std::vector<std::optional<ViewLayout>>(kept_views.size());
+  constexpr size_t kExtensionJsonBytes = 150;
+  for (size_t v = 0, n = 0; v < views.size(); ++v) {
     if (!keep_view[v]) continue;
     json definition = views[v];
     definition.erase("buffer");
@@ -277,14 +318,20 @@ json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& build
       extensions->erase("EXT_meshopt_compression");  // stored decompressed now
       if (extensions->empty()) definition.erase("extensions");
     }
+    const std::optional<ViewLayout>& layout = layouts[n++];
+    if (layout) {
+      size_t length = 0;
+      const std::string compressed = CompressView(source.buffer_views[v], *layout, &length);
+      if (!compressed.empty() && compressed.size() + kExtensionJsonBytes < length) {
+        json extension = {{"byteStride", layout->stride},
+                          {"count", length / layout->stride},
+                          {"mode", layout->indices ? "INDICES" : "ATTRIBUTES"}};
+        builder.AddCompressedBufferView(compressed, length, std::move(extension),
+                                        std::move(definition));
+        continue;
+      }
+    }
     builder.AddBufferView(source.buffer_views[v], definition);
-  }
-  json kept_accessors = json::array();
-  for (size_t a = 0; a < accessors.size(); ++a) {
-    if (!keep_accessor[a]) continue;
-    json accessor = accessors[a];
-    ForEachAccessorView(accessor, [&](json& reference) { Renumber(reference, view_map); });
-    kept_accessors.push_back(std::move(accessor));
   }
   builder.AdoptAccessors(std::move(kept_accessors));
 

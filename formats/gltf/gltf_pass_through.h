@@ -21,6 +21,17 @@ class GltfBuilder {
   // strided, ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE).
   size_t AddAccessor(std::string_view float_bytes, size_t count, const char* type,
                      std::optional<nlohmann::json> min, std::optional<nlohmann::json> max);
+  // EXT_meshopt_compression: `compressed` goes into the binary (buffer 0), the bufferView itself
+  // onto the fallback buffer (buffer 1, no data) at the next free `byte_length` bytes.
+  // `extension` carries byteStride, count, mode and filter; byteOffset/byteLength are set here.
+  // `definition` carries the view's other members (byteStride, target, name).
+  size_t AddCompressedBufferView(std::string_view compressed, size_t byte_length,
+                                 nlohmann::json extension,
+                                 nlohmann::json definition = nlohmann::json::object());
+  size_t AddAccessorDefinition(nlohmann::json accessor);  // returns its index
+  nlohmann::json& Accessor(size_t index) { return accessors_[index]; }
+  // The fallback buffer's byteLength; 0 when no view is compressed.
+  size_t fallback_byte_length() const { return fallback_length_; }
   void AdoptAccessors(nlohmann::json accessors) { accessors_ = std::move(accessors); }
   // Puts bufferViews and accessors into `document` (omitting empty arrays).
   void Finish(nlohmann::json& document);
@@ -28,6 +39,7 @@ class GltfBuilder {
 
  private:
   std::string binary_;
+  size_t fallback_length_ = 0;
   nlohmann::json views_ = nlohmann::json::array();
   nlohmann::json accessors_ = nlohmann::json::array();
 };
@@ -36,7 +48,9 @@ class GltfBuilder {
 // are dropped (when every extension in use is one whose references we know how to renumber),
 // the remaining bufferViews are repacked into `builder` (decompressed where they were meshopt-
 // compressed), and external images are embedded. Why data is kept goes to `diagnostics`.
+// With `meshopt` (--compress) the kept views are losslessly EXT_meshopt_compression-compressed
+// where that pays (gltf_compress_views.h).
 nlohmann::json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
-                                            Diagnostics* diagnostics);
+                                            Diagnostics* diagnostics, bool meshopt = false);
 
 }  // namespace animconv

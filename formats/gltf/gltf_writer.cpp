@@ -4,6 +4,7 @@
 // no errors or warnings: the rules are in glTF 2.0 §3.11 Animations.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
@@ -12,6 +13,8 @@
 #include "formats/common/base64.h"
 #include "formats/gltf/glb.h"
 #include "formats/gltf/gltf.h"
+#include "formats/gltf/gltf_compress.h"
+#include "formats/gltf/gltf_compress_streams.h"
 #include "formats/gltf/gltf_document.h"
 #include "formats/gltf/gltf_pass_through.h"
 
@@ -43,23 +46,37 @@ std::string Float32Bytes(const std::vector<float>& values) {
 }
 
 // Adds animation samplers to `builder`, sharing one input accessor between channels whose
-// float32 key times are identical.
+// float32 key times are identical. With `compression` (--compress) each output takes the compact
+// encoding of gltf_compress.h, byte-identical accessors are written once, and with `meshopt`
+// every animation bufferView is EXT_meshopt_compression-compressed.
 class AnimationWriter {
  public:
-  explicit AnimationWriter(GltfBuilder& builder) : builder_(builder) {}
+  AnimationWriter(GltfBuilder& builder, const std::optional<GltfCompression>& compression,
+                  bool meshopt)
+      : builder_(builder),
+        compression_(compression),
+        meshopt_(meshopt),
+        streams_(builder, meshopt) {}
 
   json Write(const Asset& asset, const Clip& clip) {
     json channels = json::array();
     json samplers = json::array();
     for (const Channel& channel : clip.channels) {
       const size_t input = InputAccessor(asset, clip, channel);
-      std::vector<float> values(channel.values.begin(), channel.values.end());
-      const size_t output =
-          builder_.AddAccessor(Float32Bytes(values), values.size() / OutputWidth(channel),
-                               OutputType(channel.path), std::nullopt, std::nullopt);
-      samplers.push_back({{"input", input},
-                          {"output", output},
-                          {"interpolation", SamplerInterpolation(channel.interpolation)}});
+      size_t output = 0;
+      if (compression_) {
+        output = Add(EncodeSamplerOutput(channel, *compression_, meshopt_), channel.path);
+      } else {
+        std::vector<float> values(channel.values.begin(), channel.values.end());
+        output = builder_.AddAccessor(Float32Bytes(values), values.size() / OutputWidth(channel),
+                                      OutputType(channel.path), std::nullopt, std::nullopt);
+      }
+      json sampler = {{"input", input}, {"output", output}};
+      // LINEAR is the default (glTF 2.0 §5.24): the compact output leaves it out.
+      if (!compression_ || channel.interpolation != Interpolation::kLinear) {
+        sampler["interpolation"] = SamplerInterpolation(channel.interpolation);
+      }
+      samplers.push_back(std::move(sampler));
       channels.push_back({{"sampler", samplers.size() - 1},
                           {"target", {{"node", channel.node}, {"path", PathName(channel.path)}}}});
     }
@@ -68,9 +85,81 @@ class AnimationWriter {
     return animation;
   }
 
+  // Writes the compact accessors' bufferViews (after the last Write).
+  void Finish() { streams_.Finish(); }
+
+  // What --compress did, for the diagnostics: "rotation 16-bit quaternion filter 12 bits: 40
+  // channel(s), max error 0.0031 deg; ...". Empty without compression.
+  std::string Summary() const {
+    std::vector<std::string> parts;
+    for (const auto& [name, tally] : tallies_) {
+      parts.push_back(fmt::format("{}: {} channel(s), max error {:.3g} {}", name, tally.channels,
+                                  tally.max_error, tally.unit));
+    }
+    std::string text = fmt::format("{}", fmt::join(parts, "; "));
+    if (merged_ > 0) text += fmt::format("; {} identical output accessor(s) shared", merged_);
+    return text;
+  }
+
  private:
+  struct Tally {
+    size_t channels = 0;
+    double max_error = 0;
+    const char* unit = "";
+  };
+
   static size_t OutputWidth(const Channel& channel) {
     return channel.path == Path::kWeights ? 1 : static_cast<size_t>(channel.width);
+  }
+
+  static std::string EncodingName(const EncodedAccessor& encoded) {
+    if (std::string(encoded.filter) == "QUATERNION") {
+      return fmt::format("16-bit quaternion filter {} bits", encoded.bits);
+    }
+    if (std::string(encoded.filter) == "EXPONENTIAL") {
+      return fmt::format("float exponential filter {} bits", encoded.bits);
+    }
+    if (encoded.normalized) {
+      const bool is_unsigned = encoded.component_type == kGltfUnsignedByte ||
+                               encoded.component_type == kGltfUnsignedShort;
+      return fmt::format("{}-bit {}normalized", encoded.bits, is_unsigned ? "unsigned " : "");
+    }
+    return "float";
+  }
+
+  void Count(const EncodedAccessor& encoded, Path path) {
+    Tally& tally = tallies_[fmt::format("{} {}", PathName(path), EncodingName(encoded))];
+    ++tally.channels;
+    const bool rotation = path == Path::kRotation;
+    const double error =
+        rotation ? encoded.max_error * 180 / 3.14159265358979323846 : encoded.max_error;
+    tally.max_error = std::max(tally.max_error, error);
+    tally.unit = rotation                     ? "deg"
+                 : path == Path::kTranslation ? "m"
+                 : path == Path::kScale       ? "ratio"
+                                              : "weight";
+  }
+
+  // One accessor per distinct encoding and bytes (accessors are immutable, so sharing is safe).
+  size_t Add(const EncodedAccessor& encoded, Path path) {
+    Count(encoded, path);
+    const std::string key =
+        fmt::format("{}/{}/{}/{}/{}/", encoded.component_type, encoded.normalized, encoded.type,
+                    encoded.filter, encoded.count) +
+        encoded.bytes;
+    auto found = outputs_.find(key);
+    if (found != outputs_.end()) {
+      ++merged_;
+      return found->second;
+    }
+    const size_t index = AddEncoded(encoded, std::nullopt, std::nullopt);
+    outputs_.emplace(key, index);
+    return index;
+  }
+
+  size_t AddEncoded(const EncodedAccessor& encoded, std::optional<json> min,
+                    std::optional<json> max) {
+    return streams_.Add(encoded, std::move(min), std::move(max));
   }
 
   size_t InputAccessor(const Asset& asset, const Clip& clip, const Channel& channel) {
@@ -87,15 +176,31 @@ class AnimationWriter {
     }
     auto found = inputs_.find(times);
     if (found != inputs_.end()) return found->second;
-    const size_t index =
-        builder_.AddAccessor(Float32Bytes(times), times.size(), "SCALAR",
-                             json::array({times.front()}), json::array({times.back()}));
+    size_t index = 0;
+    if (compression_) {
+      // Times stay float32, unfiltered: the extension advises against lossy key times.
+      EncodedAccessor encoded;
+      encoded.bytes = Float32Bytes(times);
+      encoded.component_type = kGltfFloat;
+      encoded.count = times.size();
+      encoded.type = "SCALAR";
+      index = AddEncoded(encoded, json::array({times.front()}), json::array({times.back()}));
+    } else {
+      index = builder_.AddAccessor(Float32Bytes(times), times.size(), "SCALAR",
+                                   json::array({times.front()}), json::array({times.back()}));
+    }
     inputs_.emplace(std::move(times), index);
     return index;
   }
 
   GltfBuilder& builder_;
+  const std::optional<GltfCompression>& compression_;
+  const bool meshopt_;
+  AnimationStreams streams_;
   std::map<std::vector<float>, size_t> inputs_;
+  std::map<std::string, size_t> outputs_;
+  std::map<std::string, Tally> tallies_;
+  size_t merged_ = 0;
 };
 
 // Nodes for a rig that did not come from a glTF file.
@@ -156,7 +261,8 @@ void AppendU32(std::string& out, uint32_t value) {
 // over (bytes, base64, the URI string, the dump) and broke the memory bound of
 // docs/reliability.md; the bytes are the same, since dump() writes an object's members in key
 // order, each as its own dump().
-std::string SerializeGltfText(const json& document, const std::string& binary) {
+std::string SerializeGltfText(const json& document, const std::string& binary,
+                              const json& fallback) {
   static constexpr std::string_view kUriPrefix = "data:application/octet-stream;base64,";
   std::string out;
   out.reserve(Base64EncodedSize(binary.size()) + kUriPrefix.size() + 64);
@@ -174,7 +280,9 @@ std::string SerializeGltfText(const json& document, const std::string& binary) {
     out += fmt::format("[{{\"byteLength\":{},\"uri\":\"", binary.size());
     out += kUriPrefix;
     AppendBase64(binary, &out);
-    out += "\"}]";
+    out += "\"}";
+    if (!fallback.is_null()) out += "," + fallback.dump();
+    out += "]";
     buffers_written = true;
   };
   for (auto it = document.begin(); it != document.end(); ++it) {
@@ -188,13 +296,22 @@ std::string SerializeGltfText(const json& document, const std::string& binary) {
   return out;
 }
 
-std::string Serialize(json document, std::string binary, bool glb) {
+// The EXT_meshopt_compression fallback buffer: no data, as large as the views on it say (the
+// extension's "Fallback buffers"); null when nothing is compressed.
+json FallbackBuffer(size_t byte_length) {
+  if (byte_length == 0) return nullptr;
+  return {{"byteLength", byte_length},
+          {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}};
+}
+
+std::string Serialize(json document, std::string binary, bool glb, const json& fallback) {
   if (binary.empty() || !glb) {
     document.erase("buffers");
   } else {
     document["buffers"] = json::array({{{"byteLength", binary.size()}}});
+    if (!fallback.is_null()) document["buffers"].push_back(fallback);
   }
-  if (!glb) return SerializeGltfText(document, binary);
+  if (!glb) return SerializeGltfText(document, binary, fallback);
   std::string text = document.dump();
   // GLB 2.0: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros, every
   // chunk 4-byte aligned (glTF 2.0 §3.6 buffers and accessors).
@@ -229,17 +346,25 @@ void RenameNodes(const Rig& rig, json& nodes) {
 
 }  // namespace
 
-std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnostics,
+std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& options,
                               const std::function<void(nlohmann::json&)>& finish) {
+  Diagnostics* diagnostics = options.diagnostics;
   const auto* source = dynamic_cast<const GltfDocument*>(asset.source_document.get());
   if (source && source->json.contains("nodes") &&
       source->json["nodes"].size() != asset.rig.nodes.size()) {
     source = nullptr;  // the rig was changed: the source's nodes no longer match
   }
+  const std::optional<GltfCompression>& compression = options.gltf_compression;
+  const bool meshopt = compression && compression->meshopt && MeshoptEncodingAvailable();
+  if (compression && compression->meshopt && !meshopt) {
+    AddDiagnostic(diagnostics, Severity::kWarning,
+                  "--compress: this build has no meshoptimizer (the web build, docs/web.md): "
+                  "written without EXT_meshopt_compression, quantized only");
+  }
   GltfBuilder builder;
   json document;
   if (source) {
-    document = PassThroughWithoutAnimations(*source, builder, diagnostics);
+    document = PassThroughWithoutAnimations(*source, builder, diagnostics, meshopt);
     if (document.contains("nodes")) {
       ReplaceAnimatedMatrices(asset, document["nodes"]);
       RenameNodes(asset.rig, document["nodes"]);
@@ -248,7 +373,7 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnos
     document = {{"asset", {{"version", "2.0"}, {"generator", "animconv"}}}};
     document["nodes"] = GenerateNodes(asset.rig, document);
   }
-  AnimationWriter animations(builder);
+  AnimationWriter animations(builder, compression, meshopt);
   json written = json::array();
   for (const Clip& clip : asset.clips) {
     if (clip.channels.empty()) {
@@ -260,17 +385,41 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnos
     written.push_back(animations.Write(asset, clip));
   }
   if (!written.empty()) document["animations"] = written;
+  animations.Finish();
+  if (compression && !written.empty()) {
+    AddDiagnostic(diagnostics, Severity::kInfo, "--compress: " + animations.Summary());
+  }
+  const json fallback = FallbackBuffer(builder.fallback_byte_length());
+  if (!fallback.is_null()) {
+    // Required: the fallback buffer holds no data, so a reader without the extension could only
+    // fail later or play garbage (EXT_meshopt_compression, "Fallback buffers"); three.js
+    // GLTFLoader needs setMeshoptDecoder (docs/formats/gltf.md).
+    for (const char* list : {"extensionsUsed", "extensionsRequired"}) {
+      json& names = document[list];
+      if (!names.is_array()) names = json::array();
+      if (std::find(names.begin(), names.end(), "EXT_meshopt_compression") == names.end()) {
+        names.push_back("EXT_meshopt_compression");
+      }
+    }
+  }
   builder.Finish(document);
   if (finish) finish(document);
-  return Serialize(std::move(document), builder.TakeBinary(), glb);
+  return Serialize(std::move(document), builder.TakeBinary(), glb, fallback);
+}
+
+std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnostics,
+                              const std::function<void(nlohmann::json&)>& finish) {
+  WriteOptions options;
+  options.diagnostics = diagnostics;
+  return WriteGltfDocument(asset, glb, options, finish);
 }
 
 std::string WriteGltf(const Asset& asset, const WriteOptions& options) {
-  return WriteGltfDocument(asset, false, options.diagnostics, nullptr);
+  return WriteGltfDocument(asset, false, options, nullptr);
 }
 
 std::string WriteGlb(const Asset& asset, const WriteOptions& options) {
-  return WriteGltfDocument(asset, true, options.diagnostics, nullptr);
+  return WriteGltfDocument(asset, true, options, nullptr);
 }
 
 }  // namespace animconv

@@ -110,7 +110,7 @@ std::string WriteVrma(const Asset& asset, const WriteOptions& options) {
   }
   CheckChannels(asset);
   const json human_bones = HumanBones(asset.rig);
-  return WriteGltfDocument(asset, true, options.diagnostics, [&](json& document) {
+  return WriteGltfDocument(asset, true, options, [&](json& document) {
     json& used = document["extensionsUsed"];
     if (!used.is_array()) used = json::array();
     used.push_back("VRMC_vrm_animation");

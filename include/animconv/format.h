@@ -36,6 +36,22 @@ struct ReadOptions {
   Diagnostics* diagnostics = nullptr;
 };
 
+// glTF, GLB and VRMA `--compress` (docs/formats/gltf.md, "Compact output"): each sampler in the
+// smallest encoding whose measured error stays within these bounds, in clip_diff's units.
+struct GltfCompression {
+  // Rotations and morph weights as normalized 8/16-bit integers (glTF 2.0 §3.11 sampler outputs).
+  bool quantize = true;
+  // EXT_meshopt_compression (required) with its quaternion and exponential filters; needs a build
+  // with meshoptimizer (not the web build, docs/web.md).
+  bool meshopt = true;
+  // The most the encoding may add to any value: a tenth of the --reduce defaults (reduce.h), so
+  // --reduce --compress stays within --reduce's tolerances (the pipeline gives --reduce the rest).
+  double rotation_degrees = 0.01;
+  double translation_metres = 1e-5;
+  double scale_ratio = 1e-4;
+  double weight = 1e-4;
+};
+
 struct WriteOptions {
   bool three_array = false;  // three: a JSON array of clips
   // three: one `<mesh>.morphTargetInfluences[<target>]` track per morph target instead of one
@@ -49,6 +65,8 @@ struct WriteOptions {
   // bvh: the rotation channels' order for every joint (--bvh-order); unset = each node's
   // recorded Node::euler_order (a BVH input's), else ZXY.
   std::optional<EulerOrder> bvh_order;
+  // gltf, glb, vrma: the compact animation encoding; unset = plain float32 (every reader plays it).
+  std::optional<GltfCompression> gltf_compression;
   // Where the writer tells what it left out (channels its format cannot hold); null drops them.
   // RenderAsset points it at its own sink.
   Diagnostics* diagnostics = nullptr;

@@ -62,6 +62,8 @@ struct ConvertOptionValues {
   bool reduce = false;
   ReduceOptions reduction;
   double hierarchical_distance = 0;
+  bool compress = false;  // --compress (glTF family): WriteOptions::gltf_compression
+  bool compress_without_meshopt = false;  // --compress-without-meshopt: core glTF only
 };
 
 // `diff`'s own options (besides the input options).

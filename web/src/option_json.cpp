@@ -167,6 +167,8 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"loop", Flag(&V::loop)},
       {"loop-blend", Double(&V::loop_blend)},
       {"reduce", Flag(&V::reduce)},
+      {"compress", Flag(&V::compress)},
+      {"compress-without-meshopt", Flag(&V::compress_without_meshopt)},
       {"reduce-rotation", Double(&ReduceOptions::rotation_degrees)},
       {"reduce-translation", Double(&ReduceOptions::translation_metres)},
       {"reduce-scale", Double(&ReduceOptions::scale_ratio)},

@@ -1,0 +1,150 @@
+// `animconv convert --reduce --compress` beside `gltfpack -c` and glTF Transform (resample +
+// quantize + meshopt), on the same files in one run (issue 18 item 3). bench/compress_vs_peers.sh
+// installs the peers and picks the inputs; docs/performance.md has a run and how to read it.
+//
+//   node bench.mjs --animconv BIN --out DIR [--runs N] [--json FILE] FILE...
+//
+// For every file and tool: output bytes, keys kept (animconv info, which decodes
+// EXT_meshopt_compression), the largest error of every clip of the output against the input as
+// `animconv diff` measures it, and the wall time of the whole process (median of N runs).
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const gltfpack = join(here, 'node_modules', 'gltfpack', 'cli.js');
+
+const options = { runs: 3, files: [] };
+for (let i = 2; i < process.argv.length; ++i) {
+  const arg = process.argv[i];
+  if (arg === '--animconv') options.animconv = process.argv[++i];
+  else if (arg === '--out') options.out = process.argv[++i];
+  else if (arg === '--runs') options.runs = Number(process.argv[++i]);
+  else if (arg === '--json') options.json = process.argv[++i];
+  else options.files.push(arg);
+}
+if (!options.animconv || !options.out || options.files.length === 0 || !(options.runs >= 1)) {
+  console.error('usage: node bench.mjs --animconv BIN --out DIR [--runs N] [--json FILE] FILE...');
+  process.exit(2);
+}
+
+// Each tool as its users run it: its own defaults, the compact output switched on.
+const tools = [
+  { name: 'animconv (plain)', command: (input, output) => [options.animconv, ['-q', 'convert', input, '-o', output]] },
+  {
+    name: 'animconv --reduce --compress',
+    command: (input, output) => [options.animconv, ['-q', 'convert', input, '-o', output, '--reduce', '--compress']],
+  },
+  { name: 'gltfpack -c', command: (input, output) => [process.execPath, [gltfpack, '-c', '-i', input, '-o', output]] },
+  {
+    name: 'glTF Transform resample+quantize+meshopt',
+    command: (input, output) => [process.execPath, [join(here, 'gltf_transform_compress.mjs'), input, output]],
+  },
+];
+
+function run(command, args) {
+  const start = process.hrtime.bigint();
+  const result = spawnSync(command, args, { encoding: 'utf8', maxBuffer: 256 << 20 });
+  const ms = Number(process.hrtime.bigint() - start) / 1e6;
+  if (result.error) throw result.error;
+  return { ms, status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+function info(file) {
+  const result = run(options.animconv, ['info', file, '--json']);
+  if (result.status !== 0) return { error: result.stderr.trim().split('\n').pop() };
+  const parsed = JSON.parse(result.stdout);
+  return { keys: parsed.clips.reduce((sum, clip) => sum + clip.keys, 0), clips: parsed.clips };
+}
+
+// The largest error per unit over every clip of the output against the same clip of the input
+// (clips matched by name, else by index), and the clips the output lost.
+function worstErrors(input, output, clips, outputClips) {
+  const worst = { deg: 0, m: 0, ratio: 0, weight: 0 };
+  const dropped = [];
+  let channelsLost = 0;
+  for (const [index, clip] of clips.entries()) {
+    if (clip.keys === 0) continue;
+    const byName = outputClips.findIndex((out) => out.name === clip.name);
+    const outIndex = byName >= 0 ? byName : outputClips.length === clips.length ? index : -1;
+    if (outIndex < 0) {
+      dropped.push(clip.name);
+      continue;
+    }
+    const result = run(options.animconv, ['diff', input, output, '--clip', String(index), '--clip-b', String(outIndex), '--json']);
+    if (result.status !== 0) throw new Error(`diff ${input} ${output} clip ${clip.name}: ${result.stderr}`);
+    const diff = JSON.parse(result.stdout);
+    for (const unit of Object.keys(worst)) worst[unit] = Math.max(worst[unit], diff.overall[unit].max);
+    channelsLost += diff.only_in_a.length;
+  }
+  return { worst, dropped, channelsLost };
+}
+
+mkdirSync(options.out, { recursive: true });
+const results = [];
+const skipped = [];
+for (const input of options.files) {
+  const name = basename(input);
+  const before = info(input);
+  if (before.error || before.keys === 0) {
+    skipped.push({ file: name, reason: before.error ? `animconv cannot read it: ${before.error}` : 'no animation' });
+    continue;
+  }
+  for (const [index, tool] of tools.entries()) {
+    // A .vrma stays a .vrma for animconv (its VRMA writer, as a user converts one); the peers
+    // write .glb, which they know.
+    const extension = tool.name.startsWith('animconv') && /\.vrma$/i.test(name) ? 'vrma' : 'glb';
+    const output = join(options.out, `${name.replace(/\.[^.]+$/, '')}.${index}.${extension}`);
+    const row = { file: name, input_bytes: statSync(input).size, keys_before: before.keys, tool: tool.name };
+    const times = [];
+    let last;
+    for (let r = 0; r < options.runs; ++r) {
+      last = run(...tool.command(input, output));
+      if (last.status !== 0) break;
+      times.push(last.ms);
+    }
+    if (last.status !== 0) {
+      row.error = last.stderr.trim().split('\n').pop();
+      results.push(row);
+      continue;
+    }
+    const after = info(output);
+    if (after.error) {
+      row.error = `animconv cannot read the output: ${after.error}`;
+      results.push(row);
+      continue;
+    }
+    row.keys_after = after.keys;
+    row.output_bytes = statSync(output).size;
+    Object.assign(row, worstErrors(input, output, before.clips, after.clips));
+    row.wall_ms = median(times);
+    results.push(row);
+  }
+}
+
+const fmt = (value) => (value === 0 ? '0' : value.toPrecision(3));
+console.log('| file | tool | bytes in → out | keys in → out | max deg | max mm | max scale | max weight | wall ms |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+for (const row of results) {
+  if (row.error) {
+    console.log(`| ${row.file} | ${row.tool} | failed: ${row.error} ||||||`);
+    continue;
+  }
+  const notes = [];
+  if (row.dropped.length > 0) notes.push(`clips lost: ${row.dropped.join(', ')}`);
+  if (row.channelsLost > 0) notes.push(`${row.channelsLost} channel(s) missing (compared with rest)`);
+  console.log(
+    `| ${row.file} | ${row.tool} | ${row.input_bytes} → ${row.output_bytes} | ${row.keys_before} → ${row.keys_after} | ` +
+      `${fmt(row.worst.deg)} | ${fmt(row.worst.m * 1000)} | ${fmt(row.worst.ratio)} | ${fmt(row.worst.weight)} | ` +
+      `${row.wall_ms.toFixed(0)} |${notes.length ? ` ${notes.join('; ')}` : ''}`,
+  );
+}
+for (const skip of skipped) console.log(`skipped ${skip.file}: ${skip.reason}`);
+if (options.json) writeFileSync(options.json, JSON.stringify({ results, skipped }, null, 2));

@@ -1,0 +1,137 @@
+#include "formats/gltf/gltf_compress_views.h"
+
+#if ANIMCONV_WITH_MESHOPT
+#include <meshoptimizer.h>
+#endif
+
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "formats/gltf/gltf_compress.h"
+#include "formats/gltf/gltf_document.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+
+size_t ComponentBytes(int type) {
+  switch (type) {
+    case kGltfByte:
+    case kGltfUnsignedByte:
+      return 1;
+    case kGltfShort:
+    case kGltfUnsignedShort:
+      return 2;
+    case kGltfUnsignedInt:
+    case kGltfFloat:
+      return 4;
+  }
+  return 0;
+}
+
+size_t Components(const std::string& type) {
+  static const std::map<std::string, size_t> kCounts = {
+      {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}, {"MAT2", 4}, {"MAT3", 9}, {"MAT4", 16}};
+  const auto found = kCounts.find(type);
+  return found == kCounts.end() ? 0 : found->second;
+}
+
+std::optional<size_t> Index(const json& value) {
+  // Renumbered references are signed integers: any non-negative integer counts.
+  if (!value.is_number_integer() || value.get<int64_t>() < 0) return std::nullopt;
+  return static_cast<size_t>(value.get<int64_t>());
+}
+
+}  // namespace
+
+std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(const json& document,
+                                                              const json& accessors,
+                                                              const json& views) {
+  std::set<size_t> index_accessors;
+  if (document.contains("meshes") && document["meshes"].is_array()) {
+    for (const json& mesh : document["meshes"]) {
+      if (!mesh.is_object() || !mesh.contains("primitives")) continue;
+      for (const json& primitive : mesh["primitives"]) {
+        if (primitive.is_object() && primitive.contains("indices")) {
+          if (auto index = Index(primitive["indices"])) index_accessors.insert(*index);
+        }
+      }
+    }
+  }
+  // Per view: the element sizes its accessors read, and whether they are index data.
+  std::vector<std::set<size_t>> element_sizes(views.size());
+  std::vector<int> index_use(views.size(), 0);  // 0 none, 1 indices, -1 vertex data, -2 both
+  std::vector<bool> unknown(views.size(), false);
+  for (size_t a = 0; a < accessors.size(); ++a) {
+    const json& accessor = accessors[a];
+    // Sparse parts read other views in their own ways: leave those views as they are.
+    if (accessor.contains("sparse")) {
+      for (const char* part : {"indices", "values"}) {
+        if (auto view = Index(accessor["sparse"][part].value("bufferView", json()))) {
+          if (*view < views.size()) unknown[*view] = true;
+        }
+      }
+    }
+    const std::optional<size_t> view = Index(accessor.value("bufferView", json()));
+    if (!view || *view >= views.size()) continue;
+    const size_t size = ComponentBytes(accessor.value("componentType", 0)) *
+                        Components(accessor.value("type", std::string()));
+    if (size == 0) unknown[*view] = true;
+    element_sizes[*view].insert(size);
+    const bool is_index = index_accessors.count(a) > 0;
+    const int use = is_index ? 1 : -1;
+    index_use[*view] = index_use[*view] == 0 ? use : index_use[*view] == use ? use : -2;
+  }
+  std::vector<std::optional<ViewLayout>> layouts(views.size());
+  for (size_t v = 0; v < views.size(); ++v) {
+    if (unknown[v] || element_sizes[v].empty() || index_use[v] == -2) continue;  // images too
+    ViewLayout layout;
+    if (index_use[v] == 1) {
+      if (element_sizes[v].size() != 1) continue;
+      layout.stride = *element_sizes[v].begin();
+      layout.indices = true;
+      if (layout.stride != 2 && layout.stride != 4) continue;
+    } else if (views[v].contains("byteStride")) {
+      layout.stride = views[v]["byteStride"].get<size_t>();
+      if (layout.stride % 4 != 0 || layout.stride > 256) continue;
+    } else {
+      const size_t size = element_sizes[v].size() == 1 ? *element_sizes[v].begin() : 4;
+      layout.stride = size % 4 == 0 && size <= 256 ? size : 4;
+    }
+    layouts[v] = layout;
+  }
+  return layouts;
+}
+
+std::string CompressView(const std::string& bytes, const ViewLayout& layout,
+                         size_t* padded_length) {
+  std::string compressed;
+#if ANIMCONV_WITH_MESHOPT
+  std::string data = bytes;
+  data.resize((data.size() + layout.stride - 1) / layout.stride * layout.stride, '\0');
+  *padded_length = data.size();
+  const size_t count = data.size() / layout.stride;
+  if (!layout.indices) return CompressAttributes(data, layout.stride);
+  std::vector<unsigned int> indices(count);
+  for (size_t i = 0; i < count; ++i) {
+    if (layout.stride == 2) {
+      uint16_t index;
+      std::memcpy(&index, data.data() + i * 2, 2);
+      indices[i] = index;
+    } else {
+      std::memcpy(&indices[i], data.data() + i * 4, 4);
+    }
+  }
+  compressed.resize(meshopt_encodeIndexSequenceBound(count, 1u << 31));
+  compressed.resize(meshopt_encodeIndexSequence(reinterpret_cast<unsigned char*>(compressed.data()),
+                                                compressed.size(), indices.data(), count));
+#else
+  static_cast<void>(bytes), static_cast<void>(layout);
+  *padded_length = bytes.size();
+#endif
+  return compressed;
+}
+
+}  // namespace animconv

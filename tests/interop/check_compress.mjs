@@ -1,0 +1,345 @@
+#!/usr/bin/env node
+// Checks a `convert --compress` output (docs/formats/gltf.md, "Compact output") against the plain
+// output of the same conversion, with the real consumers: the Khronos glTF Validator
+// (gltf-validator@2.0.0-dev.3.10) and three.js r187's GLTFLoader with its MeshoptDecoder
+// (three/examples/jsm/libs/meshopt_decoder.module.js) + AnimationMixer; for .vrma also
+// @pixiv/three-vrm-animation 3.5.5 on a VRM model (@pixiv/three-vrm 3.5.5).
+//
+// usage: node check_compress.mjs --plain PLAIN.glb|.gltf|.vrma --compressed OUT
+//        [--model MODEL.vrm] [--rotation-deg D] [--translation M] [--scale R] [--weight W]
+//        [--expect-meshopt | --expect-core] [--max-failure-lines N]
+//
+//  1. The validator, on the compressed file and on a copy with its meshopt views decoded (it cannot
+//     look inside EXT_meshopt_compression data itself): per error/warning code no more issues than
+//     the plain file has (0 for our own outputs; a third-party model's mesh issues pass through).
+//  2. Every sampler output is float or one of glTF 2.0 §3.11's normalized types for its path;
+//     with --expect-meshopt animation bufferViews are EXT_meshopt_compression-compressed (the
+//     writer leaves tiny ones plain, where the extension's JSON costs more) and the extension is
+//     required; with --expect-core (--compress-without-meshopt) the extension is absent and
+//     GLTFLoader without a decoder loads the file. With --expect-meshopt GLTFLoader WITHOUT a
+//     meshopt decoder must refuse the file
+//     with its "setMeshoptDecoder" error (a reader that cannot decode fails clearly).
+//  3. Geometry: every mesh's attributes, morph attributes and indices as three.js built them equal
+//     the plain file's exactly (passed-through views are compressed losslessly).
+//  4. Playback: both files are loaded (the compressed one with MeshoptDecoder) and every clip is
+//     played at every key time and midpoint of both files' tracks. Every animated object's local
+//     quaternion (angle, q = -q), position (distance), scale (ratio) and morph weights (absolute)
+//     must match the plain file's within the given bounds (defaults: what --compress adds, a
+//     tenth of the --reduce defaults) plus 1e-6 of float32 arithmetic, and the local matrix
+//     three.js composes (it does not renormalise the quaternion) may not scale by more than the
+//     scale bound. With --model (.vrma): the VRMAnimation's clip for that VRM
+//     (createVRMAnimationClip) is played on it and its normalized humanoid bones compared.
+//
+// Prints one line per failure and the measured maxima; ends with "N passed, N failed".
+// Exit status 1 on failure, 2 on a usage or setup error.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { Report, parseArgs, parseGltfCapturingConsole, requireModules, stubProgressEvent, usage } from './lib/common.mjs';
+
+requireModules(['three', 'gltf-validator']);
+const THREE = await import('three');
+const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
+const { MeshoptDecoder } = await import('three/addons/libs/meshopt_decoder.module.js');
+const { splitContainer } = await import('./lib/glb.mjs');
+const { validate, formatIssue, loadableCopy, sceneOfRootNodes, bufferBytes } = await import('./lib/gltf_load.mjs');
+const { packGlb } = await import('./lib/glb.mjs');
+const { keyAndMidTimes } = await import('./lib/playback.mjs');
+
+const args = parseArgs(process.argv.slice(2), {
+  flags: ['expect-meshopt', 'expect-core'],
+  options: ['plain', 'compressed', 'model', 'rotation-deg', 'translation', 'scale', 'weight', 'max-failure-lines'],
+});
+for (const required of ['plain', 'compressed']) {
+  if (args[required] === undefined) usage(`--${required} is required`);
+  if (!existsSync(args[required])) usage(`${args[required]} not found`);
+}
+if (args.model !== undefined && !existsSync(args.model)) usage(`${args.model} not found`);
+const FLOAT_SLACK = 1e-6;
+const bound = {
+  rotationDeg: Number(args['rotation-deg'] ?? 0.01),
+  translation: Number(args.translation ?? 1e-5),
+  scale: Number(args.scale ?? 1e-4),
+  weight: Number(args.weight ?? 1e-4),
+};
+const report = new Report(args['max-failure-lines'] === undefined ? 50 : Number(args['max-failure-lines']));
+const plainBytes = new Uint8Array(readFileSync(args.plain));
+const compressedBytes = new Uint8Array(readFileSync(args.compressed));
+const compressed = splitContainer(compressedBytes);
+const plain = splitContainer(plainBytes);
+console.log(`bytes: ${basename(args.plain)} ${plainBytes.length}, ${basename(args.compressed)} ${compressedBytes.length} ` +
+            `(${(100 * compressedBytes.length / plainBytes.length).toFixed(1)} %)`);
+
+// A GLB of `container` with every EXT_meshopt_compression view decoded by three.js's
+// MeshoptDecoder into one plain buffer, the extension gone: the validator can then check the
+// quantized accessors themselves (unit rotations, ranges), which it cannot inside the extension.
+async function decodedCopy(file, container) {
+  await MeshoptDecoder.ready;
+  const json = structuredClone(container.json);
+  const parts = [];
+  let length = 0;
+  for (const view of json.bufferViews ?? []) {
+    const extension = (view.extensions ?? {}).EXT_meshopt_compression;
+    let bytes;
+    if (extension) {
+      const source = bufferBytes(file, container, extension.buffer)
+        .subarray(extension.byteOffset ?? 0, (extension.byteOffset ?? 0) + extension.byteLength);
+      bytes = new Uint8Array(extension.count * extension.byteStride);
+      MeshoptDecoder.decodeGltfBuffer(bytes, extension.count, extension.byteStride, source, extension.mode,
+                                      extension.filter ?? 'NONE');
+      delete view.extensions.EXT_meshopt_compression;
+      if (Object.keys(view.extensions).length === 0) delete view.extensions;
+    } else {
+      bytes = bufferBytes(file, container, view.buffer)
+        .subarray(view.byteOffset ?? 0, (view.byteOffset ?? 0) + view.byteLength);
+    }
+    length = (length + 3) & ~3;
+    parts.push([length, bytes]);
+    view.buffer = 0;
+    view.byteOffset = length;
+    length += bytes.length;
+  }
+  const bin = new Uint8Array(length);
+  for (const [offset, bytes] of parts) bin.set(bytes, offset);
+  json.buffers = [{ byteLength: length }];
+  for (const key of ['extensionsUsed', 'extensionsRequired']) {
+    if (!json[key]) continue;
+    json[key] = json[key].filter((name) => name !== 'EXT_meshopt_compression');
+    if (json[key].length === 0) delete json[key];
+  }
+  return new Uint8Array(packGlb(json, bin));
+}
+
+// 1. Validator, on the file and on its decoded copy.
+const plainReport = await validate(args.plain, plainBytes);
+for (const [what, bytes] of [['file', compressedBytes], ['decoded copy', await decodedCopy(args.compressed, compressed)]]) {
+  report.setContext(`${basename(args.compressed)} validator (${what})`);
+  const { messages, counts } = await validate(args.compressed, bytes);
+  // Errors and warnings per code: no code the plain output lacks, no more of one than it has
+  // (a third-party input's own mesh issues pass through both).
+  for (const [code, count] of counts) {
+    const allowed = plainReport.counts.get(code) ?? 0;
+    report.check(count <= allowed, () => `${count} x ${formatIssue(messages.find((m) => m.code === code))}` +
+                                         ` (the plain output has ${allowed})`);
+  }
+  const infos = new Map();
+  for (const message of messages) {
+    if (message.severity > 1 && !plainReport.messages.some((m) => m.code === message.code)) {
+      infos.set(message.code, formatIssue(message));
+    }
+  }
+  for (const text of infos.values()) console.log(`note (${what}): ${text}`);
+  report.pass();
+}
+
+// 2. Encodings.
+report.setContext(`${basename(args.compressed)} encodings`);
+const ALLOWED = {  // glTF 2.0 §3.11, the sampler output table: componentType -> normalized?
+  rotation: { 5126: false, 5120: true, 5122: true },
+  weights: { 5126: false, 5120: true, 5121: true, 5122: true, 5123: true },
+  translation: { 5126: false },
+  scale: { 5126: false },
+};
+const json = compressed.json;
+const animationViews = new Set();
+for (const animation of json.animations ?? []) {
+  for (const channel of animation.channels) {
+    const sampler = animation.samplers[channel.sampler];
+    for (const [index, role] of [[sampler.input, 'input'], [sampler.output, 'output']]) {
+      const accessor = json.accessors[index];
+      animationViews.add(accessor.bufferView);
+      const allowed = role === 'input' ? { 5126: false } : ALLOWED[channel.target.path];
+      report.check(allowed && accessor.componentType in allowed &&
+                   Boolean(accessor.normalized) === allowed[accessor.componentType],
+                   `${channel.target.path} ${role} accessor ${index}: componentType ${accessor.componentType}` +
+                   `${accessor.normalized ? ' normalized' : ''} is not allowed there`);
+    }
+  }
+}
+const meshoptRequired = (json.extensionsRequired ?? []).includes('EXT_meshopt_compression');
+if (args['expect-meshopt']) {
+  const compressedViews = [...animationViews].filter(
+    (view) => (json.bufferViews[view].extensions ?? {}).EXT_meshopt_compression);
+  report.check(compressedViews.length > 0, 'no animation bufferView is meshopt-compressed');
+  report.check(meshoptRequired, 'EXT_meshopt_compression is not in extensionsRequired');
+  stubProgressEvent();
+  const loader = new GLTFLoader();
+  try {
+    await parseGltfCapturingConsole(loader, loadableCopy(args.compressed, compressed));
+    report.fail('GLTFLoader without a meshopt decoder loaded the file; it must refuse it');
+  } catch (error) {
+    report.check(/setMeshoptDecoder/.test(String(error && error.message)),
+                 `GLTFLoader without a decoder failed otherwise than asking for setMeshoptDecoder: ${error && error.message}`);
+  }
+}
+
+if (args['expect-core']) {
+  // --compress-without-meshopt: core glTF 2.0, so GLTFLoader needs no decoder at all.
+  report.check(!(json.extensionsUsed ?? []).includes('EXT_meshopt_compression'),
+               'EXT_meshopt_compression is in extensionsUsed');
+  stubProgressEvent();
+  try {
+    await parseGltfCapturingConsole(new GLTFLoader(), loadableCopy(args.compressed, compressed));
+    report.pass();
+  } catch (error) {
+    report.fail(`GLTFLoader without a meshopt decoder failed: ${error && error.message}`);
+  }
+}
+
+// 3. Playback.
+async function load(file, container, plugins = []) {
+  stubProgressEvent();
+  const loader = new GLTFLoader();
+  loader.setMeshoptDecoder(MeshoptDecoder);
+  for (const plugin of plugins) loader.register(plugin);
+  const { gltf, messages } = await parseGltfCapturingConsole(loader, loadableCopy(file, container), async (loaded) => {
+    loaded.root = loaded.scene ?? await sceneOfRootNodes(loaded.parser);
+  });
+  for (const message of messages) console.log(`note: loading ${basename(file)} printed ${message}`);
+  return gltf;
+}
+
+const worst = { rotationDeg: 0, translation: 0, scale: 0, weight: 0, matrixScale: 0 };
+function angleDeg(a, b) {
+  const la = Math.hypot(...a);
+  const lb = Math.hypot(...b);
+  const dot = Math.abs(a.reduce((sum, value, i) => sum + value * b[i], 0)) / (la * lb);
+  return 2 * Math.acos(Math.min(1, dot)) * 180 / Math.PI;
+}
+function scaleRatio(a, b) {
+  return Math.max(...a.map((value, i) => (Math.abs(value) >= 1e-3 ? Math.abs(b[i] / value - 1) : Math.abs(b[i] - value) / 1e-3)));
+}
+// The scale three.js's composed local matrix really has: column lengths against the object's scale.
+function matrixScaleError(object) {
+  object.updateMatrix();
+  const e = object.matrix.elements;
+  const columns = [0, 4, 8].map((c) => Math.hypot(e[c], e[c + 1], e[c + 2]));
+  return scaleRatio(object.scale.toArray(), columns);
+}
+function compare(where, plainObject, compressedObject) {
+  const measured = {
+    rotationDeg: angleDeg(plainObject.quaternion.toArray(), compressedObject.quaternion.toArray()),
+    translation: plainObject.position.distanceTo(compressedObject.position),
+    scale: scaleRatio(plainObject.scale.toArray(), compressedObject.scale.toArray()),
+    weight: 0,
+    matrixScale: matrixScaleError(compressedObject),
+  };
+  const a = plainObject.morphTargetInfluences ?? [];
+  const b = compressedObject.morphTargetInfluences ?? [];
+  report.check(a.length === b.length, `${where}: ${b.length} morph weights, plain ${a.length}`);
+  for (let i = 0; i < a.length; ++i) measured.weight = Math.max(measured.weight, Math.abs(a[i] - b[i]));
+  const limits = { ...bound, matrixScale: bound.scale };
+  for (const key of Object.keys(measured)) {
+    worst[key] = Math.max(worst[key], measured[key]);
+    report.check(measured[key] <= limits[key] + FLOAT_SLACK,
+                 () => `${where}: ${key} off by ${measured[key].toExponential(3)}, bound ${limits[key]}`);
+  }
+}
+function playAt(mixer, clip, t) {
+  const action = mixer.clipAction(clip);
+  action.setLoop(THREE.LoopOnce, 1);
+  action.clampWhenFinished = true;
+  action.reset().play();
+  mixer.setTime(t);
+}
+function pairObjects(rootA, rootB) {
+  const a = [];
+  const b = [];
+  rootA.traverse((object) => a.push(object));
+  rootB.traverse((object) => b.push(object));
+  report.check(a.length === b.length, `scene trees differ: ${a.length} vs ${b.length} objects`);
+  return a.slice(0, Math.min(a.length, b.length)).map((object, i) => [object, b[i]]);
+}
+
+report.setContext(`${basename(args.compressed)} playback`);
+if (args.model === undefined) {
+  const gltfPlain = await load(args.plain, plain);
+  const gltfCompressed = await load(args.compressed, compressed);
+  report.check(gltfPlain.animations.length === gltfCompressed.animations.length,
+               `${gltfCompressed.animations.length} clips, plain ${gltfPlain.animations.length}`);
+  const pairs = pairObjects(gltfPlain.root, gltfCompressed.root);
+  // Passed-through geometry is compressed losslessly: every attribute, morph attribute and index
+  // array three.js built must equal the plain file's element for element.
+  for (const [a, b] of pairs) {
+    if (!a.geometry || !b.geometry) {
+      report.check(!a.geometry === !b.geometry, `'${a.name}': geometry in one file only`);
+      continue;
+    }
+    const arrays = (geometry) => {
+      const out = new Map();
+      for (const [key, attribute] of Object.entries(geometry.attributes)) out.set(key, attribute);
+      for (const [key, list] of Object.entries(geometry.morphAttributes)) {
+        list.forEach((attribute, i) => out.set(`${key}[${i}]`, attribute));
+      }
+      if (geometry.index) out.set('index', geometry.index);
+      return out;
+    };
+    const want = arrays(a.geometry);
+    const got = arrays(b.geometry);
+    // (three.js adds attributes as their views finish decoding: compare the names, not the order)
+    report.check([...want.keys()].sort().join() === [...got.keys()].sort().join(),
+                 `'${a.name}': attributes ${[...got.keys()]}, plain ${[...want.keys()]}`);
+    for (const [key, attribute] of want) {
+      const other = got.get(key);
+      if (!other) continue;
+      let same = attribute.count === other.count && attribute.itemSize === other.itemSize;
+      for (let i = 0; same && i < attribute.count; ++i) {
+        for (let c = 0; same && c < attribute.itemSize; ++c) same = attribute.getComponent(i, c) === other.getComponent(i, c);
+      }
+      report.check(same, `'${a.name}' ${key}: geometry differs from the plain file's`);
+    }
+  }
+  for (const clipPlain of gltfPlain.animations) {
+    const clipCompressed = gltfCompressed.animations.find((clip) => clip.name === clipPlain.name);
+    if (!report.check(clipCompressed !== undefined, `no clip '${clipPlain.name}'`)) continue;
+    report.check(Math.abs(clipPlain.duration - clipCompressed.duration) <= 1e-6,
+                 `clip '${clipPlain.name}' lasts ${clipCompressed.duration} s, plain ${clipPlain.duration} s`);
+    const mixerPlain = new THREE.AnimationMixer(gltfPlain.root);
+    const mixerCompressed = new THREE.AnimationMixer(gltfCompressed.root);
+    for (const t of keyAndMidTimes([clipPlain, clipCompressed])) {
+      playAt(mixerPlain, clipPlain, t);
+      playAt(mixerCompressed, clipCompressed, t);
+      for (const [a, b] of pairs) compare(`clip '${clipPlain.name}' t=${t.toFixed(4)} '${a.name}'`, a, b);
+    }
+  }
+} else {
+  requireModules(['@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
+  const { VRMLoaderPlugin } = await import('@pixiv/three-vrm');
+  const { VRMAnimationLoaderPlugin, VRMLookAtQuaternionProxy, createVRMAnimationClip } =
+    await import('@pixiv/three-vrm-animation');
+  const { addLookAtProxy } = await import('./lib/vrm.mjs');
+  const vrmaPlugin = [(parser) => new VRMAnimationLoaderPlugin(parser)];
+  const animationOf = async (file, container) => (await load(file, container, vrmaPlugin)).userData.vrmAnimations?.[0];
+  const plainAnimation = await animationOf(args.plain, plain);
+  const compressedAnimation = await animationOf(args.compressed, compressed);
+  if (report.check(plainAnimation && compressedAnimation, 'VRMAnimationLoaderPlugin found no VRMAnimation')) {
+    const modelBytes = new Uint8Array(readFileSync(args.model));
+    const modelOf = async () => {
+      const { vrm } = (await load(args.model, splitContainer(modelBytes), [(parser) => new VRMLoaderPlugin(parser)])).userData;
+      addLookAtProxy(vrm, VRMLookAtQuaternionProxy);
+      return vrm;
+    };
+    const vrmPlain = await modelOf();
+    const vrmCompressed = await modelOf();
+    const clipPlain = createVRMAnimationClip(plainAnimation, vrmPlain);
+    const clipCompressed = createVRMAnimationClip(compressedAnimation, vrmCompressed);
+    report.check(clipPlain.tracks.length === clipCompressed.tracks.length,
+                 `${clipCompressed.tracks.length} tracks, plain ${clipPlain.tracks.length}`);
+    const mixerPlain = new THREE.AnimationMixer(vrmPlain.scene);
+    const mixerCompressed = new THREE.AnimationMixer(vrmCompressed.scene);
+    const bones = Object.keys(vrmPlain.humanoid.normalizedHumanBones);
+    for (const t of keyAndMidTimes([clipPlain])) {
+      playAt(mixerPlain, clipPlain, t);
+      playAt(mixerCompressed, clipCompressed, t);
+      for (const bone of bones) {
+        const a = vrmPlain.humanoid.getNormalizedBoneNode(bone);
+        const b = vrmCompressed.humanoid.getNormalizedBoneNode(bone);
+        if (a && b) compare(`t=${t.toFixed(4)} ${bone}`, a, b);
+      }
+    }
+  }
+}
+console.log(`measured max: rotation ${worst.rotationDeg.toExponential(3)} deg, translation ${worst.translation.toExponential(3)} m, ` +
+            `scale ${worst.scale.toExponential(3)}, weight ${worst.weight.toExponential(3)}, ` +
+            `matrix scale from the quaternion ${worst.matrixScale.toExponential(3)}`);
+report.finish();

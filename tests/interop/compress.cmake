@@ -1,0 +1,69 @@
+# `convert --compress` outputs (docs/formats/gltf.md, "Compact output") checked against the plain
+# output of the same conversion by check_compress.mjs: Khronos validator (the file and its meshopt
+# views decoded), three.js GLTFLoader + MeshoptDecoder + AnimationMixer within the bounds, and for
+# .vrma @pixiv/three-vrm-animation on VRM models. Included from CMakeLists.txt (its functions).
+set(compress_check "${CMAKE_CURRENT_SOURCE_DIR}/check_compress.mjs")
+
+# interop_compress(NAME EXT INPUT [CHECK_ARGS...]): INPUT -> ../out-compress/NAME.EXT plain and
+# with --compress, then the check. The outputs sit beside out/, not in it: the checks that scan
+# out/ for every .vrma (check_vrma_tracks.mjs) load without a meshopt decoder, and a compressed
+# file requires one. Conversion options for both go in COMPRESS_CONVERT_ARGS.
+function(interop_compress name ext input)
+  set(t interop.compress.${name})
+  interop_convert(${t}.plain ../out-compress/${name}.plain.${ext} ${input} ${COMPRESS_CONVERT_ARGS})
+  interop_convert(${t}.compressed ../out-compress/${name}.${ext} ${input} ${COMPRESS_CONVERT_ARGS}
+                  --compress ${COMPRESS_EXTRA_ARGS})
+  interop_check(${t} "${t}.plain;${t}.compressed" ${compress_check}
+                --plain ../out-compress/${name}.plain.${ext} --compressed ../out-compress/${name}.${ext} ${ARGN})
+endfunction()
+
+set(COMPRESS_CONVERT_ARGS "")
+set(COMPRESS_EXTRA_ARGS "")
+if(EXISTS "${ANIMCONV_UNITY_DATA}/walk.csv")
+  interop_compress(walk glb "${ANIMCONV_UNITY_DATA}/walk.csv" --expect-meshopt)
+  # The check must see a real difference: bounds far below what 16 bits hold fail.
+  interop_expect_failure(interop.compress.walk.detects-tight-bound
+                         "interop.compress.walk.plain;interop.compress.walk.compressed"
+                         ${compress_check} --plain ../out-compress/walk.plain.glb
+                         --compressed ../out-compress/walk.glb --rotation-deg 1e-5)
+  # Core glTF only: normalized integers, no extension; three.js needs no decoder.
+  set(COMPRESS_EXTRA_ARGS --compress-without-meshopt)
+  interop_compress(walk-core glb "${ANIMCONV_UNITY_DATA}/walk.csv" --expect-core)
+  set(COMPRESS_EXTRA_ARGS "")
+  interop_compress(walk-text gltf "${ANIMCONV_UNITY_DATA}/walk.csv" --expect-meshopt)
+  # --reduce --compress against the plain unreduced output: within --reduce's own tolerances.
+  set(COMPRESS_EXTRA_ARGS --reduce)
+  interop_compress(walk-reduce glb "${ANIMCONV_UNITY_DATA}/walk.csv" --expect-meshopt
+                   --rotation-deg 0.1 --translation 1e-4 --scale 1e-3 --weight 1e-3)
+  set(COMPRESS_EXTRA_ARGS "")
+  if(ANIMCONV_VRMA_INTEROP AND IS_DIRECTORY "${vrm_dir}")
+    foreach(model vrmaddon_debug_robot.vrm three-vrm_sphere.vrm)
+      get_filename_component(model_name "${model}" NAME_WE)
+      interop_compress(walk-vrma-${model_name} vrma "${ANIMCONV_UNITY_DATA}/walk.csv"
+                       --expect-meshopt --model "${vrm_dir}/${model}")
+    endforeach()
+  endif()
+endif()
+
+# Third-party animated models (../shared/data, MANIFEST.md): skins, morph weights (8-bit and
+# signed), a meshopt-compressed input, node TRS.
+if(IS_DIRECTORY "${ANIMCONV_SHARED_DATA}")
+  foreach(entry
+          "fox|skeletal/khronos_Fox.glb"
+          "robot|morph/threejs_RobotExpressive.glb"
+          "facecap|morph/threejs_facecap_meshopt.glb"
+          "morph-cube|morph/khronos_AnimatedMorphCube/glTF/AnimatedMorphCube.gltf"
+          "box|skeletal/khronos_BoxAnimated_embedded.gltf")
+    string(REPLACE "|" ";" fields "${entry}")
+    list(GET fields 0 name)
+    list(GET fields 1 file)
+    if(EXISTS "${ANIMCONV_SHARED_DATA}/${file}")
+      if(name STREQUAL "box")
+        # 3 keys a channel: no view pays for the extension, so the file stays without it.
+        interop_compress(${name} glb "${ANIMCONV_SHARED_DATA}/${file}")
+      else()
+        interop_compress(${name} glb "${ANIMCONV_SHARED_DATA}/${file}" --expect-meshopt)
+      endif()
+    endif()
+  endforeach()
+endif()

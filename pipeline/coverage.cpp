@@ -86,6 +86,21 @@ std::string ChannelName(const Rig& rig, const ChannelKey& key) {
   return fmt::format("{}.{}", node.name, PathName(key.second));
 }
 
+// A .vrma's expression track played onto a VRM model (pipeline/vrm_expression_binds.h) lives on
+// in the weights of the meshes its binds name; an expression of the model that binds nothing
+// shows nothing in three-vrm either.
+bool PlayedThroughBinds(const Node& node, const Asset& output, const std::set<ChannelKey>& held) {
+  if (!node.vrma_role || node.vrma_role->kind == VrmaRole::Kind::kLookAt) return false;
+  for (const VrmExpression& expression : output.vrm_expressions) {
+    if (expression.name != node.vrma_role->name) continue;
+    if (expression.morph_target_binds.empty() && expression.material_binds == 0) return true;
+    for (const VrmExpression::MorphTargetBind& bind : expression.morph_target_binds) {
+      if (held.count({bind.node, Path::kWeights})) return true;
+    }
+  }
+  return false;
+}
+
 std::string BoneName(HumanBone bone) { return std::string(GetHumanBoneInfo(bone).vrm1); }
 
 }  // namespace
@@ -151,7 +166,8 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
   for (const ChannelKey& key : animated) {
     const Node& node = input.rig.nodes[static_cast<size_t>(key.first)];
     const int m = Counterpart(input.rig, output, key.first, check.same_nodes);
-    const bool kept = m >= 0 && held.count({m, key.second});
+    const bool kept =
+        (m >= 0 && held.count({m, key.second})) || PlayedThroughBinds(node, output, held);
     const bool folded =
         !kept && key.second == Path::kRotation && carried_below[static_cast<size_t>(key.first)];
     if (node.human_bone) {

@@ -17,6 +17,7 @@
 #include "animconv/transform.h"
 #include "formats/three/three_json.h"
 #include "libconvert/text.h"
+#include "pipeline/vrm_expression_binds.h"
 
 namespace animconv {
 namespace {
@@ -148,17 +149,6 @@ void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::
   input.source_document = model.source_document;
 }
 
-Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& model_name,
-                        Mirror mirror, std::optional<double> interval_seconds,
-                        RetargetReport* report, Diagnostics* diagnostics) {
-  RequireHumanoid(model.rig, "the --skeleton model " + model_name);
-  PrepareSource(input, mirror, interval_seconds, diagnostics);
-  Asset out = Retargeted(input, model.rig, model.coordinates, report);
-  out.source_document = model.source_document;
-  CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
-  return out;
-}
-
 namespace {
 
 // The input's expression and lookAt nodes and, per clip, their channels, taken out before the
@@ -208,6 +198,22 @@ void AddVrmaRoleTracks(VrmaRoleTracks roles, Asset& out) {
 }
 
 }  // namespace
+
+Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& model_name,
+                        Mirror mirror, std::optional<double> interval_seconds,
+                        RetargetReport* report, Diagnostics* diagnostics) {
+  RequireHumanoid(model.rig, "the --skeleton model " + model_name);
+  VrmaRoleTracks roles = TakeVrmaRoleTracks(input);
+  PrepareSource(input, mirror, interval_seconds, diagnostics);
+  Asset out = Retargeted(input, model.rig, model.coordinates, report);
+  out.source_document = model.source_document;
+  out.vrm_expressions = model.vrm_expressions;
+  CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
+  // A .vrma's expressions on a VRM model: morph weights through the model's binds.
+  PlayVrmaExpressionsOnModel(roles.nodes, std::move(roles.channels), model, model_name, out,
+                             diagnostics);
+  return out;
+}
 
 Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mirror,
                                 std::optional<double> interval_seconds, RetargetReport* report,

@@ -15,6 +15,7 @@
 #include "formats/gltf/gltf_accessors.h"
 #include "formats/gltf/gltf_buffers.h"
 #include "formats/gltf/gltf_document.h"
+#include "formats/gltf/vrm_expressions.h"
 #include "formats/gltf/vrm_humanoid.h"
 #include "libconvert/text.h"
 
@@ -427,7 +428,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   Asset asset;
   asset.coordinates = {Handedness::kRight, Facing::kPlusZ};  // glTF: the front faces +Z
   asset.rig = ReadRig(document, options.limits, errors);
-  ReadVrmHumanoid(document, asset, errors);
+  ReadVrmExpressions(document, ReadVrmHumanoid(document, asset, errors), asset, errors);
   GltfAccessors accessors(document, source->buffer_views, errors, budget);
   size_t skipped_channels = 0;
   if (const json* animations = errors.OptionalArray(document, "animations", "")) {

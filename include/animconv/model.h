@@ -55,6 +55,28 @@ struct VrmaRole {
   std::string name;  // the expression's name; "lookAt" for the lookAt node
 };
 
+// A VRM model's facial expression as three-vrm's VRMExpressionLoaderPlugin reads it: VRM 1.0
+// `VRMC_vrm.expressions.{preset,custom}`, or a VRM 0.x blendShapeGroup under its VRM 1.0 preset
+// name with its 0-100 bind weights divided by 100 (docs/formats/vrma.md, "Expressions on a model").
+struct VrmExpression {
+  enum class Override { kNone, kBlock, kBlend };
+  struct MorphTargetBind {
+    int node = -1;  // index into Rig::nodes (a node with a mesh)
+    int index = 0;  // morph target of that node's mesh
+    double weight = 1;
+  };
+  std::string name;
+  bool preset = false;
+  bool is_binary = false;  // the weight reads as 1 above 0.5, else 0
+  Override override_blink = Override::kNone;
+  Override override_look_at = Override::kNone;
+  Override override_mouth = Override::kNone;
+  std::vector<MorphTargetBind> morph_target_binds;
+  // Material colour and texture transform binds: counted, not carried (no format we write has
+  // them outside the model's own extension).
+  size_t material_binds = 0;
+};
+
 struct Node {
   std::string name;
   // True when the source had no name and the reader made one up ("node_3"); loaders that bind by
@@ -126,6 +148,8 @@ struct Asset {
   // Facts a reader found worth telling the user (shown by `info`), e.g. a detected decimal comma.
   std::vector<std::string> notes;
   std::shared_ptr<const SourceDocument> source_document;
+  // A VRM model's expressions (empty for anything else); binds index this rig's nodes.
+  std::vector<VrmExpression> vrm_expressions;
 };
 
 // Components per element for a path; weights need the node's morph target count.

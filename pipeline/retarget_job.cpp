@@ -17,6 +17,7 @@
 #include "animconv/transform.h"
 #include "formats/three/three_json.h"
 #include "libconvert/text.h"
+#include "pipeline/expressions_from_morphs.h"
 #include "pipeline/vrm_expression_binds.h"
 
 namespace animconv {
@@ -219,7 +220,33 @@ Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mi
                                 std::optional<double> interval_seconds, RetargetReport* report,
                                 Diagnostics* diagnostics) {
   VrmaRoleTracks roles;
-  if (rig.vrma_roles) roles = TakeVrmaRoleTracks(input);
+  if (rig.vrma_roles) {
+    AddExpressionsFromMorphs(input, diagnostics);
+    roles = TakeVrmaRoleTracks(input);
+    // A face capture (morph weights and no body): the expressions on the T-pose rig of the
+    // required bones, which a VRMA must hold.
+    if (!roles.nodes.empty() && HumanoidNodeCount(input.rig) == 0) {
+      std::vector<HumanBone> required;
+      for (int b = 0; b < kHumanBoneCount; ++b) {
+        if (GetHumanBoneInfo(static_cast<HumanBone>(b)).required_vrm1) {
+          required.push_back(static_cast<HumanBone>(b));
+        }
+      }
+      Asset out;
+      out.rig = MakeHumanoidTPoseRig(required, rig.facing);
+      out.coordinates = {Handedness::kRight, rig.facing};
+      out.notes = input.notes;
+      for (const Clip& clip : input.clips) {
+        out.clips.emplace_back().name = clip.name;
+        out.clips.back().duration_seconds = clip.duration();
+      }
+      AddDiagnostic(diagnostics, Severity::kInfo,
+                    "the input has no humanoid bones: the VRMA holds its expressions on the "
+                    "T-pose of the required bones");
+      AddVrmaRoleTracks(std::move(roles), out);
+      return out;
+    }
+  }
   PrepareSource(input, mirror, interval_seconds, diagnostics);
   std::array<bool, kHumanBoneCount> wanted{};
   for (const Node& node : input.rig.nodes) {

@@ -53,6 +53,9 @@ struct VrmaRole {
   enum class Kind { kPresetExpression, kCustomExpression, kLookAt };
   Kind kind = Kind::kPresetExpression;
   std::string name;  // the expression's name; "lookAt" for the lookAt node
+  // Set when the expression was made from morph weights (pipeline/expressions_from_morphs.h):
+  // the mesh node whose weights it came from, so coverage counts them as kept.
+  std::string morph_source;
 };
 
 // A VRM model's facial expression as three-vrm's VRMExpressionLoaderPlugin reads it: VRM 1.0

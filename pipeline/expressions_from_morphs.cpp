@@ -9,6 +9,7 @@
 
 #include "animconv/resample.h"
 #include "animconv/sample.h"
+#include "formats/gltf/vrm_expressions.h"
 #include "libconvert/text.h"
 
 namespace animconv {
@@ -106,6 +107,37 @@ void AddArkit(const Asset& input, std::vector<MorphExpressionRule>& rules) {
   }
 }
 
+void AddMapped(const Asset& input, const std::vector<BoneMapEntry>& map,
+               std::vector<MorphExpressionRule>& rules, std::vector<std::string>* notes) {
+  std::vector<std::string> unmatched;
+  for (const BoneMapEntry& entry : map) {
+    std::vector<MorphSource> sources;
+    for (size_t n = 0; n < input.rig.nodes.size(); ++n) {
+      const std::vector<std::string>& names = input.rig.nodes[n].morph_target_names;
+      for (size_t t = 0; t < names.size(); ++t) {
+        if (names[t] == entry.from)
+          sources.push_back({static_cast<int>(n), static_cast<int>(t), 1});
+      }
+    }
+    if (sources.empty()) {
+      unmatched.push_back(fmt::format("'{}' (line {})", entry.from, entry.line));
+      continue;
+    }
+    auto rule = std::find_if(rules.begin(), rules.end(), [&entry](const MorphExpressionRule& r) {
+      return r.expression == entry.to;
+    });
+    if (rule == rules.end()) {
+      rules.push_back({entry.to, IsVrm1PresetExpression(entry.to), {}});
+      rule = rules.end() - 1;
+    }
+    rule->sources.insert(rule->sources.end(), sources.begin(), sources.end());
+  }
+  if (notes && !unmatched.empty()) {
+    notes->push_back(
+        fmt::format("--expression-map: no morph target is named {}", ListFirst(unmatched, 8)));
+  }
+}
+
 const Channel* WeightsOf(const Clip& clip, int node) {
   for (const Channel& channel : clip.channels) {
     if (channel.node == node && channel.path == Path::kWeights) return &channel;
@@ -115,18 +147,29 @@ const Channel* WeightsOf(const Clip& clip, int node) {
 
 }  // namespace
 
-std::vector<MorphExpressionRule> MorphExpressionRules(const Asset& input,
-                                                      std::vector<std::string>* notes) {
+std::vector<MorphExpressionRule> MorphExpressionRules(
+    const Asset& input, const std::vector<BoneMapEntry>& expression_map,
+    std::vector<std::string>* notes) {
   std::vector<MorphExpressionRule> rules;
-  AddInverseBinds(input, rules, notes);
+  AddMapped(input, expression_map, rules, notes);
+  std::vector<MorphExpressionRule> inverted;
+  AddInverseBinds(input, inverted, notes);
+  for (MorphExpressionRule& rule : inverted) {
+    if (!HasRule(rules, rule.expression)) rules.push_back(std::move(rule));
+  }
   AddArkit(input, rules);
   return rules;
 }
 
-void AddExpressionsFromMorphs(Asset& input, Diagnostics* diagnostics) {
+void AddExpressionsFromMorphs(Asset& input, const std::vector<BoneMapEntry>& expression_map,
+                              Diagnostics* diagnostics) {
   std::vector<std::string> notes;
-  std::vector<MorphExpressionRule> rules = MorphExpressionRules(input, &notes);
-  for (const std::string& note : notes) AddDiagnostic(diagnostics, Severity::kInfo, note);
+  std::vector<MorphExpressionRule> rules = MorphExpressionRules(input, expression_map, &notes);
+  for (const std::string& note : notes) {
+    // A map entry that matches nothing is a mistake of the user's: a warning.
+    const bool map_miss = note.rfind("--expression-map", 0) == 0;
+    AddDiagnostic(diagnostics, map_miss ? Severity::kWarning : Severity::kInfo, note);
+  }
   if (rules.empty()) return;
   std::set<std::string> existing;
   for (const Node& node : input.rig.nodes) {

@@ -221,7 +221,7 @@ Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mi
                                 Diagnostics* diagnostics) {
   VrmaRoleTracks roles;
   if (rig.vrma_roles) {
-    AddExpressionsFromMorphs(input, diagnostics);
+    AddExpressionsFromMorphs(input, rig.expression_map, diagnostics);
     roles = TakeVrmaRoleTracks(input);
     // A face capture (morph weights and no body): the expressions on the T-pose rig of the
     // required bones, which a VRMA must hold.

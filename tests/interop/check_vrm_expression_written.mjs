@@ -7,11 +7,13 @@
 // of OUT's expression tracks and halfway between:
 //   --rules arkit  the mean of the ARKit blendshapes the table maps to the expression (eyeBlink_L
 //                  spelt so too);
+//   --rules map    --map FILE's `morph target,expression` lines (--expression-map): the mean of
+//                  the targets so named;
 //   --rules binds  IN is a VRM model with the clip: each of its expressions with one morph bind on
 //                  a target no other expression binds reads that influence / the bind weight.
 //
-//   node check_vrm_expression_written.mjs --source IN.glb --rules arkit|binds --model M.vrm
-//        [--clip N] OUT.vrma
+//   node check_vrm_expression_written.mjs --source IN.glb --rules arkit|map|binds [--map FILE]
+//        --model M.vrm [--clip N] OUT.vrma
 //
 // Prints one line per failure and "N passed, N failed"; exit 1 on failure, 2 on usage errors.
 
@@ -39,9 +41,10 @@ const ARKIT = {
 };
 const spellings = (name) => [name, name.replace(/Left$/, '_L').replace(/Right$/, '_R')];
 
-const args = parseArgs(process.argv.slice(2), { options: ['source', 'rules', 'model', 'clip', 'max-failure-lines'] });
+const args = parseArgs(process.argv.slice(2), { options: ['source', 'rules', 'map', 'model', 'clip', 'max-failure-lines'] });
 for (const required of ['source', 'rules', 'model']) if (args[required] === undefined) usage(`--${required} is required`);
-if (!['arkit', 'binds'].includes(args.rules)) usage('--rules is arkit or binds');
+if (!['arkit', 'map', 'binds'].includes(args.rules)) usage('--rules is arkit, map or binds');
+if (args.rules === 'map' && args.map === undefined) usage('--rules map needs --map FILE');
 if (args.positional.length !== 1) usage('give one OUT.vrma');
 const outFile = args.positional[0];
 for (const file of [args.source, args.model, outFile]) if (!existsSync(file)) usage(`${file} not found`);
@@ -54,7 +57,20 @@ const source = args.rules === 'binds'
   ? (await loadGltfFile(THREE, GLTFLoader, args.source, [(parser) => new VRMLoaderPlugin(parser)])).gltf
   : (await loadWithThree(args.source, splitContainer(new Uint8Array(readFileSync(args.source))))).gltf;
 const sources = new Map();
-if (args.rules === 'arkit') {
+if (args.rules === 'map') {
+  const meshes = [];
+  source.scene.traverse((object) => { if (object.morphTargetDictionary) meshes.push(object); });
+  for (const line of readFileSync(args.map, 'utf8').split('\n')) {
+    const [from, to] = line.split(',').map((field) => field?.trim());
+    if (!from || !to || from.startsWith('#')) continue;
+    for (const mesh of meshes) {
+      if (mesh.morphTargetDictionary[from] === undefined) continue;
+      if (!sources.has(to)) sources.set(to, []);
+      sources.get(to).push({ mesh, index: mesh.morphTargetDictionary[from], scale: 1 });
+      break;
+    }
+  }
+} else if (args.rules === 'arkit') {
   const meshes = [];
   source.scene.traverse((object) => { if (object.morphTargetDictionary) meshes.push(object); });
   for (const [arkit, expression] of Object.entries(ARKIT)) {

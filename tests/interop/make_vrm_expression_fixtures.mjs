@@ -4,7 +4,8 @@
 //   expressions_vrm1.vrm  vrmspec isBinary_Overridden (VRM 1.0) with 3 morph targets (zero
 //                         deltas: only the weights are checked) on 'Meter Happy' and 'Meter
 //                         Blink', and morphTargetBinds on six expressions: isBinary, overrideBlink
-//                         and overrideMouth blend and block, a custom one, two binds on a target;
+//                         and overrideMouth blend and block, a custom one, two binds on a target
+//                         (and the custom joy_left and joy_right, bound to nothing);
 //   expressions_vrm0.vrm  vrmaddon_simple_morph (VRM 0.x) whose 'blink' (isBinary, weight 50) and
 //                         'joy' (weight 30) bind the same target as 'a' (weight 100);
 //   expressions.vrma      three-vrm_test.vrma with tracks for aa, blink, blinkLeft, surprised and
@@ -84,7 +85,12 @@ function addMorphTargets(file, meshIndex, count) {
   expressions.preset.aa = { morphTargetBinds: [bind(happyNode, 1, 0.8), bind(blinkNode, 1, 0.6)] };
   expressions.preset.surprised = { overrideMouth: 'block', morphTargetBinds: [bind(blinkNode, 1, 0.4)] };
   expressions.preset.blinkLeft = { morphTargetBinds: [bind(happyNode, 2, 1)] };
-  expressions.custom = { wink: { isBinary: true, overrideBlink: 'block', morphTargetBinds: [bind(happyNode, 2, 0.25)] } };
+  expressions.custom = {
+    wink: { isBinary: true, overrideBlink: 'block', morphTargetBinds: [bind(happyNode, 2, 0.25)] },
+    // Bound to nothing: custom names for the --expression-map check to read back.
+    joy_left: {},
+    joy_right: {},
+  };
   save(file, 'expressions_vrm1.vrm');
 }
 

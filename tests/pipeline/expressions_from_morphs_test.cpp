@@ -39,7 +39,7 @@ double WeightAt(const Asset& asset, const std::string& expression, double second
 
 TEST(ExpressionsFromMorphsTest, ArkitNamesMakePresetsAndLeftRightHalvesAreAveraged) {
   Asset asset = Face({"jawOpen", "mouthSmile_L", "mouthSmileRight", "cheekPuff"});
-  AddExpressionsFromMorphs(asset, nullptr);
+  AddExpressionsFromMorphs(asset, {}, nullptr);
   const int aa = NodeNamed(asset, "aa");
   const int happy = NodeNamed(asset, "happy");
   ASSERT_GE(aa, 0);
@@ -60,7 +60,7 @@ TEST(ExpressionsFromMorphsTest, ArkitNamesMakePresetsAndLeftRightHalvesAreAverag
 
 TEST(ExpressionsFromMorphsTest, StepSourcesMakeAStepTrack) {
   Asset asset = Face({"eyeBlinkLeft", "x", "y", "z"}, Interpolation::kStep);
-  AddExpressionsFromMorphs(asset, nullptr);
+  AddExpressionsFromMorphs(asset, {}, nullptr);
   const Channel* blink =
       FindChannel(asset.clips[0], NodeNamed(asset, "blinkLeft"), Path::kTranslation);
   ASSERT_NE(blink, nullptr);
@@ -86,13 +86,13 @@ TEST(ExpressionsFromMorphsTest, OneToOneBindsAreInvertedAndTheOthersNoted) {
   both.morph_target_binds = {{0, 2, 1.0}, {0, 3, 1.0}};
   asset.vrm_expressions = {aa, wink, sad, both};
   std::vector<std::string> notes;
-  const std::vector<MorphExpressionRule> rules = MorphExpressionRules(asset, &notes);
+  const std::vector<MorphExpressionRule> rules = MorphExpressionRules(asset, {}, &notes);
   ASSERT_EQ(rules.size(), 1u);
   EXPECT_EQ(rules[0].expression, "aa");
   ASSERT_EQ(notes.size(), 1u);
   EXPECT_TRUE(testing::Has(notes[0], "wink (its target is bound by others too)")) << notes[0];
   EXPECT_TRUE(testing::Has(notes[0], "relaxed (2 binds)")) << notes[0];
-  AddExpressionsFromMorphs(asset, nullptr);
+  AddExpressionsFromMorphs(asset, {}, nullptr);
   // influence = 0.5 x weight, so the weight is twice the influence.
   EXPECT_DOUBLE_EQ(WeightAt(asset, "aa", 0.5), 2 * 1.0);
   EXPECT_DOUBLE_EQ(WeightAt(asset, "aa", 0.75), 2 * 0.75);
@@ -104,9 +104,32 @@ TEST(ExpressionsFromMorphsTest, AnExpressionTheInputHoldsAlreadyIsLeftAlone) {
   existing.name = "aa";
   existing.vrma_role = VrmaRole{VrmaRole::Kind::kPresetExpression, "aa", {}};
   asset.rig.nodes.push_back(existing);
-  AddExpressionsFromMorphs(asset, nullptr);
+  AddExpressionsFromMorphs(asset, {}, nullptr);
   EXPECT_EQ(asset.rig.nodes.size(), 2u);
   EXPECT_EQ(asset.clips[0].channels.size(), 1u);
+}
+
+TEST(ExpressionsFromMorphsTest, AnExpressionMapComesFirstAndNamesPresetsOrCustoms) {
+  Asset asset = Face({"jawOpen", "Fcl_MTH_A", "Fcl_EYE_Joy", "Fcl_EYE_Joy"});
+  const std::vector<BoneMapEntry> map = {
+      {"Fcl_MTH_A", "aa", 1}, {"Fcl_EYE_Joy", "eyeJoy", 2}, {"Missing", "sad", 3}};
+  std::vector<std::string> notes;
+  const std::vector<MorphExpressionRule> rules = MorphExpressionRules(asset, map, &notes);
+  ASSERT_EQ(rules.size(), 2u);  // jawOpen's ARKit "aa" loses to the map's
+  EXPECT_EQ(rules[0].expression, "aa");
+  EXPECT_TRUE(rules[0].preset);
+  ASSERT_EQ(rules[0].sources.size(), 1u);
+  EXPECT_EQ(rules[0].sources[0].target, 1);
+  EXPECT_EQ(rules[1].expression, "eyeJoy");
+  EXPECT_FALSE(rules[1].preset);
+  EXPECT_EQ(rules[1].sources.size(), 2u);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_TRUE(testing::Has(notes[0], "no morph target is named 'Missing' (line 3)")) << notes[0];
+  AddExpressionsFromMorphs(asset, map, nullptr);
+  EXPECT_DOUBLE_EQ(WeightAt(asset, "aa", 0.5), 0.8);
+  EXPECT_DOUBLE_EQ(WeightAt(asset, "eyeJoy", 0.5), 0.5);
+  EXPECT_EQ(asset.rig.nodes[static_cast<size_t>(NodeNamed(asset, "eyeJoy"))].vrma_role->kind,
+            VrmaRole::Kind::kCustomExpression);
 }
 
 TEST(ExpressionsFromMorphsTest, ArkitSpellings) {

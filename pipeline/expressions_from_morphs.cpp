@@ -163,6 +163,21 @@ std::vector<MorphExpressionRule> MorphExpressionRules(
 
 void AddExpressionsFromMorphs(Asset& input, const std::vector<BoneMapEntry>& expression_map,
                               Diagnostics* diagnostics) {
+  // Only the morph weights are read, baked to linear where cubic; the bone channels are left to
+  // the retargeter (which bakes them on its own grid).
+  Asset weights;
+  weights.rig = input.rig;
+  bool any_weights = false;
+  for (const Clip& clip : input.clips) {
+    Clip& copy = weights.clips.emplace_back();
+    for (const Channel& channel : clip.channels) {
+      if (channel.path != Path::kWeights) continue;
+      copy.channels.push_back(channel);
+      any_weights = true;
+    }
+  }
+  if (!any_weights) return;
+  BakeCubicSplines(weights, std::nullopt);
   std::vector<std::string> notes;
   std::vector<MorphExpressionRule> rules = MorphExpressionRules(input, expression_map, &notes);
   for (const std::string& note : notes) {
@@ -175,12 +190,12 @@ void AddExpressionsFromMorphs(Asset& input, const std::vector<BoneMapEntry>& exp
   for (const Node& node : input.rig.nodes) {
     if (node.vrma_role) existing.insert(node.vrma_role->name);
   }
-  BakeCubicSplines(input, std::nullopt);
   std::vector<std::string> made;
   for (const MorphExpressionRule& rule : rules) {
     if (existing.count(rule.expression)) continue;
     int role_node = -1;
-    for (Clip& clip : input.clips) {
+    for (size_t c = 0; c < input.clips.size(); ++c) {
+      const Clip& clip = weights.clips[c];
       std::vector<const Channel*> sources;
       for (const MorphSource& source : rule.sources) {
         if (const Channel* channel = WeightsOf(clip, source.node)) sources.push_back(channel);
@@ -225,7 +240,7 @@ void AddExpressionsFromMorphs(Asset& input, const std::vector<BoneMapEntry>& exp
                            : rule.expression);
       }
       track.node = role_node;
-      clip.channels.push_back(std::move(track));
+      input.clips[c].channels.push_back(std::move(track));
     }
   }
   if (!made.empty()) {

@@ -367,6 +367,14 @@ void PlayVrmaExpressionsOnModel(const std::vector<Node>& role_nodes,
                     "resampled where blend overrides multiply; largest error between keys {:.2g})",
                     where, tracks.size(), model_name, made.size(), report.keys, report.events,
                     report.resampled_segments, report.max_chord_error));
+    // Only past the per-segment cap of ExpressionMorphChannels (4096 keys).
+    if (report.max_chord_error > 1e-6) {
+      AddDiagnostic(diagnostics, Severity::kWarning,
+                    fmt::format("expressions{}: the morph weights are up to {:.2g} off three-vrm's "
+                                "between keys (blend overrides changing too fast for the keys "
+                                "allowed)",
+                                where, report.max_chord_error));
+    }
     for (Channel& channel : made) out.clips[c].channels.push_back(std::move(channel));
   }
   if (!missing.empty()) {

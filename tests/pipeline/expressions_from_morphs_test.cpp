@@ -132,6 +132,36 @@ TEST(ExpressionsFromMorphsTest, AnExpressionMapComesFirstAndNamesPresetsOrCustom
             VrmaRole::Kind::kCustomExpression);
 }
 
+// The bone channels are the retargeter's to bake, on its own grid: a cubic rotation beside the
+// morph weights stays cubic (an earlier version baked the whole input).
+TEST(ExpressionsFromMorphsTest, OnlyTheMorphWeightsAreRead) {
+  Asset asset = Face({"jawOpen", "x", "y", "z"});
+  asset.rig.nodes.push_back(Node{});
+  asset.rig.nodes.back().name = "Hips";
+  asset.clips[0].channels.push_back(MakeChannel(1, Path::kRotation, {0, 1},
+                                                {0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0,  //
+                                                 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0},
+                                                4, Interpolation::kCubicSpline));
+  AddExpressionsFromMorphs(asset, {}, nullptr);
+  EXPECT_GE(NodeNamed(asset, "aa"), 0);
+  EXPECT_EQ(FindChannel(asset.clips[0], 1, Path::kRotation)->interpolation,
+            Interpolation::kCubicSpline);
+}
+
+// A VRM model converted with a bone clip only: nothing to invert, nothing said.
+TEST(ExpressionsFromMorphsTest, NoMorphWeightsNoExpressionsNoNotes) {
+  Asset asset = Face({"a", "b", "c", "d"});
+  asset.clips[0].channels.clear();
+  VrmExpression both;
+  both.name = "relaxed";
+  both.morph_target_binds = {{0, 2, 1.0}, {0, 3, 1.0}};
+  asset.vrm_expressions = {both};
+  Diagnostics diagnostics;
+  AddExpressionsFromMorphs(asset, {}, &diagnostics);
+  EXPECT_TRUE(diagnostics.empty());
+  EXPECT_EQ(asset.rig.nodes.size(), 1u);
+}
+
 TEST(ExpressionsFromMorphsTest, ArkitSpellings) {
   EXPECT_TRUE(IsArkitName("eyeBlinkLeft", "eyeBlinkLeft"));
   EXPECT_TRUE(IsArkitName("eyeBlink_L", "eyeBlinkLeft"));

@@ -136,7 +136,8 @@ void AddCrossing(double a, double va, double b, double vb, double level,
 // The influences of every bound target, laid out node by node (`slots`).
 class Influences {
  public:
-  Influences(const Rig& rig, const Manager& manager) : manager_(manager) {
+  Influences(const Rig& rig, const std::vector<VrmExpression>& expressions, const Manager& manager)
+      : manager_(manager) {
     for (const Played& played : manager.played()) {
       for (const VrmExpression::MorphTargetBind& bind : played.expression->morph_target_binds) {
         slots_.emplace(bind.node, 0);
@@ -145,9 +146,24 @@ class Influences {
     size_t offset = 0;
     for (auto& [node, slot] : slots_) {
       slot = offset;
-      offset += static_cast<size_t>(rig.nodes[static_cast<size_t>(node)].morph_target_count);
+      const Node& mesh_node = rig.nodes[static_cast<size_t>(node)];
+      const size_t count = static_cast<size_t>(mesh_node.morph_target_count);
+      // A target no expression binds keeps the mesh's own weight (GLTFLoader's initial
+      // influence); every bound one is cleared to 0 each update (clearAppliedWeight), played or
+      // not.
+      for (size_t t = 0; t < count; ++t) {
+        const bool has_default = mesh_node.morph_default_weights.size() == count;
+        rest_.push_back(has_default ? mesh_node.morph_default_weights[t] : 0.0);
+      }
+      offset += count;
     }
     size_ = offset;
+    for (const VrmExpression& expression : expressions) {
+      for (const VrmExpression::MorphTargetBind& bind : expression.morph_target_binds) {
+        const auto slot = slots_.find(bind.node);
+        if (slot != slots_.end()) rest_[slot->second + static_cast<size_t>(bind.index)] = 0;
+      }
+    }
   }
 
   const std::map<int, size_t>& slots() const { return slots_; }
@@ -155,7 +171,7 @@ class Influences {
 
   void At(double seconds, std::vector<double>& values, std::vector<char>* state) const {
     manager_.Apply(seconds, applied_, state);
-    values.assign(size_, 0.0);
+    values = rest_;
     const std::vector<Played>& played = manager_.played();
     for (size_t e = 0; e < played.size(); ++e) {
       for (const VrmExpression::MorphTargetBind& bind : played[e].expression->morph_target_binds) {
@@ -168,6 +184,7 @@ class Influences {
   const Manager& manager_;
   std::map<int, size_t> slots_;  // node -> first value of its targets
   size_t size_ = 0;
+  std::vector<double> rest_;  // each target's value before the expressions add to it
   mutable std::vector<double> applied_;
 };
 
@@ -222,7 +239,7 @@ std::vector<Channel> ExpressionMorphChannels(const Rig& rig,
   ExpressionBindReport local;
   ExpressionBindReport& out = report ? *report : local;
   const Manager manager(expressions, tracks);
-  const Influences influences(rig, manager);
+  const Influences influences(rig, expressions, manager);
   if (influences.slots().empty()) return {};
   const std::vector<double> points = Breakpoints(manager);
 

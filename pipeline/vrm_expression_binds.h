@@ -32,7 +32,8 @@ struct ExpressionBindReport {
 constexpr double kExpressionBindTolerance = 2e-7;
 
 // The weights channels (kLinear, one per bound mesh node of `rig`, all of its morph targets;
-// targets no track moves stay 0) for `tracks` on `expressions`. Each influence is
+// a target no expression binds keeps the mesh's default weight, one that an expression binds
+// but no track moves is 0, as three-vrm clears it) for `tracks` on `expressions`. Each influence is
 // sum over binds of bind weight x the expression's applied weight: isBinary reads a weight as 1
 // above 0.5, else 0; overrideBlink/LookAt/Mouth multiply the blink, lookAt and mouth expressions
 // by max(0, 1 - sum of the amounts: block 1 when the output is above 0, blend the output); a

@@ -128,6 +128,15 @@ void ReadMorphTargets(const json& meshes, size_t mesh_index, const StructureLimi
   node.morph_target_count = static_cast<int>(*count);
   node.mesh = MeshInfo{errors.OptionalString(mesh, "name", pointer), static_cast<int>(mesh_index),
                        static_cast<int>(primitives->size())};
+  // glTF 2.0 mesh.weights: as many numbers as targets (GLTFLoader's initial influences).
+  if (const auto weights = mesh.find("weights");
+      weights != mesh.end() && weights->is_array() && weights->size() == *count) {
+    for (const json& weight : *weights) {
+      if (!weight.is_number()) break;
+      node.morph_default_weights.push_back(weight.get<double>());
+    }
+    if (node.morph_default_weights.size() != *count) node.morph_default_weights.clear();
+  }
   // mesh.extras.targetNames is the de-facto convention (glTF 2.0 §3.7.2.1 morph targets); used only
   // when it names every target, like GLTFLoader.
   if (mesh.contains("extras") && mesh["extras"].is_object() &&

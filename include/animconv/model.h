@@ -92,6 +92,8 @@ struct Node {
   Vec3 rest_scale{1, 1, 1};
   int morph_target_count = 0;
   std::vector<std::string> morph_target_names;  // empty or morph_target_count names
+  // glTF mesh.weights: the weights a loader shows when nothing animates them (empty: all 0).
+  std::vector<double> morph_default_weights;
   std::optional<HumanBone> human_bone;
   std::optional<VrmaRole> vrma_role;
   // The Euler order the source stored this node's rotations in ("ZXY": a BVH joint's rotation

@@ -172,6 +172,21 @@ TEST(VrmExpressionBindsTest, BinaryExpressionMultipliedBelowOneIsOff) {
   EXPECT_EQ(LargestError(channels[0], 0, 2, [](double t) { return t <= 1 ? 1.0 : 0.0; }, {1.0}), 0);
 }
 
+// three-vrm clears every bound target each update and leaves the others at the mesh's weights
+// (GLTFLoader's initial influences); the channel must show the same, not 0 everywhere.
+TEST(VrmExpressionBindsTest, UnboundTargetsKeepTheMeshDefaultWeights) {
+  Rig rig = FaceRig();
+  rig.nodes[1].morph_default_weights = {0.3, 0.6, 0.9};
+  const std::vector<VrmExpression> expressions = {Expression("happy", {{1, 0, 1.0}}),
+                                                  Expression("angry", {{1, 1, 1.0}})};
+  const std::vector<Channel> channels =
+      ExpressionMorphChannels(rig, expressions, {{"happy", {0, 1}, {0, 1}}}, nullptr);
+  ASSERT_EQ(channels.size(), 1u);
+  EXPECT_DOUBLE_EQ(Play(channels[0], 0, 0.5), 0.5);  // bound and played
+  EXPECT_EQ(Play(channels[0], 1, 0.5), 0);           // bound (angry), not played: cleared
+  EXPECT_EQ(Play(channels[0], 2, 0.5), 0.9);         // bound by nothing: the mesh's weight
+}
+
 TEST(VrmExpressionBindsTest, NoBoundExpressionAnimatedMakesNoChannel) {
   const std::vector<VrmExpression> expressions = {Expression("happy", {{1, 0, 1.0}})};
   EXPECT_TRUE(

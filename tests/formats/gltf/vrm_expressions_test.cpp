@@ -180,6 +180,17 @@ TEST(VrmExpressionsTest, Vrm0BadBindsAreLocatedErrors) {
             "/extensions/VRM/blendShapeMaster/blendShapeGroups/0/binds/0/mesh");
 }
 
+// mesh.weights: the influences GLTFLoader starts from, which three-vrm leaves on unbound targets.
+TEST(VrmExpressionsTest, MeshDefaultWeightsAreRead) {
+  GltfFixture gltf = WithMeshes();
+  gltf.document()["meshes"][0]["weights"] = {0.25, 0.5, 1};
+  gltf.document()["meshes"][1]["weights"] = {0.5};  // not one per target: ignored, as 0
+  const Asset asset = Read(gltf);
+  EXPECT_EQ(asset.rig.nodes[1].morph_default_weights, (std::vector<double>{0.25, 0.5, 1}));
+  EXPECT_EQ(asset.rig.nodes[3].morph_default_weights, (std::vector<double>{0.25, 0.5, 1}));
+  EXPECT_TRUE(asset.rig.nodes[2].morph_default_weights.empty());
+}
+
 TEST(VrmExpressionsTest, PresetNameMapIsThreeVrms) {
   EXPECT_EQ(VrmPresetNameFromVrm0("a"), "aa");
   EXPECT_EQ(VrmPresetNameFromVrm0("sorrow"), "sad");

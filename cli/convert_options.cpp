@@ -30,6 +30,9 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
       ("bone-map", po::value(&values->bone_map),
        "file of 'from,to' lines renaming the input's nodes; a 'to' that is a humanoid bone "
        "name (any naming) also gives the node that identity")
+      ("expression-map", po::value(&values->expression_map),
+       "for .vrma output: file of 'morph target,expression' lines (the --bone-map syntax) "
+       "making those morph weights the expression's weight")
       ("bone-names", po::value(&values->bone_names),
        "output naming of humanoid nodes: unity, vrm0, vrm1 or mixamo")
       ("root-motion", po::value(&values->root_motion)->value_name("MODE"),

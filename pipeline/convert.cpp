@@ -306,8 +306,9 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
     if (format.normalized_humanoid == NormalizedHumanoid::kWhenRestPoseKnown) {
       // Unity localRotations of a VRM 0.x-style avatar: all 55 columns, and the facing the
       // mirror to Unity's axes turns into Unity's +Z front (reverse-Z: -Z, reverse-X: +Z).
-      rig = {mirror == Mirror::kX ? Facing::kPlusZ : Facing::kMinusZ, true, false, false};
+      rig = {mirror == Mirror::kX ? Facing::kPlusZ : Facing::kMinusZ, true, false, false, {}};
     }
+    rig.expression_map = options.expression_map;
     RetargetReport report;
     asset = RetargetOntoNormalizedRig(std::move(asset), rig, mirror,
                                       options.write.row_interval_seconds, &report, diagnostics);
@@ -456,7 +457,8 @@ void ConvertFile(const std::string& input, const std::string& output, const Conv
       {"the --source-rig model", &options.source_rig},
       {"the --skeleton model", &options.skeleton},
       {"the --bones list", &options.bones_file},
-      {"the --bone-map file", &options.bone_map_file}};
+      {"the --bone-map file", &options.bone_map_file},
+      {"the --expression-map file", &options.expression_map_file}};
   for (const auto& [what, path] : inputs) {
     if (!path->empty() && (*path == output || SameFile(*path, output))) {
       ThrowUsage(fmt::format("the output '{}' is {}; choose another name", output, what));

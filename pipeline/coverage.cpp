@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <utility>
@@ -86,6 +87,30 @@ std::string ChannelName(const Rig& rig, const ChannelKey& key) {
   return fmt::format("{}.{}", node.name, PathName(key.second));
 }
 
+// A .vrma's expression track played onto a VRM model (pipeline/vrm_expression_binds.h) lives on
+// in the weights of the meshes its binds name; an expression of the model that binds nothing
+// shows nothing in three-vrm either.
+bool PlayedThroughBinds(const Node& node, const Asset& output, const std::set<ChannelKey>& held) {
+  if (!node.vrma_role || node.vrma_role->kind == VrmaRole::Kind::kLookAt) return false;
+  for (const VrmExpression& expression : output.vrm_expressions) {
+    if (expression.name != node.vrma_role->name) continue;
+    if (expression.morph_target_binds.empty() && expression.material_binds == 0) return true;
+    for (const VrmExpression::MorphTargetBind& bind : expression.morph_target_binds) {
+      if (held.count({bind.node, Path::kWeights})) return true;
+    }
+  }
+  return false;
+}
+
+// Morph weights made into VRMA expressions (pipeline/expressions_from_morphs.h).
+bool MadeIntoExpressions(const Node& node, Path path, const Asset& output) {
+  if (path != Path::kWeights) return false;
+  return std::any_of(output.rig.nodes.begin(), output.rig.nodes.end(), [&node](const Node& n) {
+    return n.vrma_role && !n.vrma_role->morph_source.empty() &&
+           n.vrma_role->morph_source == node.name;
+  });
+}
+
 std::string BoneName(HumanBone bone) { return std::string(GetHumanBoneInfo(bone).vrm1); }
 
 }  // namespace
@@ -151,7 +176,9 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
   for (const ChannelKey& key : animated) {
     const Node& node = input.rig.nodes[static_cast<size_t>(key.first)];
     const int m = Counterpart(input.rig, output, key.first, check.same_nodes);
-    const bool kept = m >= 0 && held.count({m, key.second});
+    const bool kept = (m >= 0 && held.count({m, key.second})) ||
+                      PlayedThroughBinds(node, output, held) ||
+                      MadeIntoExpressions(node, key.second, output);
     const bool folded =
         !kept && key.second == Path::kRotation && carried_below[static_cast<size_t>(key.first)];
     if (node.human_bone) {

@@ -123,6 +123,10 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
     options->bone_map = ParseBoneMap(ReadFile(values.bone_map), values.bone_map);
     options->bone_map_file = values.bone_map;
   }
+  if (Given(given, "expression-map")) {
+    options->expression_map = ParseBoneMap(ReadFile(values.expression_map), values.expression_map);
+    options->expression_map_file = values.expression_map;
+  }
   if (Given(given, "bone-names")) {
     options->bone_names = ParseBoneNaming(values.bone_names);
     if (!options->bone_names) ThrowUsage("--bone-names must be unity, vrm0, vrm1 or mixamo");

@@ -17,6 +17,8 @@
 #include "animconv/transform.h"
 #include "formats/three/three_json.h"
 #include "libconvert/text.h"
+#include "pipeline/expressions_from_morphs.h"
+#include "pipeline/vrm_expression_binds.h"
 
 namespace animconv {
 namespace {
@@ -148,17 +150,6 @@ void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::
   input.source_document = model.source_document;
 }
 
-Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& model_name,
-                        Mirror mirror, std::optional<double> interval_seconds,
-                        RetargetReport* report, Diagnostics* diagnostics) {
-  RequireHumanoid(model.rig, "the --skeleton model " + model_name);
-  PrepareSource(input, mirror, interval_seconds, diagnostics);
-  Asset out = Retargeted(input, model.rig, model.coordinates, report);
-  out.source_document = model.source_document;
-  CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
-  return out;
-}
-
 namespace {
 
 // The input's expression and lookAt nodes and, per clip, their channels, taken out before the
@@ -209,11 +200,53 @@ void AddVrmaRoleTracks(VrmaRoleTracks roles, Asset& out) {
 
 }  // namespace
 
+Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& model_name,
+                        Mirror mirror, std::optional<double> interval_seconds,
+                        RetargetReport* report, Diagnostics* diagnostics) {
+  RequireHumanoid(model.rig, "the --skeleton model " + model_name);
+  VrmaRoleTracks roles = TakeVrmaRoleTracks(input);
+  PrepareSource(input, mirror, interval_seconds, diagnostics);
+  Asset out = Retargeted(input, model.rig, model.coordinates, report);
+  out.source_document = model.source_document;
+  out.vrm_expressions = model.vrm_expressions;
+  CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
+  // A .vrma's expressions on a VRM model: morph weights through the model's binds.
+  PlayVrmaExpressionsOnModel(roles.nodes, std::move(roles.channels), model, model_name, out,
+                             diagnostics);
+  return out;
+}
+
 Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mirror,
                                 std::optional<double> interval_seconds, RetargetReport* report,
                                 Diagnostics* diagnostics) {
   VrmaRoleTracks roles;
-  if (rig.vrma_roles) roles = TakeVrmaRoleTracks(input);
+  if (rig.vrma_roles) {
+    AddExpressionsFromMorphs(input, rig.expression_map, diagnostics);
+    roles = TakeVrmaRoleTracks(input);
+    // A face capture (morph weights and no body): the expressions on the T-pose rig of the
+    // required bones, which a VRMA must hold.
+    if (!roles.nodes.empty() && HumanoidNodeCount(input.rig) == 0) {
+      std::vector<HumanBone> required;
+      for (int b = 0; b < kHumanBoneCount; ++b) {
+        if (GetHumanBoneInfo(static_cast<HumanBone>(b)).required_vrm1) {
+          required.push_back(static_cast<HumanBone>(b));
+        }
+      }
+      Asset out;
+      out.rig = MakeHumanoidTPoseRig(required, rig.facing);
+      out.coordinates = {Handedness::kRight, rig.facing};
+      out.notes = input.notes;
+      for (const Clip& clip : input.clips) {
+        out.clips.emplace_back().name = clip.name;
+        out.clips.back().duration_seconds = clip.duration();
+      }
+      AddDiagnostic(diagnostics, Severity::kInfo,
+                    "the input has no humanoid bones: the VRMA holds its expressions on the "
+                    "T-pose of the required bones");
+      AddVrmaRoleTracks(std::move(roles), out);
+      return out;
+    }
+  }
   PrepareSource(input, mirror, interval_seconds, diagnostics);
   std::array<bool, kHumanBoneCount> wanted{};
   for (const Node& node : input.rig.nodes) {

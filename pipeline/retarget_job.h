@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "animconv/axes.h"
+#include "animconv/bone_names.h"
 #include "animconv/diagnostic.h"
 #include "animconv/model.h"
 #include "animconv/retarget.h"
@@ -44,6 +45,8 @@ struct NormalizedRig {
   // A VRMA also holds expression and lookAt nodes (Node::vrma_role): the input's are carried over
   // with their channels as they are, as parentless nodes after the humanoid ones.
   bool vrma_roles = true;
+  // --expression-map: morph target name -> expression (AddExpressionsFromMorphs).
+  std::vector<BoneMapEntry> expression_map;
 };
 
 // Retargets the input onto a generated VRM T-pose rig (identity rest rotations) with the input's

@@ -15,6 +15,7 @@
 #include "formats/gltf/gltf_accessors.h"
 #include "formats/gltf/gltf_buffers.h"
 #include "formats/gltf/gltf_document.h"
+#include "formats/gltf/vrm_expressions.h"
 #include "formats/gltf/vrm_humanoid.h"
 #include "libconvert/text.h"
 
@@ -127,6 +128,15 @@ void ReadMorphTargets(const json& meshes, size_t mesh_index, const StructureLimi
   node.morph_target_count = static_cast<int>(*count);
   node.mesh = MeshInfo{errors.OptionalString(mesh, "name", pointer), static_cast<int>(mesh_index),
                        static_cast<int>(primitives->size())};
+  // glTF 2.0 mesh.weights: as many numbers as targets (GLTFLoader's initial influences).
+  if (const auto weights = mesh.find("weights");
+      weights != mesh.end() && weights->is_array() && weights->size() == *count) {
+    for (const json& weight : *weights) {
+      if (!weight.is_number()) break;
+      node.morph_default_weights.push_back(weight.get<double>());
+    }
+    if (node.morph_default_weights.size() != *count) node.morph_default_weights.clear();
+  }
   // mesh.extras.targetNames is the de-facto convention (glTF 2.0 §3.7.2.1 morph targets); used only
   // when it names every target, like GLTFLoader.
   if (mesh.contains("extras") && mesh["extras"].is_object() &&
@@ -427,7 +437,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   Asset asset;
   asset.coordinates = {Handedness::kRight, Facing::kPlusZ};  // glTF: the front faces +Z
   asset.rig = ReadRig(document, options.limits, errors);
-  ReadVrmHumanoid(document, asset, errors);
+  ReadVrmExpressions(document, ReadVrmHumanoid(document, asset, errors), asset, errors);
   GltfAccessors accessors(document, source->buffer_views, errors, budget);
   size_t skipped_channels = 0;
   if (const json* animations = errors.OptionalArray(document, "animations", "")) {

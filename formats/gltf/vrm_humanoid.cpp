@@ -152,14 +152,14 @@ void ReadVrmaRoles(const json& extension, const std::string& pointer, Asset& ass
       const std::string group_pointer = pointer + "/expressions/" + group;
       if (!found->is_object()) errors.Fail(group_pointer, "expected an object");
       for (const auto& [name, entry] : found->items()) {
-        AssignVrmaRole(entry, group_pointer + "/" + JsonPointerEscape(name), {kind, name}, asset,
-                       errors);
+        AssignVrmaRole(entry, group_pointer + "/" + JsonPointerEscape(name), {kind, name, {}},
+                       asset, errors);
       }
     }
   }
   const auto look_at = extension.find("lookAt");
   if (look_at != extension.end()) {
-    AssignVrmaRole(*look_at, pointer + "/lookAt", {VrmaRole::Kind::kLookAt, "lookAt"}, asset,
+    AssignVrmaRole(*look_at, pointer + "/lookAt", {VrmaRole::Kind::kLookAt, "lookAt", {}}, asset,
                    errors);
   }
 }

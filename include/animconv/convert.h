@@ -33,7 +33,9 @@ struct ConvertOptions {
   std::string skeleton;
   // The input's facing when its format does not say (three.js JSON): needed to retarget.
   std::optional<Facing> source_facing;
-  std::vector<BoneMapEntry> bone_map;    // --bone-map, applied to the input's nodes after reading
+  std::vector<BoneMapEntry> bone_map;  // --bone-map, applied to the input's nodes after reading
+  // --expression-map: `morph target,expression` lines (the --bone-map syntax) for .vrma output.
+  std::vector<BoneMapEntry> expression_map;
   std::optional<BoneNaming> bone_names;  // --bone-names: output naming of humanoid nodes
   std::optional<std::string> clip;       // keep only this clip (name or 0-based index)
   // --trim, --speed, --offset, --resample, --interpolation, --loop: ApplyTiming at the end of
@@ -58,6 +60,7 @@ struct ConvertOptions {
   // The files `read.bone_names` (--bones) and `bone_map` came from: inputs too, never the output.
   std::string bones_file;
   std::string bone_map_file;
+  std::string expression_map_file;
 };
 
 struct LoadedAsset {

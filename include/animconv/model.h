@@ -53,6 +53,31 @@ struct VrmaRole {
   enum class Kind { kPresetExpression, kCustomExpression, kLookAt };
   Kind kind = Kind::kPresetExpression;
   std::string name;  // the expression's name; "lookAt" for the lookAt node
+  // Set when the expression was made from morph weights (pipeline/expressions_from_morphs.h):
+  // the mesh node whose weights it came from, so coverage counts them as kept.
+  std::string morph_source;
+};
+
+// A VRM model's facial expression as three-vrm's VRMExpressionLoaderPlugin reads it: VRM 1.0
+// `VRMC_vrm.expressions.{preset,custom}`, or a VRM 0.x blendShapeGroup under its VRM 1.0 preset
+// name with its 0-100 bind weights divided by 100 (docs/formats/vrma.md, "Expressions on a model").
+struct VrmExpression {
+  enum class Override { kNone, kBlock, kBlend };
+  struct MorphTargetBind {
+    int node = -1;  // index into Rig::nodes (a node with a mesh)
+    int index = 0;  // morph target of that node's mesh
+    double weight = 1;
+  };
+  std::string name;
+  bool preset = false;
+  bool is_binary = false;  // the weight reads as 1 above 0.5, else 0
+  Override override_blink = Override::kNone;
+  Override override_look_at = Override::kNone;
+  Override override_mouth = Override::kNone;
+  std::vector<MorphTargetBind> morph_target_binds;
+  // Material colour and texture transform binds: counted, not carried (no format we write has
+  // them outside the model's own extension).
+  size_t material_binds = 0;
 };
 
 struct Node {
@@ -67,6 +92,8 @@ struct Node {
   Vec3 rest_scale{1, 1, 1};
   int morph_target_count = 0;
   std::vector<std::string> morph_target_names;  // empty or morph_target_count names
+  // glTF mesh.weights: the weights a loader shows when nothing animates them (empty: all 0).
+  std::vector<double> morph_default_weights;
   std::optional<HumanBone> human_bone;
   std::optional<VrmaRole> vrma_role;
   // The Euler order the source stored this node's rotations in ("ZXY": a BVH joint's rotation
@@ -126,6 +153,8 @@ struct Asset {
   // Facts a reader found worth telling the user (shown by `info`), e.g. a detected decimal comma.
   std::vector<std::string> notes;
   std::shared_ptr<const SourceDocument> source_document;
+  // A VRM model's expressions (empty for anything else); binds index this rig's nodes.
+  std::vector<VrmExpression> vrm_expressions;
 };
 
 // Components per element for a path; weights need the node's morph target count.

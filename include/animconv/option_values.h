@@ -42,6 +42,7 @@ struct ConvertOptionValues {
   std::string skeleton;
   std::string source_facing;
   std::string bone_map;
+  std::string expression_map;
   std::string bone_names;
   std::string clip;
   std::string time_unit = "s";

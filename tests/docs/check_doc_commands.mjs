@@ -52,6 +52,7 @@ const FIXTURES = {
                              'S:morph/khronos_AnimatedMorphCube/glTF/AnimatedMorphCube.bin'],
   'RobotExpressive.glb': 'S:morph/threejs_RobotExpressive.glb',
   'model.glb': 'S:morph/threejs_SittingBox.glb',          // one morph animation
+  'facecap.glb': 'S:morph/threejs_facecap_meshopt.glb',  // ARKit blendshapes (face_capture_vrma.md)
   'model.gltf': 'R:data/gltf/morph_cube.gltf',
   'mocap/': { files: ['R:data/bvh/cmu_walk.bvh', 'R:data/bvh/mixamo_wave.bvh', 'R:data/bvh/daz_genesis8_walk.bvh'] },
   'extra/': { files: ['R:data/bvh/cmu_walk_hips_at_origin.bvh'] },

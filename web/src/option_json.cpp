@@ -145,6 +145,7 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"skeleton", String(&V::skeleton)},
       {"source-facing", String(&V::source_facing)},
       {"bone-map", String(&V::bone_map)},
+      {"expression-map", String(&V::expression_map)},
       {"bone-names", String(&V::bone_names)},
       {"clip",
        [](const std::string& name, const json& value, OptionValues* out) {

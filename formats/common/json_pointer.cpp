@@ -16,6 +16,20 @@ const json* Given(const json& object, const char* key) {
   return found == object.end() || found->is_null() ? nullptr : &*found;
 }
 
+std::string JsonPointerEscape(const std::string& key) {
+  std::string escaped;
+  for (const char c : key) {
+    if (c == '~') {
+      escaped += "~0";
+    } else if (c == '/') {
+      escaped += "~1";
+    } else {
+      escaped += c;
+    }
+  }
+  return escaped;
+}
+
 bool FitsFloat32(double number) { return std::abs(number) <= std::numeric_limits<float>::max(); }
 
 void JsonPointerReader::Fail(const std::string& pointer, const std::string& message) const {

@@ -11,6 +11,9 @@ namespace animconv {
 // A member that is present and not null (JavaScript code reads both as "not given").
 const nlohmann::json* Given(const nlohmann::json& object, const char* key);
 
+// `key` as one step of a JSON pointer (RFC 6901 §3: '~' written "~0", '/' written "~1").
+std::string JsonPointerEscape(const std::string& key);
+
 // Whether a double survives as a finite float32: three.js keeps track times and values in
 // Float32Arrays (three.js r187 AnimationClip.toJSON), where a larger number would be Infinity.
 bool FitsFloat32(double number);

@@ -5,9 +5,6 @@
 #include <cstring>
 
 namespace animconv {
-namespace {
-
-using nlohmann::json;
 
 int ComponentSize(int type) {
   switch (type) {
@@ -24,6 +21,10 @@ int ComponentSize(int type) {
       return 0;
   }
 }
+
+namespace {
+
+using nlohmann::json;
 
 GltfAccessors::Shape ShapeOf(const std::string& type) {
   if (type == "SCALAR") return {1, 1};

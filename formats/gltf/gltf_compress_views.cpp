@@ -16,21 +16,6 @@ namespace {
 
 using nlohmann::json;
 
-size_t ComponentBytes(int type) {
-  switch (type) {
-    case kGltfByte:
-    case kGltfUnsignedByte:
-      return 1;
-    case kGltfShort:
-    case kGltfUnsignedShort:
-      return 2;
-    case kGltfUnsignedInt:
-    case kGltfFloat:
-      return 4;
-  }
-  return 0;
-}
-
 size_t Components(const std::string& type) {
   static const std::map<std::string, size_t> kCounts = {
       {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}, {"MAT2", 4}, {"MAT3", 9}, {"MAT4", 16}};
@@ -76,7 +61,7 @@ std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(const json& docume
     }
     const std::optional<size_t> view = Index(accessor.value("bufferView", json()));
     if (!view || *view >= views.size()) continue;
-    const size_t size = ComponentBytes(accessor.value("componentType", 0)) *
+    const size_t size = static_cast<size_t>(ComponentSize(accessor.value("componentType", 0))) *
                         Components(accessor.value("type", std::string()));
     if (size == 0) unknown[*view] = true;
     element_sizes[*view].insert(size);

@@ -34,6 +34,8 @@ enum GltfComponentType : int {
   kGltfUnsignedInt = 5125,
   kGltfFloat = 5126,
 };
+// Bytes per component of `type`; 0 for a type not listed above (gltf_accessors.cpp).
+int ComponentSize(int type);
 
 // The glTF writer (gltf_writer.cpp) with a last step on the finished JSON document, for formats
 // that are glTF plus an extension (VRM Animation). What it leaves out goes to `diagnostics`.

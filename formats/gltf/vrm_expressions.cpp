@@ -22,21 +22,6 @@ constexpr std::array<std::string_view, 18> kVrm1Presets = {
     "ih",         "ou",     "ee",       "oh",       "blink",     "blinkLeft",
     "blinkRight", "lookUp", "lookDown", "lookLeft", "lookRight", "neutral"};
 
-// RFC 6901: '~' is "~0" and '/' is "~1" inside a pointer's key.
-std::string PointerKey(const std::string& key) {
-  std::string escaped;
-  for (const char c : key) {
-    if (c == '~') {
-      escaped += "~0";
-    } else if (c == '/') {
-      escaped += "~1";
-    } else {
-      escaped += c;
-    }
-  }
-  return escaped;
-}
-
 VrmExpression::Override ReadOverride(const json& expression, const char* key,
                                      const std::string& pointer, const GltfErrors& errors) {
   const std::string& value = errors.OptionalString(expression, key, pointer);
@@ -137,8 +122,8 @@ void ReadVrm1(const json& extension, const std::string& pointer, Asset& asset,
       VrmExpression expression;
       expression.name = name;
       expression.preset = preset;
-      ReadVrm1Expression(definition, expression, group_pointer + "/" + PointerKey(name), asset,
-                         errors);
+      ReadVrm1Expression(definition, expression, group_pointer + "/" + JsonPointerEscape(name),
+                         asset, errors);
       asset.vrm_expressions.push_back(std::move(expression));
     }
   }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "animconv/bone_names.h"
+#include "formats/common/json_pointer.h"
 
 namespace animconv {
 namespace {
@@ -20,21 +21,6 @@ bool ExtensionUsed(const json& document, const char* name) {
     if (entry.is_string() && entry.get<std::string>() == name) return true;
   }
   return false;
-}
-
-// RFC 6901: a key inside a JSON pointer has '~' as "~0" and '/' as "~1".
-std::string JsonPointerEscape(const std::string& key) {
-  std::string escaped;
-  for (const char c : key) {
-    if (c == '~') {
-      escaped += "~0";
-    } else if (c == '/') {
-      escaped += "~1";
-    } else {
-      escaped += c;
-    }
-  }
-  return escaped;
 }
 
 class HumanBoneAssigner {

@@ -50,10 +50,11 @@ const CASES = [
 
 function run(command, argv, cwd) {
   const result = spawnSync(command[0], [...command.slice(1), ...argv], {cwd, encoding: 'utf8'});
-  return {status: result.status, stderr: result.stderr ?? ''};
+  // A command that could not start (a wrong path) says so instead of an empty stderr.
+  return {status: result.status, stderr: result.error ? String(result.error) : result.stderr ?? ''};
 }
 
-const native = [args.animconv];
+const native = [path.resolve(args.animconv)];
 const npm = args['npm-cli'] ? [process.execPath, path.resolve(args['npm-cli'])] : null;
 
 // The page's data block (pipeline/preview.cpp), parsed as the viewer parses it.

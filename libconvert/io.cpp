@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cctype>
@@ -252,6 +253,26 @@ void SyncFolderOf(const std::string& path) {
   }
 }
 
+// A large output is written in chunks, and the disk is set to work on each chunk as soon as it is
+// in the page cache, so that copying the rest overlaps the device's writing and the closing fsync
+// waits only for the tail: measured on a 71 MB three.js JSON, docs/performance.md ("Against the
+// seed pipeline"). Only a hint (Linux sync_file_range, SYNC_FILE_RANGE_WRITE: start, do not
+// wait); the fsync is what makes the file durable, on every system.
+constexpr size_t kWriteChunkBytes = size_t{8} << 20;
+
+void StartWriteback(int descriptor, size_t* sent_to_disk, size_t written) {
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+  if (written - *sent_to_disk < kWriteChunkBytes) return;
+  ::sync_file_range(descriptor, static_cast<off_t>(*sent_to_disk),
+                    static_cast<off_t>(written - *sent_to_disk), SYNC_FILE_RANGE_WRITE);
+  *sent_to_disk = written;
+#else
+  (void)descriptor;
+  (void)sent_to_disk;
+  (void)written;
+#endif
+}
+
 // One attempt of WriteFileAtomic; false when the temporary file was removed before it was locked
 // (another process took it for abandoned in that instant, see RemoveIfAbandoned): try again.
 bool WriteThroughTemporary(const std::string& path, std::string_view bytes) {
@@ -271,13 +292,16 @@ bool WriteThroughTemporary(const std::string& path, std::string_view bytes) {
     ThrowWriteError(path, what);
   };
   size_t written = 0;
+  size_t sent_to_disk = 0;  // bytes whose writeback has been started
   while (written < bytes.size()) {
-    const ssize_t put = ::write(file.get(), bytes.data() + written, bytes.size() - written);
+    const size_t chunk = std::min(bytes.size() - written, kWriteChunkBytes);
+    const ssize_t put = ::write(file.get(), bytes.data() + written, chunk);
     if (put < 0) {
       if (errno == EINTR) continue;
       fail("cannot write output");
     }
     written += static_cast<size_t>(put);
+    StartWriteback(file.get(), &sent_to_disk, written);
   }
   if (::fsync(file.get()) != 0) fail("cannot flush output");
   // A network file system (NFS) may report a failed write only when the file is closed, so the

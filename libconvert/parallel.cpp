@@ -12,10 +12,17 @@
 
 namespace animconv {
 
+unsigned ParallelThreadCount() {
+#if ANIMCONV_THREADS
+  return std::max(1u, std::thread::hardware_concurrency());
+#else
+  return 1;
+#endif
+}
+
 void ParallelFor(size_t count, const std::function<void(size_t)>& body, unsigned max_threads) {
 #if ANIMCONV_THREADS
-  unsigned threads =
-      max_threads != 0 ? max_threads : std::max(1u, std::thread::hardware_concurrency());
+  unsigned threads = max_threads != 0 ? max_threads : ParallelThreadCount();
   threads = static_cast<unsigned>(std::min<size_t>(threads, count));
   if (threads >= 2) {
     std::atomic<size_t> next{0};

@@ -14,4 +14,8 @@ namespace animconv {
 // never depends on the threads for its result, only for its speed.
 void ParallelFor(size_t count, const std::function<void(size_t)>& body, unsigned max_threads = 0);
 
+// How many threads ParallelFor uses with max_threads 0: one per hardware thread, 1 in builds
+// without threads. For cutting a job into as many pieces.
+unsigned ParallelThreadCount();
+
 }  // namespace animconv

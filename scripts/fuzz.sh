@@ -2,6 +2,10 @@
 # Builds the libFuzzer harnesses (clang, ASan + UBSan, fuzz/CMakeLists.txt) in build-fuzz and runs
 # each for SECONDS (default 60), one after another; FUZZ_JOBS=2 runs two at a time.
 # Usage: scripts/fuzz.sh [SECONDS [FORMAT_ID...]]   (no ids: every harness)
+# FUZZ_CPU=1 makes SECONDS the harness's CPU time instead of the wall clock (the long by-hand run
+# on a shared machine: "10 CPU-minutes per harness" is `FUZZ_CPU=1 scripts/fuzz.sh 600`): a
+# watcher reads the process's CPU time from /proc every 5 s and interrupts it (SIGINT, which
+# libFuzzer ends cleanly with its final stats) once it has had SECONDS.
 # FUZZ_SEED=N fixes libFuzzer's random seed (default: a new one each run). The README's test
 # command fixes it, so that a CI run explores the same inputs wherever it runs and its result
 # reproduces; exploring with new seeds is the long by-hand run (docs/reliability.md).
@@ -37,6 +41,22 @@ wanted() {
   return 1
 }
 
+# Sends SIGINT to process $1 once its CPU time (user + system, /proc/PID/stat fields 14 and 15, in
+# clock ticks) reaches $2 seconds; returns when the process is gone.
+watch_cpu() {
+  local pid=$1 limit=$2 ticks
+  ticks=$(getconf CLK_TCK)
+  while [ -r "/proc/$pid/stat" ]; do
+    local used
+    used=$(awk '{print int(($14 + $15) / '"$ticks"')}' "/proc/$pid/stat" 2>/dev/null) || return 0
+    if [ "${used:-0}" -ge "$limit" ]; then
+      kill -INT "$pid" 2>/dev/null
+      return 0
+    fi
+    sleep 5
+  done
+}
+
 # Runs one harness; its summary line goes to stdout, everything else to its log.
 fuzz_one() {
   local binary=$1 id=$2 max_len=$3
@@ -69,14 +89,22 @@ fuzz_one() {
   # outside operator new (ASan's quarantine alone may hold 256 MiB of freed blocks, so RSS is no
   # measure of one).
   local timeout=300
-  local options=(-max_total_time="$seconds" -timeout="$timeout" -rss_limit_mb=2048 -max_len="$max_len"
+  local wall_seconds=$seconds
+  if [ "${FUZZ_CPU:-0}" = 1 ]; then wall_seconds=$((seconds * 50)); fi  # the watcher ends it first
+  local options=(-max_total_time="$wall_seconds" -interrupted_exitcode=0 -timeout="$timeout" -rss_limit_mb=2048 -max_len="$max_len"
     -artifact_prefix="$artifacts/" -print_final_stats=1 -seed="$seed")
   if [ -f fuzz/dict/"$id".dict ]; then options+=(-dict=fuzz/dict/"$id".dict); fi
-  if "$binary" "${options[@]}" "$corpus" "${seeds[@]}" >"$log" 2>&1; then
-    local runs done_line
+  "$binary" "${options[@]}" "$corpus" "${seeds[@]}" >"$log" 2>&1 &
+  local pid=$!
+  if [ "${FUZZ_CPU:-0}" = 1 ]; then watch_cpu "$pid" "$seconds" & fi
+  local status=0
+  wait "$pid" || status=$?
+  if [ "$status" -eq 0 ]; then
+    local runs done_line cpu=""
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-    done_line=$(sed -n 's/^#[0-9]*[[:space:]]*DONE[[:space:]]*//p' "$log")
-    echo "fuzz: $id: clean, ${runs:-?} runs in $seconds s ($done_line)"
+    done_line=$(sed -n 's/^#[0-9]*[[:space:]]*\(DONE\|INTERRUPTED\)[[:space:]]*//p' "$log")
+    if [ "${FUZZ_CPU:-0}" = 1 ]; then cpu=" of CPU time"; fi
+    echo "fuzz: $id: clean, ${runs:-?} runs in $seconds s$cpu ($done_line)"
   else
     echo "fuzz: $id: FINDING; log $log, input in $artifacts/"
     grep -E "^(==[0-9]+==ERROR|SUMMARY|.*runtime error|terminate called|  what\(\))" "$log" |

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <optional>
 
 #include "animconv/error.h"
@@ -11,6 +12,7 @@
 #include "formats/common/source_name.h"
 #include "formats/csv/unity_csv.h"
 #include "libconvert/memory.h"
+#include "libconvert/parallel.h"
 #include "libconvert/text.h"
 
 namespace animconv {
@@ -173,6 +175,107 @@ bool IsZeroQuaternion(const double* xyzw) {
   return xyzw[0] == 0 && xyzw[1] == 0 && xyzw[2] == 0 && xyzw[3] == 0;
 }
 
+// The rows of one block of the file's lines, parsed into per-bone channels. A large file is cut
+// into blocks at line ends and parsed on every core (issue 18; docs/performance.md, "Against the
+// seed pipeline"); the blocks are then joined in order, so the result is the serial one.
+struct RowBlock {
+  std::string_view text;
+  size_t first_line = 1;          // the 1-based line number of text's first line, for errors
+  std::vector<Channel> channels;  // times_seconds hold the row index within the block until joined
+  std::vector<size_t> zero_rows;
+  size_t rows = 0;
+  std::exception_ptr failure;
+};
+
+// Rows are parsed into a small row-major batch, then appended bone by bone: each channel gets
+// one contiguous run per batch instead of one append per row into ~100 interleaved streams
+// (51 value and 51 time arrays, all at the same offset in their pages), which measured about
+// 10 % slower on a 50 MB file (docs/performance.md). Bounded by the row estimate, so a long
+// --bones list cannot make the batch outgrow the input.
+void ParseRowBlock(const RowParser& parser, size_t bone_count, size_t row_estimate,
+                   RowBlock* block) {
+  const size_t columns = bone_count * 4;
+  if (block->channels.empty()) {
+    block->channels.resize(bone_count);
+    for (Channel& channel : block->channels) {
+      channel.times_seconds.reserve(row_estimate);
+      channel.values.reserve(row_estimate * 4);
+    }
+  }
+  block->zero_rows.assign(bone_count, 0);
+  constexpr size_t kBatchRows = 32;
+  const size_t batch_rows = std::max<size_t>(1, std::min(kBatchRows, row_estimate));
+  std::vector<double> batch(batch_rows * columns);
+  double batch_rows_index[kBatchRows];
+  double run[kBatchRows * 4];
+  double run_rows[kBatchRows];
+  size_t batch_used = 0;
+  const auto flush_batch = [&] {
+    for (size_t b = 0; b < bone_count; ++b) {
+      size_t kept = 0;
+      for (size_t r = 0; r < batch_used; ++r) {
+        const double* q = batch.data() + r * columns + b * 4;
+        // Unity's exporter writes 0,0,0,0 where the avatar lacks the bone: missing, not a
+        // rotation.
+        if (IsZeroQuaternion(q)) continue;
+        std::memcpy(run + kept * 4, q, 4 * sizeof(double));
+        run_rows[kept] = batch_rows_index[r];
+        ++kept;
+      }
+      block->zero_rows[b] += batch_used - kept;
+      Channel& channel = block->channels[b];
+      channel.times_seconds.insert(channel.times_seconds.end(), run_rows, run_rows + kept);
+      channel.values.insert(channel.values.end(), run, run + kept * 4);
+    }
+    batch_used = 0;
+  };
+  LineReader lines(block->text);
+  std::string_view line;
+  while (lines.Next(&line)) {
+    if (IsBlank(line)) continue;
+    parser.Parse(line, block->first_line + lines.line_number() - 1,
+                 batch.data() + batch_used * columns);
+    batch_rows_index[batch_used] = static_cast<double>(block->rows);
+    if (++batch_used == batch_rows) flush_batch();
+    ++block->rows;
+  }
+  flush_batch();
+}
+
+// Cuts `text` into up to `count` (at least one) blocks of whole lines of about equal size.
+std::vector<RowBlock> CutIntoBlocks(std::string_view text, size_t count) {
+  std::vector<RowBlock> blocks;
+  size_t begin = 0;
+  size_t line = 1;
+  for (size_t i = 1; i <= count && (i == 1 || begin < text.size()); ++i) {
+    size_t end = i == count ? text.size() : std::max(begin, text.size() / count * i);
+    if (end < text.size()) {
+      const size_t newline = text.find('\n', end);
+      end = newline == std::string_view::npos ? text.size() : newline + 1;
+    }
+    RowBlock block;
+    block.text = text.substr(begin, end - begin);
+    block.first_line = line;
+    blocks.push_back(std::move(block));
+    if (end < text.size()) line += CountLines(text.substr(begin, end - begin)) - 1;
+    begin = end;
+  }
+  return blocks;
+}
+
+// The first line with something on it: the dialect is read from it.
+std::optional<std::string_view> FirstDataLine(std::string_view text) {
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(&line)) {
+    if (!IsBlank(line)) return line;
+  }
+  return std::nullopt;
+}
+
+// Blocks pay off from a few MB (a 50 MB file parses in ~0.15 s on one core).
+constexpr size_t kParallelParseBytes = size_t{4} << 20;
+
 }  // namespace
 
 std::vector<std::string> DefaultUnityBoneNames() {
@@ -221,73 +324,83 @@ Asset ReadUnityCsv(std::string_view bytes, const ReadOptions& options) {
   }
   const size_t columns = bones.size() * 4;
   bytes = StripUtf8Bom(bytes);
+  const std::optional<std::string_view> first_line = FirstDataLine(bytes);
+  if (!first_line) ThrowBadInput(options.source, "", "the file has no data rows");
+  const Dialect dialect = DetectDialect(*first_line, columns);
+  const RowParser parser(options, bones, dialect);
 
-  // One channel per bone column group, filled row by row. Reserving for the line count up front
-  // keeps the hot loop free of reallocation (a 50 MB file is ~9 million values).
   // A row needs at least two bytes per value (a digit and a separator), which bounds the rows
-  // however many blank lines the file has.
+  // however many blank lines the file has. Reserving for them up front keeps the hot loop free of
+  // reallocation (a 50 MB file is ~9 million values).
   const size_t line_estimate = std::min(CountLines(bytes), bytes.size() / (2 * columns) + 1);
-  std::vector<Channel> channels(bones.size());
-  std::vector<size_t> zero_rows(bones.size(), 0);
+  std::vector<RowBlock> blocks =
+      CutIntoBlocks(bytes, bytes.size() >= kParallelParseBytes ? ParallelThreadCount() : 1);
+  // The first block fills the final channels, reserved for the whole file; the others append.
+  // Bone by bone on every core when the file is cut: mapping ~75 MB of fresh pages is itself
+  // tens of milliseconds.
+  blocks[0].channels.resize(bones.size());
+  const unsigned threads = blocks.size() > 1 ? 0 : 1;
+  ParallelFor(
+      bones.size(),
+      [&](size_t bone) {
+        Channel& channel = blocks[0].channels[bone];
+        channel.times_seconds.reserve(line_estimate);
+        channel.values.reserve(line_estimate * 4);
+        PrefaultForWriting(channel.values.data(), channel.values.capacity() * sizeof(double));
+        PrefaultForWriting(channel.times_seconds.data(),
+                           channel.times_seconds.capacity() * sizeof(double));
+      },
+      threads);
+  ParallelFor(blocks.size(), [&](size_t b) {
+    RowBlock& block = blocks[b];
+    try {
+      const size_t block_estimate =
+          std::min(CountLines(block.text), block.text.size() / (2 * columns) + 1);
+      ParseRowBlock(parser, bones.size(), block_estimate, &block);
+    } catch (...) {
+      block.failure = std::current_exception();  // the first in file order is reported
+    }
+  });
+  for (const RowBlock& block : blocks) {
+    if (block.failure) std::rethrow_exception(block.failure);
+  }
+
+  std::vector<Channel>& channels = blocks[0].channels;
+  std::vector<size_t>& zero_rows = blocks[0].zero_rows;
+  // Row indices become times as the serial reader computed them: (absolute row) x interval.
+  const auto set_times = [&](Channel& channel, size_t from, size_t first_row) {
+    for (size_t k = from; k < channel.times_seconds.size(); ++k) {
+      channel.times_seconds[k] =
+          static_cast<double>(first_row + static_cast<size_t>(channel.times_seconds[k])) *
+          options.row_interval_seconds;
+    }
+  };
+  std::vector<size_t> block_first_rows(blocks.size(), 0);
+  for (size_t b = 1; b < blocks.size(); ++b) {
+    block_first_rows[b] = block_first_rows[b - 1] + blocks[b - 1].rows;
+  }
+  const size_t rows = block_first_rows.back() + blocks.back().rows;
+  ParallelFor(
+      bones.size(),
+      [&](size_t bone) {
+        Channel& channel = channels[bone];
+        set_times(channel, 0, 0);
+        for (size_t b = 1; b < blocks.size(); ++b) {
+          const size_t from = channel.times_seconds.size();
+          const Channel& part = blocks[b].channels[bone];
+          channel.times_seconds.insert(channel.times_seconds.end(), part.times_seconds.begin(),
+                                       part.times_seconds.end());
+          channel.values.insert(channel.values.end(), part.values.begin(), part.values.end());
+          set_times(channel, from, block_first_rows[b]);
+          zero_rows[bone] += blocks[b].zero_rows[bone];
+        }
+      },
+      threads);
   for (size_t b = 0; b < bones.size(); ++b) {
     channels[b].node = static_cast<int>(b);
     channels[b].path = Path::kRotation;
     channels[b].width = 4;
-    channels[b].times_seconds.reserve(line_estimate);
-    channels[b].values.reserve(line_estimate * 4);
-    PrefaultForWriting(channels[b].values.data(), channels[b].values.capacity() * sizeof(double));
-    PrefaultForWriting(channels[b].times_seconds.data(),
-                       channels[b].times_seconds.capacity() * sizeof(double));
   }
-  // Rows are parsed into a small row-major block, then appended bone by bone: each channel gets
-  // one contiguous run per block instead of one append per row into ~100 interleaved streams
-  // (51 value and 51 time arrays, all at the same offset in their pages), which measured about
-  // 10 % slower on a 50 MB file (docs/performance.md). Bounded by the row estimate, so a long
-  // --bones list cannot make the block outgrow the input.
-  constexpr size_t kBlockRows = 32;
-  const size_t block_rows = std::min(kBlockRows, line_estimate);
-  std::vector<double> block(block_rows * columns);
-  double block_seconds[kBlockRows];
-  double run[kBlockRows * 4];
-  double run_seconds[kBlockRows];
-  size_t block_used = 0;
-  const auto flush_block = [&] {
-    for (size_t b = 0; b < bones.size(); ++b) {
-      size_t kept = 0;
-      for (size_t r = 0; r < block_used; ++r) {
-        const double* q = block.data() + r * columns + b * 4;
-        // Unity's exporter writes 0,0,0,0 where the avatar lacks the bone: missing, not a
-        // rotation.
-        if (IsZeroQuaternion(q)) continue;
-        std::memcpy(run + kept * 4, q, 4 * sizeof(double));
-        run_seconds[kept] = block_seconds[r];
-        ++kept;
-      }
-      zero_rows[b] += block_used - kept;
-      channels[b].times_seconds.insert(channels[b].times_seconds.end(), run_seconds,
-                                       run_seconds + kept);
-      channels[b].values.insert(channels[b].values.end(), run, run + kept * 4);
-    }
-    block_used = 0;
-  };
-
-  LineReader lines(bytes);
-  std::string_view line;
-  std::optional<Dialect> dialect;
-  std::optional<RowParser> parser;
-  size_t rows = 0;
-  while (lines.Next(&line)) {
-    if (IsBlank(line)) continue;
-    if (!dialect) {
-      dialect = DetectDialect(line, columns);
-      parser.emplace(options, bones, *dialect);
-    }
-    parser->Parse(line, lines.line_number(), block.data() + block_used * columns);
-    block_seconds[block_used] = static_cast<double>(rows) * options.row_interval_seconds;
-    if (++block_used == block_rows) flush_block();
-    ++rows;
-  }
-  flush_block();
   if (rows == 0) ThrowBadInput(options.source, "", "the file has no data rows");
 
   Asset asset;
@@ -320,7 +433,7 @@ Asset ReadUnityCsv(std::string_view bytes, const ReadOptions& options) {
   asset.clips.push_back(std::move(clip));
   asset.notes.insert(asset.notes.begin(), fmt::format("unity-csv: {} rows every {} s, {}", rows,
                                                       ShortestText(options.row_interval_seconds),
-                                                      DescribeDialect(*dialect)));
+                                                      DescribeDialect(dialect)));
   if (!missing.empty()) {
     asset.notes.push_back(fmt::format("{} bones written as 0,0,0,0 (missing on the avatar): {}",
                                       missing.size(), fmt::join(missing, ", ")));

@@ -5,6 +5,7 @@
 
 #include "animconv/error.h"
 #include "formats/common/writer_support.h"
+#include "formats/three/three_clip_uuid.h"
 #include "formats/three/three_json.h"
 #include "formats/three/three_user_data.h"
 #include "libconvert/parallel.h"
@@ -33,25 +34,6 @@ TrackKind KindOf(Path path) {
       return {"morphTargetInfluences", "number"};
   }
   return {"", ""};
-}
-
-// A UUID derived from the clip's JSON text and its place in the output, in the lower-case form
-// three.js MathUtils.generateUUID writes. ObjectLoader keys clips by uuid (three.js r187
-// AnimationClip.parse), so clips of one file must differ, which their index guarantees; deriving it
-// instead of drawing it makes the same input always give the same bytes (and batch runs
-// reproducible). Marked as a version-8 (custom) UUID, RFC 9562 §5.8: it is not random.
-std::string ClipUuid(std::string_view clip_text, size_t clip_index) {
-  // Two FNV-1a 64-bit hashes with different offset bases: 128 bits, fast, no dependency.
-  uint64_t high = 0xcbf29ce484222325ull ^ clip_index;
-  uint64_t low = 0x84222325cbf29ce4ull + clip_index;
-  for (const char c : clip_text) {
-    high = (high ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
-    low = (low ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
-  }
-  high = (high & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000008000ull;
-  low = (low & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;
-  return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", high >> 32, (high >> 16) & 0xFFFF,
-                     high & 0xFFFF, low >> 48, low & 0xFFFFFFFFFFFFull);
 }
 
 // three.js keeps times in a Float32Array: keys that collide after rounding would be equal there.
@@ -87,6 +69,8 @@ struct Track {
 struct TrackTexts {
   std::vector<std::string> times;
   std::vector<std::string> values;
+  std::vector<uint64_t> times_digests;  // DigestArrayText of each, for the clip's uuid
+  std::vector<uint64_t> values_digests;
 };
 
 TrackTexts FormatTracks(std::vector<Track>& tracks) {
@@ -102,6 +86,8 @@ TrackTexts FormatTracks(std::vector<Track>& tracks) {
   TrackTexts texts;
   texts.times.resize(distinct_times.size());
   texts.values.resize(tracks.size());
+  texts.times_digests.resize(distinct_times.size());
+  texts.values_digests.resize(tracks.size());
   // Threads pay off from about a hundred thousand numbers (a few milliseconds of formatting).
   const unsigned threads = numbers >= 100000 ? 0 : 1;
   ParallelFor(
@@ -110,18 +96,23 @@ TrackTexts FormatTracks(std::vector<Track>& tracks) {
         if (piece < distinct_times.size()) {
           const std::vector<double>& times = *distinct_times[piece];
           AppendFloatList(texts.times[piece], times.data(), times.size());
+          texts.times_digests[piece] = DigestArrayText(texts.times[piece]);
           return;
         }
-        const Track& track = tracks[piece - distinct_times.size()];
+        const size_t t = piece - distinct_times.size();
+        const Track& track = tracks[t];
         const std::vector<double>& data = track.per_target ? track.column : track.channel->values;
-        AppendFloatList(texts.values[piece - distinct_times.size()], data.data(), data.size());
+        AppendFloatList(texts.values[t], data.data(), data.size());
+        texts.values_digests[t] = DigestArrayText(texts.values[t]);
       },
       threads);
   return texts;
 }
 
-void AppendTrack(std::string& out, const Track& track, const std::string& times_text,
-                 const std::string& values_text, bool first_track) {
+// Appends track `t`, and where its arrays went (from `clip_start`) to `arrays`.
+void AppendTrack(std::string& out, const Track& track, const TrackTexts& texts, size_t t,
+                 size_t clip_start, std::vector<DigestedArray>* arrays) {
+  const bool first_track = t == 0;
   const Channel& channel = *track.channel;
   const TrackKind kind = KindOf(channel.path);
   out += first_track ? "\n" : ",\n";
@@ -129,9 +120,12 @@ void AppendTrack(std::string& out, const Track& track, const std::string& times_
   AppendJsonString(
       out, *track.object_name + "." + (track.property.empty() ? kind.property : track.property));
   out += ",\"times\":[";
-  out += times_text;
+  arrays->push_back(
+      {out.size() - clip_start, texts.times[track.times].size(), texts.times_digests[track.times]});
+  out += texts.times[track.times];
   out += "],\"values\":[";
-  out += values_text;
+  arrays->push_back({out.size() - clip_start, texts.values[t].size(), texts.values_digests[t]});
+  out += texts.values[t];
   out += ']';
   // Written only when not the track type's default (linear), like toJSON.
   if (channel.interpolation == Interpolation::kStep) {
@@ -201,11 +195,12 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip, size_t c
     }
   }
   const TrackTexts texts = FormatTracks(tracks);
+  std::vector<DigestedArray> arrays;
   for (size_t t = 0; t < tracks.size(); ++t) {
-    AppendTrack(out, tracks[t], texts.times[tracks[t].times], texts.values[t], t == 0);
+    AppendTrack(out, tracks[t], texts, t, clip_start, &arrays);
   }
   out += "],\"uuid\":\"";
-  out += ClipUuid(std::string_view(out).substr(clip_start), clip_index);
+  out += ClipUuid(std::string_view(out).substr(clip_start), arrays, clip_index);
   // userData must be a JSON *string*: r180+ runs JSON.parse on it (three.js r187
   // AnimationClip.parse). It records the facing, which the format has no place for, so that the
   // clip reads back facing the same way (docs/formats/threejs.md).

@@ -231,6 +231,66 @@ TEST(UnityCsvReaderTest, IntervalSetsRowTimes) {
   EXPECT_DOUBLE_EQ(ChannelOf(asset, "hips")->times_seconds[1], 1.0 / 30);
 }
 
+// Files of 4 MiB and more are parsed in blocks on every core (formats/csv/unity_csv_reader.cpp);
+// these check that the result is the serial one: absolute row times, keys in file order, skipped
+// zero rows counted across blocks, and the first error in file order reported at its own line.
+// Row r holds hips.x = r / 1000 (so key order shows), and blank lines every 100 rows shift line
+// numbers away from row numbers.
+std::string LargeCsv(size_t rows, size_t missing_hips_from, std::vector<std::string>* lines_out) {
+  const std::string rest = Row({0, 0, 0, 1}).substr(24);  // every bone after hips
+  std::string text;
+  for (size_t r = 0; r < rows; ++r) {
+    if (r % 100 == 0) text += "\r\n";
+    const std::string line = (r >= missing_hips_from ? std::string("0.000,0.000,0.000,0.000,")
+                                                     : fmt::format("{:.3f},0.000,0.000,1.000,",
+                                                                   static_cast<double>(r) / 1000)) +
+                             rest;
+    text += line + "\n";
+    if (lines_out) lines_out->push_back(line);
+  }
+  return text;
+}
+
+TEST(UnityCsvReaderTest, LargeFileParsedInBlocksEqualsTheSerialResult) {
+  const size_t rows = 4000;  // 1,321 bytes a row: 5.3 MB
+  const std::string text = LargeCsv(rows, 3000, nullptr);
+  ASSERT_GT(text.size(), size_t{4} << 20);
+  ReadOptions options;
+  options.row_interval_seconds = 1.0 / 120;
+  const Asset asset = Read(text, options);
+  const Channel* hips = ChannelOf(asset, "hips");
+  ASSERT_NE(hips, nullptr);
+  ASSERT_EQ(hips->key_count(), 3000u);  // rows 3000.. are 0,0,0,0 for hips
+  for (size_t k = 0; k < hips->key_count(); ++k) {
+    ASSERT_EQ(hips->times_seconds[k], static_cast<double>(k) * (1.0 / 120)) << k;
+    ASSERT_EQ(hips->key_value(k)[0], static_cast<double>(k) / 1000) << k;
+  }
+  const Channel* spine = ChannelOf(asset, "spine");
+  ASSERT_EQ(spine->key_count(), rows);
+  EXPECT_EQ(spine->times_seconds.back(), static_cast<double>(rows - 1) * (1.0 / 120));
+  EXPECT_EQ(asset.clips[0].duration_seconds, static_cast<double>(rows - 1) * (1.0 / 120));
+  bool noted = false;
+  for (const std::string& note : asset.notes) {
+    noted |= note == "bone 'hips' is 0,0,0,0 in 1000 of 4000 rows; those keys were skipped";
+  }
+  EXPECT_TRUE(noted);
+}
+
+TEST(UnityCsvReaderTest, LargeFileReportsTheFirstErrorInFileOrderAtItsLine) {
+  std::vector<std::string> lines;
+  const std::string good = LargeCsv(4000, 4000, &lines);
+  // Line numbers: a blank line before rows 0, 100, 200...: row r is on line r + r / 100 + 2.
+  const auto line_of = [](size_t row) { return row + row / 100 + 2; };
+  const auto spoil = [&](std::string text, size_t row) {
+    const size_t at = text.find(lines[row]);
+    text.replace(at + 6, 5, "abcde");  // hips.y
+    return text;
+  };
+  const std::string late = spoil(good, 3900);
+  EXPECT_EQ(ReadError(late).first, fmt::format("{}:7", line_of(3900)));
+  EXPECT_EQ(ReadError(spoil(late, 150)).first, fmt::format("{}:7", line_of(150)));
+}
+
 TEST(UnityCsvReaderTest, ParseBoneListSkipsCommentsAndRejectsDuplicates) {
   EXPECT_EQ(ParseBoneList("\xEF\xBB\xBFhips\r\n# comment\n\nspine \n", "b.txt"),
             (std::vector<std::string>{"hips", "spine"}));

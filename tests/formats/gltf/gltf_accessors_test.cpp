@@ -16,7 +16,7 @@ namespace {
 using testing::GltfFixture;
 
 // The bytes of every bufferView of `gltf`, as LoadBufferViews returns them.
-std::vector<std::string> ViewsOf(const GltfFixture& gltf) {
+std::vector<std::string> ViewsOf(GltfFixture& gltf) {
   std::vector<std::string> views;
   for (const nlohmann::json& view : gltf.document()["bufferViews"]) {
     views.push_back(

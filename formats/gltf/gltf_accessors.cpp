@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "animconv/error.h"
+
 namespace animconv {
 
 int ComponentSize(int type) {
@@ -114,6 +116,8 @@ GltfAccessors::GltfAccessors(const json& document, const std::vector<std::string
     errors.Fail("/bufferViews", "internal: bufferView bytes and definitions differ in count");
   }
   cache_.resize(size());
+  planned_takes_.resize(size());
+  taken_.resize(size());
 }
 
 std::string GltfAccessors::Pointer(size_t index) const {
@@ -121,8 +125,28 @@ std::string GltfAccessors::Pointer(size_t index) const {
 }
 
 const AccessorData& GltfAccessors::Get(size_t index) {
+  // Only an empty accessor (no values to lose) may be read after its last take.
+  if (taken_[index] && cache_[index]->count > 0) {
+    ThrowInternal(fmt::format("GltfAccessors::Get: {} read after its last take", Pointer(index)));
+  }
   if (!cache_[index]) cache_[index] = std::make_unique<AccessorData>(Decode(index));
   return *cache_[index];
+}
+
+std::vector<double> GltfAccessors::TakeValues(size_t index) {
+  Get(index);
+  AccessorData& data = *cache_[index];
+  if (planned_takes_[index] > 1) {
+    --planned_takes_[index];
+    return data.values;
+  }
+  if (planned_takes_[index] == 0) {
+    ThrowInternal(
+        fmt::format("GltfAccessors::TakeValues: {} taken more often than planned", Pointer(index)));
+  }
+  planned_takes_[index] = 0;
+  taken_[index] = true;
+  return std::move(data.values);
 }
 
 AccessorData GltfAccessors::Decode(size_t index) {

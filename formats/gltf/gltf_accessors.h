@@ -36,6 +36,12 @@ class GltfAccessors {
   size_t size() const { return definitions_ ? definitions_->size() : 0; }
   // Decoded once, then cached. `index` must be < size().
   const AccessorData& Get(size_t index);
+  // Plans one more TakeValues(index). The plan must not fall short of the real takes (count every
+  // reference that may be taken); an unused planned take only keeps the decoded values cached.
+  void PlanTake(size_t index) { ++planned_takes_[index]; }
+  // Get(index)'s values for a channel to own: a copy while more takes are planned, the values
+  // themselves on the last one, so no accessor is held twice (the cache keeps its description).
+  std::vector<double> TakeValues(size_t index);
   std::string Pointer(size_t index) const;
 
  private:
@@ -50,6 +56,8 @@ class GltfAccessors {
   uint64_t budget_bytes_;
   uint64_t used_bytes_ = 0;
   std::vector<std::unique_ptr<AccessorData>> cache_;
+  std::vector<size_t> planned_takes_;  // per accessor: TakeValues calls still to come, at most
+  std::vector<bool> taken_;            // per accessor: its values were moved out
 };
 
 }  // namespace animconv

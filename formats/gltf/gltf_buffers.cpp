@@ -58,7 +58,7 @@ json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offse
 }
 
 // Decodes the glTF bufferView's bytes from its EXT_meshopt_compression source.
-std::string DecodeMeshopt(const json& extension, const std::vector<std::string>& buffers,
+std::string DecodeMeshopt(const json& extension, const std::vector<std::string_view>& buffers,
                           const std::string& pointer, size_t view_length,
                           const GltfErrors& errors) {
 #if !ANIMCONV_WITH_MESHOPT
@@ -180,28 +180,35 @@ GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& error
   return container;
 }
 
-std::vector<std::string> LoadBufferViews(const GltfContainer& container, const ReadOptions& options,
+std::vector<std::string> LoadBufferViews(GltfContainer& container, const ReadOptions& options,
                                          uint64_t decode_budget, const GltfErrors& errors) {
-  const json& document = container.json;
-  std::vector<std::string> buffers;
-  if (const json* list = errors.OptionalArray(document, "buffers", "")) {
+  json& document = container.json;
+  // Each buffer's bytes: the GLB BIN chunk in place in the input, the others decoded or read into
+  // `owned` (sized once, so the views into it stay valid). Only the bufferViews are copied out,
+  // once: the document outlives the input.
+  std::vector<std::string_view> buffers;
+  std::vector<std::string> owned;
+  if (errors.OptionalArray(document, "buffers", "")) {
+    json* list = &document["buffers"];
+    owned.resize(list->size());
     for (size_t b = 0; b < list->size(); ++b) {
-      const json& buffer = (*list)[b];
+      json& buffer = (*list)[b];
       const std::string pointer = fmt::format("/buffers/{}", b);
       if (!buffer.is_object()) errors.Fail(pointer, "expected an object");
       const size_t declared = errors.OptionalCount(buffer, "byteLength", pointer, 0);
       const std::string& uri = errors.OptionalString(buffer, "uri", pointer);
-      std::string bytes;
+      std::string& bytes = owned[b];
+      std::string_view data;
       if (uri.empty()) {
         const bool meshopt_fallback = buffer.contains("extensions") &&
                                       buffer["extensions"].contains("EXT_meshopt_compression");
         if (b == 0 && container.has_glb_bin) {
-          bytes = std::string(container.glb_bin);
+          data = container.glb_bin;
         } else if (!meshopt_fallback) {
           errors.Fail(pointer, "has no uri and is not the GLB's BIN chunk");
         }
         // A meshopt fallback buffer has no data: every view on it must be compressed.
-        if (meshopt_fallback && bytes.empty()) {
+        if (meshopt_fallback && data.empty()) {
           buffers.emplace_back();
           continue;
         }
@@ -209,24 +216,31 @@ std::vector<std::string> LoadBufferViews(const GltfContainer& container, const R
         if (!DecodeDataUri(uri, &bytes)) {
           errors.Fail(pointer + "/uri", "expected a base64 data: URI");
         }
+        // The reader drops every buffer's uri from the document it keeps (ReadGltf); dropping a
+        // data: URI here, once decoded, frees its text (a third larger than the bytes) before the
+        // views are copied and the keyframes decoded: the reader's peak (docs/reliability.md).
+        buffer.erase("uri");
+        data = bytes;
       } else if (options.load_resource) {
         bytes = LoadExternalFile(options, uri, pointer + "/uri");
+        data = bytes;
       } else {
         errors.Fail(pointer + "/uri", fmt::format("external buffer '{}' cannot be read when the "
                                                   "input comes from memory",
                                                   uri));
       }
-      if (bytes.size() < declared) {
+      if (data.size() < declared) {
         errors.Fail(pointer, fmt::format("byteLength is {} but the data has only {} bytes",
-                                         declared, bytes.size()));
+                                         declared, data.size()));
       }
-      buffers.push_back(std::move(bytes));
+      buffers.push_back(data);
     }
   }
 
   std::vector<std::string> views;
   uint64_t decoded_total = 0;
   if (const json* list = errors.OptionalArray(document, "bufferViews", "")) {
+    views.reserve(list->size());
     for (size_t v = 0; v < list->size(); ++v) {
       const json& view = (*list)[v];
       const std::string pointer = fmt::format("/bufferViews/{}", v);
@@ -251,12 +265,12 @@ std::vector<std::string> LoadBufferViews(const GltfContainer& container, const R
             *meshopt, buffers, pointer + "/extensions/EXT_meshopt_compression", length, errors));
         continue;
       }
-      const std::string& data = buffers[buffer];
+      const std::string_view data = buffers[buffer];
       if (offset > data.size() || length > data.size() - offset) {
         errors.Fail(pointer, fmt::format("bytes {}..{} lie outside buffer {} ({} bytes)", offset,
                                          offset + length, buffer, data.size()));
       }
-      views.push_back(data.substr(offset, length));
+      views.emplace_back(data.substr(offset, length));
     }
   }
   return views;

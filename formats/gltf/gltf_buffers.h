@@ -22,9 +22,10 @@ bool IsGlb(std::string_view bytes);
 GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& errors);
 
 // Loads every buffer (data: URIs, external files through options.load_resource, the GLB BIN
-// chunk) and returns the bytes of every bufferView, decoding EXT_meshopt_compression within
-// `decode_budget` bytes in total.
-std::vector<std::string> LoadBufferViews(const GltfContainer& container, const ReadOptions& options,
+// chunk, read in place) and returns the bytes of every bufferView, decoding
+// EXT_meshopt_compression within `decode_budget` bytes in total. Each data: URI is erased from
+// container.json once decoded (the reader keeps no buffer uri).
+std::vector<std::string> LoadBufferViews(GltfContainer& container, const ReadOptions& options,
                                          uint64_t decode_budget, const GltfErrors& errors);
 
 // options.load_resource(uri) for the external file `uri_pointer` (/buffers/N/uri) names; a refusal

@@ -374,8 +374,9 @@ Clip ReadAnimation(const json& animation, size_t index, Asset& asset, GltfAccess
     if (channel.interpolation == Interpolation::kCubicSpline && input.count < 2) {
       errors.Fail(input_pointer, "a CUBICSPLINE sampler needs at least 2 keys");
     }
-    channel.times_seconds = input.values;
-    channel.values = output.values;
+    // Each accessor was decoded once; the last channel to use it takes it (PlanChannelTakes).
+    channel.times_seconds = accessors.TakeValues(input_index);
+    channel.values = accessors.TakeValues(output_index);
     if (*path == Path::kRotation) {
       for (size_t k = 0; k < channel.key_count(); ++k) {
         if (Length(LoadQuat(channel.key_value(k))) == 0) {
@@ -386,6 +387,53 @@ Clip ReadAnimation(const json& animation, size_t index, Asset& asset, GltfAccess
     clip.channels.push_back(std::move(channel));
   }
   return clip;
+}
+
+// An index ReadAnimation's errors.Index would accept: an integer in [0, limit).
+const json* ValidIndexIn(const json& parent, const char* key, size_t limit) {
+  const auto found = parent.find(key);
+  if (found == parent.end() || !found->is_number_integer() || found->get<int64_t>() < 0 ||
+      static_cast<uint64_t>(found->get<int64_t>()) >= limit) {
+    return nullptr;
+  }
+  return &*found;
+}
+
+// Plans the accessor takes of every channel ReadAnimation may read, without judging the file (its
+// errors are ReadAnimation's, in its order): a channel with a target node and a TRS/weights path,
+// whose sampler exists, takes that sampler's input and output. So one accessor shared by many
+// channels (one time accessor for a clip) is decoded once, copied into all but the last channel
+// and moved into that one.
+void PlanChannelTakes(const json& document, GltfAccessors& accessors) {
+  const auto animations = document.find("animations");
+  if (animations == document.end() || !animations->is_array()) return;
+  for (const json& animation : *animations) {
+    if (!animation.is_object()) continue;
+    const auto channels = animation.find("channels");
+    const auto samplers = animation.find("samplers");
+    if (channels == animation.end() || !channels->is_array() || samplers == animation.end() ||
+        !samplers->is_array()) {
+      continue;
+    }
+    for (const json& channel : *channels) {
+      if (!channel.is_object()) continue;
+      const auto target = channel.find("target");
+      if (target == channel.end() || !target->is_object() || !target->contains("node")) continue;
+      const auto path = target->find("path");
+      if (path == target->end() || !path->is_string() || !ParsePath(path->get<std::string>())) {
+        continue;
+      }
+      const json* sampler_index = ValidIndexIn(channel, "sampler", samplers->size());
+      if (!sampler_index) continue;
+      const json& sampler = (*samplers)[sampler_index->get<size_t>()];
+      if (!sampler.is_object()) continue;
+      for (const char* key : {"input", "output"}) {
+        if (const json* index = ValidIndexIn(sampler, key, accessors.size())) {
+          accessors.PlanTake(index->get<size_t>());
+        }
+      }
+    }
+  }
 }
 
 std::vector<std::string> LoadExternalImages(const json& document, const ReadOptions& options,
@@ -439,6 +487,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   asset.rig = ReadRig(document, options.limits, errors);
   ReadVrmExpressions(document, ReadVrmHumanoid(document, asset, errors), asset, errors);
   GltfAccessors accessors(document, source->buffer_views, errors, budget);
+  PlanChannelTakes(document, accessors);
   size_t skipped_channels = 0;
   if (const json* animations = errors.OptionalArray(document, "animations", "")) {
     for (size_t a = 0; a < animations->size(); ++a) {

@@ -43,11 +43,6 @@ constexpr double kHierarchyReaderFactor = 8;
 // number, about 10 in the text): 48.6 MiB peak for 8.3 MiB whatever the output, 3.7 times the
 // total with a 1.6 MiB BVH.
 constexpr double kThreeReaderFactor = 4;
-// The glTF reader (glTF, GLB, VRMA) holds each decoded accessor twice at its peak (its cache of
-// decoded doubles and the channel's copy) beside a copy of the binary chunk: heaptrack counts
-// 31.7 MiB of heap at the peak of a 4.6 MiB GLB's conversion (input 4.9, the chunk's copy 4.8,
-// decoded accessors 9.7, the channels' copies 12.0).
-constexpr double kGltfReaderFactor = 4.5;
 
 struct Measured {
   int exit_code = -1;
@@ -96,9 +91,9 @@ const std::vector<Format>& Formats() {
       {"csv", ".csv", {}, {}},
       {"three", ".json", {}, {}, kThreeReaderFactor},
       {"three-hierarchy", ".hierarchy.json", {}, {}, kHierarchyReaderFactor},
-      {"gltf", ".gltf", {}, {}, kGltfReaderFactor},
-      {"glb", ".glb", {}, {}, kGltfReaderFactor},
-      {"vrma", ".vrma", {}, {"--source-facing", "-z"}, kGltfReaderFactor},
+      {"gltf", ".gltf", {}, {}},
+      {"glb", ".glb", {}, {}},
+      {"vrma", ".vrma", {}, {"--source-facing", "-z"}},
       {"bvh", ".bvh", {}, {}},
   };
   return formats;

@@ -316,6 +316,36 @@ TEST(GltfReaderTest, RefusedExternalFilesAreLocatedAtTheirUri) {
                                        std::string("refusing to read '/etc/passwd'")));
 }
 
+TEST(GltfReaderTest, AccessorsSharedByChannelsReachEveryChannelWhole) {
+  // One time accessor for every channel and one output for two of them (exporters write a clip's
+  // times once): each is decoded once and moved into its last channel only, so every channel
+  // must still hold all of its keys, in text and GLB alike.
+  GltfFixture gltf;
+  gltf.AddNodes({"root", "arm", "hand"});
+  const size_t times = gltf.AddFloats({0, 0.5f, 1}, "SCALAR", 3);
+  const size_t turn = gltf.AddFloats({0, 0, 0, 1, 0, 0.6f, 0, 0.8f, 0, 1, 0, 0}, "VEC4", 3);
+  const size_t moves = gltf.AddFloats({0, 0, 0, 1, 2, 3, 4, 5, 6}, "VEC3", 3);
+  gltf.AddChannel(0, 1, "rotation", times, turn);
+  gltf.AddChannel(0, 0, "translation", times, moves);
+  gltf.AddChannel(0, 2, "rotation", times, turn);
+  gltf.AddChannel(1, 1, "rotation", times, turn);  // a second clip on the same accessors
+  for (const std::string& bytes : {gltf.Text(), gltf.Glb()}) {
+    const Asset asset = Read(bytes);
+    ASSERT_EQ(asset.clips.size(), 2u);
+    ASSERT_EQ(asset.clips[0].channels.size(), 3u);
+    ASSERT_EQ(asset.clips[1].channels.size(), 1u);
+    const std::vector<double> turn_values = {
+        0, 0, 0, 1, 0, static_cast<double>(0.6f), 0, static_cast<double>(0.8f), 0, 1, 0, 0};
+    for (const Channel* channel : {&asset.clips[0].channels[0], &asset.clips[0].channels[1],
+                                   &asset.clips[0].channels[2], &asset.clips[1].channels[0]}) {
+      EXPECT_EQ(channel->times_seconds, (std::vector<double>{0, 0.5, 1}));
+      EXPECT_EQ(channel->values, channel->path == Path::kRotation
+                                     ? turn_values
+                                     : (std::vector<double>{0, 0, 0, 1, 2, 3, 4, 5, 6}));
+    }
+  }
+}
+
 TEST(GltfReaderTest, ChannelsWithoutNodeAndEmptyAccessorsAreSkippedWithANote) {
   GltfFixture gltf = RotationFixture();
   gltf.document()["animations"][0]["channels"].push_back(

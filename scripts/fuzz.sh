@@ -42,14 +42,16 @@ wanted() {
 }
 
 # Sends SIGINT to process $1 once its CPU time (user + system, /proc/PID/stat fields 14 and 15, in
-# clock ticks) reaches $2 seconds; returns when the process is gone.
+# clock ticks) reaches $2 seconds, and creates the file $3 to say so; returns when the process is
+# gone.
 watch_cpu() {
-  local pid=$1 limit=$2 ticks
+  local pid=$1 limit=$2 marker=$3 ticks
   ticks=$(getconf CLK_TCK)
   while [ -r "/proc/$pid/stat" ]; do
     local used
     used=$(awk '{print int(($14 + $15) / '"$ticks"')}' "/proc/$pid/stat" 2>/dev/null) || return 0
     if [ "${used:-0}" -ge "$limit" ]; then
+      touch "$marker"
       kill -INT "$pid" 2>/dev/null
       return 0
     fi
@@ -91,14 +93,22 @@ fuzz_one() {
   local timeout=300
   local wall_seconds=$seconds
   if [ "${FUZZ_CPU:-0}" = 1 ]; then wall_seconds=$((seconds * 50)); fi  # the watcher ends it first
-  local options=(-max_total_time="$wall_seconds" -interrupted_exitcode=0 -timeout="$timeout" -rss_limit_mb=2048 -max_len="$max_len"
+  local options=(-max_total_time="$wall_seconds" -timeout="$timeout" -rss_limit_mb=2048 -max_len="$max_len"
     -artifact_prefix="$artifacts/" -print_final_stats=1 -seed="$seed")
   if [ -f fuzz/dict/"$id".dict ]; then options+=(-dict=fuzz/dict/"$id".dict); fi
   "$binary" "${options[@]}" "$corpus" "${seeds[@]}" >"$log" 2>&1 &
   local pid=$!
-  if [ "${FUZZ_CPU:-0}" = 1 ]; then watch_cpu "$pid" "$seconds" & fi
+  local interrupted=$build_dir/logs/$id.interrupted
+  rm -f "$interrupted"
+  if [ "${FUZZ_CPU:-0}" = 1 ]; then watch_cpu "$pid" "$seconds" "$interrupted" & fi
   local status=0
   wait "$pid" || status=$?
+  # libFuzzer 14 ends an interrupted run with a non-zero status (it has no -interrupted_exitcode):
+  # the watcher's own interrupt with no error before it is a clean end.
+  if [ "$status" -ne 0 ] && [ -f "$interrupted" ] &&
+    grep -q "libFuzzer: run interrupted; exiting" "$log" && ! grep -q "==ERROR" "$log"; then
+    status=0
+  fi
   if [ "$status" -eq 0 ]; then
     local runs done_line cpu=""
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")

@@ -136,8 +136,9 @@ TEST(JsonStreamTest, SyntaxAndNestingErrorsAreThoseOfParseJsonOrThrow) {
   const JsonSinkFactory stream_all = [](const JsonPath&) {
     return std::make_unique<KeepingSink>();
   };
-  for (const std::string text : {R"({"t": [1, 2, 3]]})", "{\"t\": [1,\n 2 x]}", R"({"t": [1e999]})",
-                                 "", "[1] 2", std::string(600, '[') + std::string(600, ']')}) {
+  for (const std::string& text :
+       std::vector<std::string>{R"({"t": [1, 2, 3]]})", "{\"t\": [1,\n 2 x]}", R"({"t": [1e999]})",
+                                "", "[1] 2", std::string(600, '[') + std::string(600, ']')}) {
     const std::string expected = Failure([&] { ParseJsonOrThrow(text, "clip.json"); });
     EXPECT_NE(expected, "no error");
     EXPECT_EQ(Failure([&] { Parse(text, stream_all); }), expected) << text.substr(0, 40);
@@ -199,8 +200,9 @@ TEST(Float32ArraySinkTest, RefusesAsFloat32AtDoesAtTheElementsPointer) {
       for (size_t i = 0; i < array.size(); ++i) reader.Float32At(array, i, pointer);
     });
   };
-  for (const std::string text :
-       {R"([0, 1, "2", 3])", "[0, null]", "[0, 1e39, true]", "[0, [1], 1e39]", R"([{"a": 1}])"}) {
+  for (const std::string& text :
+       std::vector<std::string>{R"([0, 1, "2", 3])", "[0, null]", "[0, 1e39, true]",
+                                "[0, [1], 1e39]", R"([{"a": 1}])"}) {
     const StreamedJson streamed = ParseTimes(text);
     const std::string expected = float32_at(text);
     EXPECT_NE(expected, "no error");

@@ -37,34 +37,45 @@ JsonElementSink* StreamedJson::SinkOf(const json& value) const {
 }
 
 // The SAX handler: builds the tree as nlohmann's own DOM parser does (a repeated member's last
-// value wins), streaming the arrays the factory picks.
+// value wins), streaming the arrays the factory picks and leaving out the members the filter
+// refuses. `path_` is the path of the value being read: a member's name is pushed at its key, an
+// element's index when it starts, and both are popped when the value ends.
 class JsonStreamBuilder : public nlohmann::json_sax<json> {
  public:
-  explicit JsonStreamBuilder(const JsonSinkFactory& factory) : factory_(factory) {}
+  JsonStreamBuilder(const JsonSinkFactory& factory, const JsonMemberFilter& keep_member)
+      : factory_(factory), keep_member_(keep_member) {}
 
   StreamedJson Finish() { return std::move(result_); }
 
-  bool null() override { return Value(json(nullptr)); }
-  bool boolean(bool value) override { return Value(json(value)); }
-  bool number_integer(number_integer_t value) override { return Value(json(value)); }
-  bool number_unsigned(number_unsigned_t value) override { return Value(json(value)); }
-  bool number_float(number_float_t value, const string_t&) override { return Value(json(value)); }
-  bool string(string_t& value) override { return Value(json(std::move(value))); }
-  bool binary(binary_t& value) override { return Value(json::binary(std::move(value))); }
+  bool null() override { return Scalar(json(nullptr)); }
+  bool boolean(bool value) override { return Scalar(json(value)); }
+  bool number_integer(number_integer_t value) override { return Scalar(json(value)); }
+  bool number_unsigned(number_unsigned_t value) override { return Scalar(json(value)); }
+  bool number_float(number_float_t value, const string_t&) override { return Scalar(json(value)); }
+  bool string(string_t& value) override { return Scalar(json(std::move(value))); }
+  bool binary(binary_t& value) override { return Scalar(json::binary(std::move(value))); }
 
   bool start_object(std::size_t) override {
+    if (!StartContainer()) return true;
     frames_.push_back({Frame::kObject, json::object(), {}, nullptr, 0});
     return true;
   }
   bool key(string_t& key) override {
+    if (skip_depth_ > 0) return true;
+    path_.PushKey(key);
+    skip_member_ = keep_member_ && !keep_member_(path_);
     frames_.back().key = std::move(key);
     return true;
   }
-  bool end_object() override { return EndContainer(); }
+  bool end_object() override {
+    if (EndSkipped()) return true;
+    return EndContainer();
+  }
 
   bool start_array(std::size_t) override {
+    if (!StartContainer()) return true;
     if (streamed_depth_ == 0) {
-      if (std::unique_ptr<JsonElementSink> sink = factory_(CurrentPath())) {
+      if (std::unique_ptr<JsonElementSink> sink = factory_(path_)) {
         frames_.push_back({Frame::kStreamed, json(), {}, sink.get(), result_.sinks.size()});
         result_.sinks.push_back(std::move(sink));
         ++streamed_depth_;
@@ -75,12 +86,13 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
     return true;
   }
   bool end_array() override {
+    if (EndSkipped()) return true;
     if (frames_.back().kind != Frame::kStreamed) return EndContainer();
     const Frame streamed = std::move(frames_.back());
     frames_.pop_back();
     --streamed_depth_;
     streamed.sink->End();
-    return Value(json::binary({}, streamed.sink_index));
+    return Complete(json::binary({}, streamed.sink_index));
   }
 
   bool parse_error(std::size_t, const std::string&, const json::exception&) override {
@@ -96,31 +108,56 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
     size_t sink_index = 0;            // its index in StreamedJson::sinks
   };
 
-  // The path of the value starting now.
-  JsonPath CurrentPath() const {
-    JsonPath path;
-    for (const Frame& frame : frames_) {
-      if (frame.kind == Frame::kObject) {
-        path.PushKey(frame.key);
-      } else {
-        path.PushIndex(frame.value.size());
-      }
+  // A value starts: an element's index joins the path (a member's name did at its key).
+  void BeginValue() {
+    if (frames_.empty()) return;
+    const Frame& parent = frames_.back();
+    if (parent.kind == Frame::kArray) path_.PushIndex(parent.value.size());
+    if (parent.kind == Frame::kStreamed) path_.PushIndex(parent.sink->size());
+  }
+
+  bool Scalar(json&& value) {
+    if (skip_depth_ > 0) return true;
+    if (skip_member_) {
+      skip_member_ = false;
+      path_.Pop();
+      return true;
     }
-    return path;
+    BeginValue();
+    return Complete(std::move(value));
+  }
+
+  // False when the container is left out (a refused member, or inside one).
+  bool StartContainer() {
+    if (skip_depth_ > 0 || skip_member_) {
+      ++skip_depth_;
+      skip_member_ = false;
+      return false;
+    }
+    BeginValue();
+    return true;
+  }
+
+  // True at the end of a container inside or of a refused member.
+  bool EndSkipped() {
+    if (skip_depth_ == 0) return false;
+    if (--skip_depth_ == 0) path_.Pop();  // the refused member's name
+    return true;
   }
 
   bool EndContainer() {
     json value = std::move(frames_.back().value);
     frames_.pop_back();
-    return Value(std::move(value));
+    return Complete(std::move(value));
   }
 
   // A complete value: into its parent, or the document.
-  bool Value(json&& value) {
+  bool Complete(json&& value) {
     if (frames_.empty()) {
       result_.document = std::move(value);
       return true;
     }
+    path_.Pop();
     Frame& parent = frames_.back();
     switch (parent.kind) {
       case Frame::kObject:
@@ -137,17 +174,22 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
   }
 
   const JsonSinkFactory& factory_;
+  const JsonMemberFilter& keep_member_;
   std::vector<Frame> frames_;
+  JsonPath path_;
   size_t streamed_depth_ = 0;  // streamed arrays open (0 or 1: none is asked for inside one)
+  bool skip_member_ = false;   // the member whose key was just read is left out
+  size_t skip_depth_ = 0;      // containers open inside a member left out
   StreamedJson result_;
 };
 
 StreamedJson ParseJsonStreamingOrThrow(std::string_view bytes, const std::string& source,
-                                       const JsonSinkFactory& factory) {
+                                       const JsonSinkFactory& factory,
+                                       const JsonMemberFilter& keep_member) {
   if (const std::optional<size_t> excess = FindExcessJsonNesting(bytes)) {
     ThrowBadInput(source, JsonLineColumn(bytes, *excess), ExcessJsonNestingMessage());
   }
-  JsonStreamBuilder builder(factory);
+  JsonStreamBuilder builder(factory, keep_member);
   if (!json::sax_parse(bytes, &builder)) ThrowJsonSyntaxError(source, bytes);
   return builder.Finish();
 }

@@ -96,6 +96,12 @@ class DeferredFailure {
 // array outside a streamed one, when it starts.
 using JsonSinkFactory = std::function<std::unique_ptr<JsonElementSink>(const JsonPath& path)>;
 
+// Whether the member at `path` (its last step the member's name) is kept in the tree; one left
+// out is parsed (its syntax checked) but not held. Asked for every member, inside streamed
+// arrays' elements too. Readers keep exactly the members they read, so that a file's other
+// members, however large, cost no memory (issue 14).
+using JsonMemberFilter = std::function<bool(const JsonPath& path)>;
+
 struct StreamedJson {
   nlohmann::json document;  // a placeholder (a binary value, which JSON text cannot hold) where
                             // each streamed array was
@@ -110,9 +116,11 @@ struct StreamedJson {
 };
 
 // Like ParseJsonOrThrow (the nesting check first, then syntax errors at their line:column), with
-// the arrays `factory` picks streamed into their sinks.
+// the arrays `factory` picks streamed into their sinks and, when `keep_member` is given, only
+// the members it keeps.
 StreamedJson ParseJsonStreamingOrThrow(std::string_view bytes, const std::string& source,
-                                       const JsonSinkFactory& factory);
+                                       const JsonSinkFactory& factory,
+                                       const JsonMemberFilter& keep_member = nullptr);
 
 // The sink for a three.js track's number array: the numbers as float32 (doubles holding the
 // float32 rounding, like JsonPointerReader::Float32At), and the first element that is not one.

@@ -473,6 +473,38 @@ Asset ClipReader::Finish() {
   return std::move(asset_);
 }
 
+bool OneOf(const std::string& name, std::initializer_list<const char*> names) {
+  for (const char* candidate : names) {
+    if (name == candidate) return true;
+  }
+  return false;
+}
+
+// Whether the reader reads the member at `path` (FindClips, ReadClip, ReadTrack and the keys):
+// the others are left out of the tree. Keep in step with what they read.
+bool IsReadMember(const JsonPath& path) {
+  const size_t depth = path.depth();
+  const std::string& name = path.steps().back().key;
+  // After the clip at steps [0, clip_depth): its members, its tracks', their legacy keys'.
+  auto in_clip = [&](size_t clip_depth) {
+    if (depth == clip_depth + 1) {
+      return OneOf(name, {"name", "userData", "blendMode", "fps", "duration", "tracks"});
+    }
+    if (depth < clip_depth + 3 || !path.Is(clip_depth, "tracks") ||
+        !path.Is(clip_depth + 1, nullptr)) {
+      return false;
+    }
+    if (depth == clip_depth + 3) {
+      return OneOf(name, {"name", "type", "times", "values", "keys", "interpolation"});
+    }
+    return depth == clip_depth + 5 && path.Is(clip_depth + 2, "keys") &&
+           path.Is(clip_depth + 3, nullptr) && OneOf(name, {"time", "value"});
+  };
+  if (depth == 1 && name == "animations") return true;
+  return in_clip(0) || (path.Is(0, nullptr) && in_clip(1)) ||
+         (path.Is(0, "animations") && path.Is(1, nullptr) && in_clip(2));
+}
+
 // The clip objects of the three accepted layouts, with their JSON pointers.
 std::vector<std::pair<const json*, std::string>> FindClips(const json& document,
                                                            const std::string& source) {
@@ -511,7 +543,7 @@ std::vector<std::pair<const json*, std::string>> FindClips(const json& document,
 Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options) {
   const StreamedJson streamed = ParseJsonStreamingOrThrow(
       bytes, options.source,
-      [&](const JsonPath& path) { return MakeThreeTrackSink(path, options.source); });
+      [&](const JsonPath& path) { return MakeThreeTrackSink(path, options.source); }, IsReadMember);
   ClipReader reader(streamed, options.source, options.diagnostics, options.limits);
   const auto clips = FindClips(streamed.document, options.source);
   for (size_t c = 0; c < clips.size(); ++c) reader.ReadClip(*clips[c].first, clips[c].second, c);

@@ -38,8 +38,9 @@ class KeepingSink : public JsonElementSink {
   void End() override { ended = true; }
 };
 
-StreamedJson Parse(const std::string& text, const JsonSinkFactory& factory) {
-  return ParseJsonStreamingOrThrow(text, "clip.json", factory);
+StreamedJson Parse(const std::string& text, const JsonSinkFactory& factory,
+                   const JsonMemberFilter& keep_member = nullptr) {
+  return ParseJsonStreamingOrThrow(text, "clip.json", factory, keep_member);
 }
 
 const JsonSinkFactory kKeepEveryArray = [](const JsonPath&) { return nullptr; };
@@ -144,6 +145,44 @@ TEST(JsonStreamTest, SyntaxAndNestingErrorsAreThoseOfParseJsonOrThrow) {
     EXPECT_EQ(Failure([&] { Parse(text, stream_all); }), expected) << text.substr(0, 40);
     EXPECT_EQ(Failure([&] { Parse(text, kKeepEveryArray); }), expected) << text.substr(0, 40);
   }
+}
+
+TEST(JsonStreamTest, LeavesOutTheMembersTheFilterRefusesInsideStreamedElementsToo) {
+  std::vector<std::string> asked_members;
+  std::vector<std::string> asked_arrays;
+  KeepingSink* sink = nullptr;
+  const StreamedJson streamed = Parse(
+      R"({"junk": [{"a": [1]}, 2], "keep": {"x": 1, "drop": {"y": [3]}, "z": [4]},
+          "s": [{"time": 0, "junk": [5], "pos": [1, 2]}, {"junk": {}, "time": 1}], "n": null})",
+      [&](const JsonPath& path) -> std::unique_ptr<JsonElementSink> {
+        asked_arrays.push_back(path.Pointer());
+        if (!path.Is(0, "s")) return nullptr;
+        auto made = std::make_unique<KeepingSink>();
+        sink = made.get();
+        return made;
+      },
+      [&](const JsonPath& path) {
+        asked_members.push_back(path.Pointer());
+        return path.steps().back().key != "junk" && path.steps().back().key != "drop";
+      });
+  // Nothing inside a member left out is asked about; paths after one are right.
+  EXPECT_EQ(asked_members, (std::vector<std::string>{"/junk", "/keep", "/keep/x", "/keep/drop",
+                                                     "/keep/z", "/s", "/s/0/time", "/s/0/junk",
+                                                     "/s/0/pos", "/s/1/junk", "/s/1/time", "/n"}));
+  EXPECT_EQ(asked_arrays, (std::vector<std::string>{"/keep/z", "/s"}));
+  EXPECT_EQ(streamed.document.size(), 3u);  // keep, s (a placeholder) and n
+  EXPECT_TRUE(streamed.document["s"].is_binary());
+  EXPECT_EQ(streamed.document["keep"], json::parse(R"({"x": 1, "z": [4]})"));
+  EXPECT_FALSE(streamed.document.contains("junk"));
+  ASSERT_NE(sink, nullptr);
+  EXPECT_EQ(json(sink->elements), json::parse(R"([{"time": 0, "pos": [1, 2]}, {"time": 1}])"));
+  // A member left out is still parsed: its syntax errors are reported.
+  const std::string bad = R"({"junk": [1, 2 3], "keep": 1})";
+  EXPECT_EQ(Failure([&] {
+              ParseJsonStreamingOrThrow(bad, "clip.json", kKeepEveryArray,
+                                        [](const JsonPath& path) { return !path.Is(0, "junk"); });
+            }),
+            Failure([&] { ParseJsonOrThrow(bad, "clip.json"); }));
 }
 
 TEST(DeferredFailureTest, KeepsTheFirstErrorAndLetsOthersThrough) {

@@ -123,8 +123,10 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
       path_.Pop();
       return true;
     }
-    BeginValue();
-    return Complete(std::move(value));
+    // No index joins the path for a scalar element: nothing asks for a scalar's path, and
+    // streamed arrays hold millions of numbers.
+    if (frames_.empty() || frames_.back().kind == Frame::kObject) return Complete(std::move(value));
+    return Insert(std::move(value));
   }
 
   // False when the container is left out (a refused member, or inside one).
@@ -158,6 +160,11 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
       return true;
     }
     path_.Pop();
+    return Insert(std::move(value));
+  }
+
+  // Into the parent container (whose step the path no longer has).
+  bool Insert(json&& value) {
     Frame& parent = frames_.back();
     switch (parent.kind) {
       case Frame::kObject:

@@ -8,7 +8,9 @@
 #include "animconv/quaternion.h"
 #include "formats/common/json_errors.h"
 #include "formats/common/json_pointer.h"
+#include "formats/common/json_stream.h"
 #include "formats/three/three_hierarchy.h"
+#include "formats/three/three_hierarchy_keys.h"
 #include "formats/three/three_json.h"
 
 namespace animconv {
@@ -16,42 +18,72 @@ namespace {
 
 using nlohmann::json;
 
-// The key properties parseAnimation turns into tracks, in its order (three.js <= r184
-// AnimationClip.parseAnimation).
-struct KeyProperty {
-  const char* key;
-  Path path;
-  size_t width;
-};
-constexpr KeyProperty kKeyProperties[] = {
-    {"pos", Path::kTranslation, 3}, {"rot", Path::kRotation, 4}, {"scl", Path::kScale, 3}};
+// Whether the array at `path` is a hierarchy entry's `keys` in one of the layouts Read accepts:
+// {hierarchy}, {animation: {hierarchy}} or {animations: [{hierarchy}]}.
+bool IsEntryKeys(const JsonPath& path) {
+  const size_t depth = path.depth();
+  if (depth < 3 || !path.Is(depth - 1, "keys") || !path.Is(depth - 2, nullptr) ||
+      !path.Is(depth - 3, "hierarchy")) {
+    return false;
+  }
+  return depth == 3 || (depth == 4 && path.Is(0, "animation")) ||
+         (depth == 5 && path.Is(0, "animations") && path.Is(1, nullptr));
+}
+
+bool OneOf(const std::string& name, std::initializer_list<const char*> names) {
+  for (const char* candidate : names) {
+    if (name == candidate) return true;
+  }
+  return false;
+}
+
+// Whether the reader reads the member at `path` (Read, ReadBones, ReadClip, NodeFor, the keys):
+// the others are left out of the tree. Keep in step with what they read.
+bool IsReadMember(const JsonPath& path) {
+  const size_t depth = path.depth();
+  const std::string& name = path.steps().back().key;
+  if (depth == 1 && OneOf(name, {"bones", "animations", "animation"})) return true;
+  if (depth == 3 && path.Is(0, "bones") && path.Is(1, nullptr)) {
+    return OneOf(name, {"name", "parent", "pos", "rotq", "scl"});
+  }
+  // After the clip at steps [0, clip_depth): its members, its entries', their keys'.
+  auto in_clip = [&](size_t clip_depth) {
+    if (depth == clip_depth + 1) return OneOf(name, {"name", "length", "fps", "hierarchy"});
+    if (depth < clip_depth + 3 || !path.Is(clip_depth, "hierarchy") ||
+        !path.Is(clip_depth + 1, nullptr)) {
+      return false;
+    }
+    if (depth == clip_depth + 3) return OneOf(name, {"parent", "keys"});
+    return depth == clip_depth + 5 && path.Is(clip_depth + 2, "keys") &&
+           path.Is(clip_depth + 3, nullptr) &&
+           OneOf(name, {"time", "pos", "rot", "scl", "morphTargets"});
+  };
+  return in_clip(0) || (path.Is(0, "animation") && in_clip(1)) ||
+         (path.Is(0, "animations") && path.Is(1, nullptr) && in_clip(2));
+}
 
 class HierarchyReader {
  public:
   HierarchyReader(const std::string& source, const StructureLimits& limits)
       : json_(source), limits_(limits) {}
 
-  Asset Read(const json& document);
+  Asset Read(std::string_view bytes);
 
  private:
   int RequireParent(const json& value, size_t node_count, size_t self,
                     const std::string& pointer) const;
-  void ReadNumbers(const json& value, size_t count, const std::string& pointer, double* out) const;
-  double ReadKeyTime(const json& key, const KeyProperty& property, const std::string& keys_pointer,
-                     size_t k) const;
-  void ReadKeyValue(const json& value, const KeyProperty& property, const std::string& keys_pointer,
-                    size_t k, double* out) const;
 
   void ReadBones(const json& bones);
   void ReadClip(const json& animation, const std::string& pointer);
   int NodeFor(const json& entry, size_t h, size_t entry_count, const std::string& pointer);
-  void ReadEntry(const json& keys, int node, const std::string& pointer);
+  void ReadEntry(ThreeHierarchyKeysSink& keys, int node, const std::string& pointer);
   void NoteMilliseconds(const json& animation);
   void RejectParentCycles() const;
   void CheckCount(size_t count, size_t limit, const char* what, const std::string& pointer) const;
 
   JsonPointerReader json_;
   const StructureLimits& limits_;
+  StreamedJson streamed_;  // the document, with each entry's keys read (ThreeHierarchyKeysSink)
   Asset asset_;
   bool have_bones_ = false;
   // Per node: the parent its bone record gives, and the one the first hierarchy entry gives.
@@ -75,48 +107,6 @@ int HierarchyReader::RequireParent(const json& value, size_t node_count, size_t 
                            parent, self, node_count));
   }
   return static_cast<int>(parent);
-}
-
-void HierarchyReader::ReadNumbers(const json& value, size_t count, const std::string& pointer,
-                                  double* out) const {
-  if (!value.is_array() || value.size() != count) {
-    json_.Fail(pointer, fmt::format("expected an array of {} numbers, found {}", count,
-                                    value.is_array() ? fmt::format("{} elements", value.size())
-                                                     : std::string(value.type_name())));
-  }
-  for (size_t i = 0; i < count; ++i) {
-    out[i] = json_.RequireNumber(value[i], fmt::format("{}/{}", pointer, i));
-  }
-}
-
-// The fast paths below format no pointer: files hold many keys.
-double HierarchyReader::ReadKeyTime(const json& key, const KeyProperty& property,
-                                    const std::string& keys_pointer, size_t k) const {
-  const json* time = Given(key, "time");
-  if (time && time->is_number() && FitsFloat32(time->get<double>())) {
-    return static_cast<float>(time->get<double>());
-  }
-  const std::string key_pointer = fmt::format("{}/{}", keys_pointer, k);
-  if (!time) json_.Fail(key_pointer, fmt::format("a key with '{}' needs a 'time'", property.key));
-  return json_.ToFloat32(json_.RequireNumber(*time, key_pointer + "/time"), key_pointer + "/time");
-}
-
-void HierarchyReader::ReadKeyValue(const json& value, const KeyProperty& property,
-                                   const std::string& keys_pointer, size_t k, double* out) const {
-  if (value.is_array() && value.size() == property.width) {
-    size_t i = 0;
-    for (; i < property.width && value[i].is_number(); ++i) {
-      const double number = value[i].get<double>();
-      if (!FitsFloat32(number)) break;
-      out[i] = static_cast<float>(number);
-    }
-    if (i == property.width) return;
-  }
-  const std::string pointer = fmt::format("{}/{}/{}", keys_pointer, k, property.key);
-  ReadNumbers(value, property.width, pointer, out);
-  for (size_t i = 0; i < property.width; ++i) {
-    out[i] = json_.ToFloat32(out[i], fmt::format("{}/{}", pointer, i));
-  }
 }
 
 // The legacy bone records {parent, name, pos, rotq, scl}: the rig, and its rest pose when every
@@ -156,14 +146,14 @@ void HierarchyReader::ReadBones(const json& bones) {
     const json* pos = Given(record, "pos");
     const json* rotq = Given(record, "rotq");
     const json* scl = Given(record, "scl");
-    if (pos) ReadNumbers(*pos, 3, pointer + "/pos", node.rest_translation.data());
+    if (pos) ReadThreeNumbers(json_, *pos, 3, pointer + "/pos", node.rest_translation.data());
     if (rotq) {
-      ReadNumbers(*rotq, 4, pointer + "/rotq", node.rest_rotation.data());
+      ReadThreeNumbers(json_, *rotq, 4, pointer + "/rotq", node.rest_rotation.data());
       if (Length(node.rest_rotation) == 0) {
         json_.Fail(pointer + "/rotq", "the zero quaternion is no rotation");
       }
     }
-    if (scl) ReadNumbers(*scl, 3, pointer + "/scl", node.rest_scale.data());
+    if (scl) ReadThreeNumbers(json_, *scl, 3, pointer + "/scl", node.rest_scale.data());
     rest_pose_known = rest_pose_known && pos && rotq;
     asset_.rig.nodes.push_back(std::move(node));
   }
@@ -205,49 +195,12 @@ int HierarchyReader::NodeFor(const json& entry, size_t h, size_t entry_count,
   return static_cast<int>(h);
 }
 
-// One channel per property, from the keys that carry it (AnimationUtils.flattenJSON). Pointers
-// for error messages are formatted only on the error path: files hold many keys.
-void HierarchyReader::ReadEntry(const json& keys, int node, const std::string& pointer) {
+// One channel per property, from the keys that carry it (AnimationUtils.flattenJSON), read
+// while the document was parsed.
+void HierarchyReader::ReadEntry(ThreeHierarchyKeysSink& keys, int node,
+                                const std::string& pointer) {
   CheckCount(keys.size(), limits_.keys_per_channel, "keys", pointer);
-  for (size_t k = 0; k < keys.size(); ++k) {
-    const json& key = keys[k];
-    if (!key.is_object()) {
-      json_.Fail(
-          fmt::format("{}/{}", pointer, k),
-          fmt::format("expected a key object {{time, pos, rot, scl}}, found {}", key.type_name()));
-    }
-    if (key.contains("morphTargets")) {
-      json_.Fail(
-          fmt::format("{}/{}/morphTargets", pointer, k),
-          // three.js <= r184 AnimationClip.parseAnimation: the morph branch indexes past the keys.
-          "morph target keys are not supported: three.js's own parseAnimation throws on them");
-    }
-  }
-  for (const KeyProperty& property : kKeyProperties) {
-    Channel channel;
-    channel.node = node;
-    channel.path = property.path;
-    channel.width = static_cast<int>(property.width);
-    for (size_t k = 0; k < keys.size(); ++k) {
-      const json* value = Given(keys[k], property.key);
-      if (!value) continue;
-      const double time = ReadKeyTime(keys[k], property, pointer, k);
-      if (time < 0 || (!channel.times_seconds.empty() && time <= channel.times_seconds.back())) {
-        json_.Fail(fmt::format("{}/{}/time", pointer, k),
-                   fmt::format("'{}' key at {} s: expected times >= 0 and after the previous '{}' "
-                               "key's",
-                               property.key, time, property.key));
-      }
-      channel.times_seconds.push_back(time);
-      channel.values.resize(channel.values.size() + property.width);
-      double* numbers = channel.values.data() + channel.values.size() - property.width;
-      ReadKeyValue(*value, property, pointer, k, numbers);
-      if (property.path == Path::kRotation && Length(LoadQuat(numbers)) == 0) {
-        json_.Fail(fmt::format("{}/{}/rot", pointer, k), "the zero quaternion is no rotation");
-      }
-    }
-    if (!channel.times_seconds.empty()) clip_.channels.push_back(std::move(channel));
-  }
+  for (Channel& channel : keys.Take(node)) clip_.channels.push_back(std::move(channel));
 }
 
 void HierarchyReader::ReadClip(const json& animation, const std::string& pointer) {
@@ -281,11 +234,18 @@ void HierarchyReader::ReadClip(const json& animation, const std::string& pointer
                                             entry.type_name()));
     }
     const json* keys = Given(entry, "keys");
+    // Every `keys` array of an entry was streamed (IsEntryKeys): what is left is another value.
+    ThreeHierarchyKeysSink* streamed_keys =
+        keys ? streamed_.SinkOf<ThreeHierarchyKeysSink>(*keys) : nullptr;
     // Entries without keys are skipped but keep their index (and, without bones, their node).
-    if (have_bones_ && (!keys || (keys->is_array() && keys->empty()))) continue;
+    if (have_bones_ && (!keys || (streamed_keys && streamed_keys->size() == 0))) continue;
     const int node = NodeFor(entry, h, hierarchy->size(), entry_pointer);
     if (keys) {
-      ReadEntry(json_.RequireArray(*keys, entry_pointer + "/keys"), node, entry_pointer + "/keys");
+      if (!streamed_keys) {
+        json_.RequireArray(*keys, entry_pointer + "/keys");
+        ThrowInternal("three-hierarchy: an entry's keys array was not streamed");
+      }
+      ReadEntry(*streamed_keys, node, entry_pointer + "/keys");
     }
   }
   if (clip_.channels.empty()) {
@@ -344,7 +304,15 @@ void HierarchyReader::RejectParentCycles() const {
   }
 }
 
-Asset HierarchyReader::Read(const json& document) {
+Asset HierarchyReader::Read(std::string_view bytes) {
+  streamed_ = ParseJsonStreamingOrThrow(
+      bytes, json_.source(),
+      [this](const JsonPath& path) {
+        return IsEntryKeys(path) ? std::make_unique<ThreeHierarchyKeysSink>(json_, path.Pointer())
+                                 : nullptr;
+      },
+      IsReadMember);
+  const json& document = streamed_.document;
   if (!document.is_object()) {
     json_.Fail(
         "", fmt::format("expected a hierarchy animation object, found {}", document.type_name()));
@@ -392,8 +360,7 @@ Asset HierarchyReader::Read(const json& document) {
 }  // namespace
 
 Asset ReadThreeHierarchy(std::string_view bytes, const ReadOptions& options) {
-  return HierarchyReader(options.source, options.limits)
-      .Read(ParseJsonOrThrow(bytes, options.source));
+  return HierarchyReader(options.source, options.limits).Read(bytes);
 }
 
 }  // namespace animconv

@@ -12,7 +12,9 @@
 #include "formats/common/json_errors.h"
 #include "formats/common/json_pointer.h"
 #include "formats/common/json_skim.h"
+#include "formats/common/json_stream.h"
 #include "formats/three/three_json.h"
+#include "formats/three/three_json_keys.h"
 #include "formats/three/three_morph_targets.h"
 #include "formats/three/three_user_data.h"
 #include "libconvert/text.h"
@@ -48,23 +50,6 @@ std::optional<TrackType> FindTrackType(std::string_view type) {
   return std::nullopt;
 }
 
-// One track's keys as read, and where each came from in the file (for error locations).
-struct TrackKeys {
-  std::string pointer;  // the track's
-  std::vector<double> times;
-  std::vector<double> values;
-  std::vector<size_t> legacy_keys;  // `keys` form: the index in `keys` of each kept key
-
-  std::string TimePointer(size_t key) const {
-    return legacy_keys.empty() ? fmt::format("{}/times/{}", pointer, key)
-                               : fmt::format("{}/keys/{}/time", pointer, legacy_keys[key]);
-  }
-  std::string ValuePointer(size_t key, size_t width) const {
-    return legacy_keys.empty() ? fmt::format("{}/values/{}", pointer, key * width)
-                               : fmt::format("{}/keys/{}/value", pointer, legacy_keys[key]);
-  }
-};
-
 // What a track animates in the model.
 struct Target {
   std::string node;
@@ -74,8 +59,10 @@ struct Target {
 
 class ClipReader {
  public:
-  ClipReader(const std::string& source, Diagnostics* diagnostics, const StructureLimits& limits)
-      : json_(source), diagnostics_(diagnostics), limits_(limits) {}
+  // `streamed` holds the document and the tracks' keys (MakeThreeTrackSink).
+  ClipReader(const StreamedJson& streamed, const std::string& source, Diagnostics* diagnostics,
+             const StructureLimits& limits)
+      : streamed_(streamed), json_(source), diagnostics_(diagnostics), limits_(limits) {}
 
   void ReadClip(const json& clip_json, const std::string& pointer, size_t index);
   Asset Finish();
@@ -83,15 +70,11 @@ class ClipReader {
  private:
   void ReadTrack(const json& track, const std::string& pointer, double frame_seconds);
   std::optional<Target> ResolveTarget(const std::string& name, const std::string& pointer);
-  TrackKeys ReadKeys(const json& track, const std::string& pointer) const;
-  void ReadLegacyKeys(const json& keys, TrackKeys& out) const;
-  void CheckTimes(const TrackKeys& keys, const std::string& name) const;
   Interpolation ReadInterpolation(const json& track, TrackType type, const std::string& name,
                                   const std::string& pointer) const;
   void CheckTypeFitsPath(TrackType type, const Target& target, Interpolation interpolation,
                          const std::string& name, const std::string& pointer) const;
-  int ValueWidth(const TrackKeys& keys, const Target& target, const std::string& name) const;
-  void CheckQuaternions(const TrackKeys& keys, const std::string& name) const;
+  int ValueWidth(const ThreeTrackKeys& keys, const Target& target, const std::string& name) const;
   void AddChannel(Channel channel, const std::string& name, const std::string& pointer);
   void AddMorphTarget(const Target& target, Channel channel, const std::string& name,
                       const std::string& pointer);
@@ -99,6 +82,7 @@ class ClipReader {
   void Skip(const std::string& name, const std::string& why);
   int NodeIndex(const std::string& name);
 
+  const StreamedJson& streamed_;
   JsonPointerReader json_;
   Diagnostics* diagnostics_;  // what was read differently from the file (ReadOptions)
   const StructureLimits& limits_;
@@ -208,7 +192,7 @@ void ClipReader::ReadTrack(const json& track, const std::string& pointer, double
   }
   const std::optional<Target> target = ResolveTarget(name, pointer);
   if (!target) return;
-  TrackKeys keys = ReadKeys(track, pointer);
+  ThreeTrackKeys keys = ReadThreeTrackKeys(track, pointer, streamed_, json_);
   if (keys.times.size() > limits_.keys_per_channel) {
     json_.Fail(pointer, fmt::format("{} keys, more than the limit of {}", keys.times.size(),
                                     limits_.keys_per_channel));
@@ -224,7 +208,7 @@ void ClipReader::ReadTrack(const json& track, const std::string& pointer, double
                                            : json_.ToFloat32(seconds, keys.TimePointer(k));
     }
   }
-  CheckTimes(keys, name);
+  CheckThreeKeyTimes(keys, name, json_);
 
   Channel channel;
   channel.node = NodeIndex(target->node);
@@ -239,7 +223,7 @@ void ClipReader::ReadTrack(const json& track, const std::string& pointer, double
                            "morph targets",
                            name, channel.width, limits_.morph_targets));
   }
-  if (channel.path == Path::kRotation) CheckQuaternions(keys, name);
+  if (channel.path == Path::kRotation) CheckThreeQuaternionKeys(keys, name, json_);
   channel.times_seconds = std::move(keys.times);
   channel.values = std::move(keys.values);
   if (!target->morph_target.empty()) {
@@ -295,82 +279,6 @@ std::optional<Target> ClipReader::ResolveTarget(const std::string& name,
                     name, parsed->property_index, parsed->property));
   }
   return target;
-}
-
-TrackKeys ClipReader::ReadKeys(const json& track, const std::string& pointer) const {
-  TrackKeys keys;
-  keys.pointer = pointer;
-  // parseKeyframeTrack falls back to the pre-r74 `keys` form only when `times` is undefined.
-  if (!track.contains("times")) {
-    ReadLegacyKeys(json_.RequireArray(json_.Require(track, "keys", pointer), pointer + "/keys"),
-                   keys);
-    return keys;
-  }
-  const std::string times_pointer = pointer + "/times";
-  const std::string values_pointer = pointer + "/values";
-  const json& times = json_.RequireArray(*track.find("times"), times_pointer);
-  const json& values = json_.RequireArray(json_.Require(track, "values", pointer), values_pointer);
-  keys.times.resize(times.size());
-  for (size_t k = 0; k < times.size(); ++k)
-    keys.times[k] = json_.Float32At(times, k, times_pointer);
-  keys.values.resize(values.size());
-  for (size_t v = 0; v < values.size(); ++v) {
-    keys.values[v] = json_.Float32At(values, v, values_pointer);
-  }
-  return keys;
-}
-
-// AnimationUtils.flattenJSON: keys without `value` are skipped, array values are spread.
-void ClipReader::ReadLegacyKeys(const json& keys, TrackKeys& out) const {
-  std::optional<size_t> value_size;
-  for (size_t k = 0; k < keys.size(); ++k) {
-    const std::string key_pointer = fmt::format("{}/keys/{}", out.pointer, k);
-    const json& key = keys[k];
-    if (!key.is_object()) {
-      json_.Fail(key_pointer,
-                 fmt::format("expected a key object {{time, value}}, found {}", key.type_name()));
-    }
-    const auto value = key.find("value");
-    if (value == key.end()) continue;
-    const std::string time_pointer = key_pointer + "/time";
-    out.times.push_back(json_.ToFloat32(
-        json_.RequireNumber(json_.Require(key, "time", key_pointer), time_pointer), time_pointer));
-    const size_t size = value->is_array() ? value->size() : 1;
-    if (value_size && size != *value_size) {
-      json_.Fail(
-          key_pointer + "/value",
-          fmt::format("{} numbers, expected {} like the track's first key", size, *value_size));
-    }
-    value_size = size;
-    if (value->is_array()) {
-      for (size_t i = 0; i < value->size(); ++i) {
-        out.values.push_back(json_.Float32At(*value, i, key_pointer + "/value"));
-      }
-    } else {
-      out.values.push_back(json_.ToFloat32(json_.RequireNumber(*value, key_pointer + "/value"),
-                                           key_pointer + "/value"));
-    }
-    out.legacy_keys.push_back(k);
-  }
-}
-
-void ClipReader::CheckTimes(const TrackKeys& keys, const std::string& name) const {
-  for (size_t k = 0; k < keys.times.size(); ++k) {
-    const double time = keys.times[k];
-    if (time < 0) {
-      json_.Fail(
-          keys.TimePointer(k),
-          fmt::format("key {} of track '{}' is at {} s; expected times >= 0", k, name, time));
-    }
-    // three.js's validate() lets equal times pass (three.js r187 AnimationClip.parse); the clip
-    // model does not.
-    if (k > 0 && time <= keys.times[k - 1]) {
-      json_.Fail(keys.TimePointer(k),
-                 fmt::format("key {} of track '{}' is at {} s, not after key {} at {} s; expected "
-                             "strictly increasing times",
-                             k, name, time, k - 1, keys.times[k - 1]));
-    }
-  }
 }
 
 Interpolation ClipReader::ReadInterpolation(const json& track, TrackType type,
@@ -441,7 +349,7 @@ void ClipReader::CheckTypeFitsPath(TrackType type, const Target& target,
   }
 }
 
-int ClipReader::ValueWidth(const TrackKeys& keys, const Target& target,
+int ClipReader::ValueWidth(const ThreeTrackKeys& keys, const Target& target,
                            const std::string& name) const {
   const size_t key_count = keys.times.size();
   const std::string values_pointer =
@@ -478,16 +386,6 @@ int ClipReader::ValueWidth(const TrackKeys& keys, const Target& target,
                                            name, width, expected, PathName(target.path)));
   }
   return static_cast<int>(width);
-}
-
-void ClipReader::CheckQuaternions(const TrackKeys& keys, const std::string& name) const {
-  for (size_t k = 0; k < keys.times.size(); ++k) {
-    if (Length(LoadQuat(&keys.values[k * 4])) == 0) {
-      json_.Fail(keys.ValuePointer(k, 4),
-                 fmt::format("key {} of track '{}' is the zero quaternion, which is no rotation", k,
-                             name));
-    }
-  }
 }
 
 void ClipReader::AddChannel(Channel channel, const std::string& name, const std::string& pointer) {
@@ -575,6 +473,38 @@ Asset ClipReader::Finish() {
   return std::move(asset_);
 }
 
+bool OneOf(const std::string& name, std::initializer_list<const char*> names) {
+  for (const char* candidate : names) {
+    if (name == candidate) return true;
+  }
+  return false;
+}
+
+// Whether the reader reads the member at `path` (FindClips, ReadClip, ReadTrack and the keys):
+// the others are left out of the tree. Keep in step with what they read.
+bool IsReadMember(const JsonPath& path) {
+  const size_t depth = path.depth();
+  const std::string& name = path.steps().back().key;
+  // After the clip at steps [0, clip_depth): its members, its tracks', their legacy keys'.
+  auto in_clip = [&](size_t clip_depth) {
+    if (depth == clip_depth + 1) {
+      return OneOf(name, {"name", "userData", "blendMode", "fps", "duration", "tracks"});
+    }
+    if (depth < clip_depth + 3 || !path.Is(clip_depth, "tracks") ||
+        !path.Is(clip_depth + 1, nullptr)) {
+      return false;
+    }
+    if (depth == clip_depth + 3) {
+      return OneOf(name, {"name", "type", "times", "values", "keys", "interpolation"});
+    }
+    return depth == clip_depth + 5 && path.Is(clip_depth + 2, "keys") &&
+           path.Is(clip_depth + 3, nullptr) && OneOf(name, {"time", "value"});
+  };
+  if (depth == 1 && name == "animations") return true;
+  return in_clip(0) || (path.Is(0, nullptr) && in_clip(1)) ||
+         (path.Is(0, "animations") && path.Is(1, nullptr) && in_clip(2));
+}
+
 // The clip objects of the three accepted layouts, with their JSON pointers.
 std::vector<std::pair<const json*, std::string>> FindClips(const json& document,
                                                            const std::string& source) {
@@ -611,9 +541,11 @@ std::vector<std::pair<const json*, std::string>> FindClips(const json& document,
 }  // namespace
 
 Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options) {
-  const json document = ParseJsonOrThrow(bytes, options.source);
-  ClipReader reader(options.source, options.diagnostics, options.limits);
-  const auto clips = FindClips(document, options.source);
+  const StreamedJson streamed = ParseJsonStreamingOrThrow(
+      bytes, options.source,
+      [&](const JsonPath& path) { return MakeThreeTrackSink(path, options.source); }, IsReadMember);
+  ClipReader reader(streamed, options.source, options.diagnostics, options.limits);
+  const auto clips = FindClips(streamed.document, options.source);
   for (size_t c = 0; c < clips.size(); ++c) reader.ReadClip(*clips[c].first, clips[c].second, c);
   return reader.Finish();
 }

@@ -264,6 +264,75 @@ TEST(ThreeHierarchyReaderTest, ParentCyclesAreLocatedWhereTheParentIsGiven) {
             "/bones/1/parent");
 }
 
+// The keys are read while the document is parsed (ThreeHierarchyKeysSink), but a file with
+// several faults reports the one the checks meet first, whatever the order of the text.
+TEST(ThreeHierarchyReaderTest, ReportsTheFirstFaultInTheOrderOfTheChecks) {
+  // Every key an object without morphTargets, before any property's keys.
+  EXPECT_EQ(
+      ReadError(ClipWithKeys({R"([{"time":0,"rot":[0,0,0,0]},{"time":1,"pos":"x"},5])"})),
+      std::make_pair(std::string("/hierarchy/0/keys/2"),
+                     std::string("expected a key object {time, pos, rot, scl}, found number")));
+  // Then all pos keys, then rot, then scl.
+  EXPECT_EQ(ReadError(ClipWithKeys({R"([{"time":0,"rot":[0,0,0,0]},{"time":1,"pos":"x"}])"})),
+            std::make_pair(std::string("/hierarchy/0/keys/1/pos"),
+                           std::string("expected an array of 3 numbers, found string")));
+  EXPECT_EQ(ReadError(ClipWithKeys({R"([{"time":0,"scl":[1]},{"time":1,"rot":[0,0,0,0]}])"})).first,
+            "/hierarchy/0/keys/1/rot");
+  // A number before the components that are no numbers, as ReadNumbers checks them.
+  EXPECT_EQ(ReadError(ClipWithKeys({R"([{"time":0,"pos":[1e39,"a",0]}])"})),
+            std::make_pair(std::string("/hierarchy/0/keys/0/pos/1"),
+                           std::string("expected a number, found string")));
+  // The clip's members, and the bone records, before its entries, wherever the text puts them.
+  EXPECT_EQ(ReadError(R"({"hierarchy":[{"keys":[{"time":0,"pos":"x"}]}],"name":5})").first,
+            "/name");
+  EXPECT_EQ(ReadError(R"({"hierarchy":[{"keys":[{"time":0,"pos":"x"}]}],"length":"1"})").first,
+            "/length");
+  EXPECT_EQ(
+      ReadError(R"({"hierarchy":[{"keys":[{"time":0,"pos":"x"}]}],"bones":[{"name":3}]})").first,
+      "/bones/0/name");
+  // An earlier entry's fault before a later one's; an entry's parent before its keys.
+  EXPECT_EQ(ReadError(ClipWithKeys({R"([{"time":0,"pos":"x"}])", R"([{"pos":[0,0,0]}])"})).first,
+            "/hierarchy/0/keys/0/pos");
+  EXPECT_EQ(ReadError(R"({"hierarchy":[{"keys":[{"time":0,"pos":"x"}],"parent":7}]})").first,
+            "/hierarchy/0/parent");
+  // The key count before any key.
+  ReadOptions options;
+  options.source = "anim.hierarchy.json";
+  options.limits.keys_per_channel = 1;
+  try {
+    ReadThreeHierarchy(ClipWithKeys({R"([{"time":0,"pos":[0,0,0]},{"time":1,"pos":"x"}])"}),
+                       options);
+    ADD_FAILURE() << "no error";
+  } catch (const Error& error) {
+    EXPECT_EQ(error.location(), "/hierarchy/0/keys");
+    EXPECT_EQ(error.message(), "2 keys, more than the limit of 1");
+  }
+  // A syntax error anywhere before any of them.
+  EXPECT_EQ(ReadError(R"({"hierarchy":[{"keys":[{"time":0,"pos":"x"}]}],"name":5 x})").first,
+            "1:57");
+}
+
+TEST(ThreeHierarchyReaderTest, ARepeatedMemberKeepsItsLastValue) {
+  // As nlohmann's tree kept it, for a key's members, an entry's keys and a clip's hierarchy.
+  Asset asset =
+      Read(R"({"hierarchy":[{"keys":[{"time":5,"pos":[9,9,9]}],"keys":[{"time":0,"time":0.5,)"
+           R"("pos":[1,2,3],"pos":[4,5,6]}]}]})");
+  ASSERT_EQ(asset.clips[0].channels.size(), 1u);
+  EXPECT_EQ(asset.clips[0].channels[0].times_seconds, std::vector<double>{0.5});
+  EXPECT_EQ(asset.clips[0].channels[0].values, (std::vector<double>{4, 5, 6}));
+  EXPECT_EQ(ReadError(R"({"hierarchy":[{"keys":[{"time":0,"pos":[1,2,3]}],"keys":5}]})"),
+            std::make_pair(std::string("/hierarchy/0/keys"),
+                           std::string("expected an array, found number")));
+  asset = Read(R"({"hierarchy":[{"keys":[{"time":0,"pos":[1,2,3]}]},{"keys":[]}],)"
+               R"("hierarchy":[{"keys":[{"time":0,"rot":[0,0,0,1]}]}]})");
+  ASSERT_EQ(asset.clips[0].channels.size(), 1u);
+  EXPECT_EQ(asset.clips[0].channels[0].path, Path::kRotation);
+  EXPECT_EQ(asset.rig.nodes.size(), 1u);
+  // A key whose later `pos` is null has no pos (null is "not given").
+  EXPECT_EQ(ReadError(ClipWithKeys({R"([{"time":0,"pos":[1,2,3],"pos":null}])"})).first,
+            "/hierarchy");
+}
+
 TEST(ThreeHierarchyReaderTest, SyntaxErrorsGiveLineAndColumn) {
   const auto [location, message] = ReadError("{\"hierarchy\":[\n  {\"keys\":[}]}");
   EXPECT_EQ(location, "2:12");

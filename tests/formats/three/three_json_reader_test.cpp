@@ -479,6 +479,65 @@ TEST(ThreeJsonReaderTest, RefusesMalformedTracks) {
 
 // --- Hostile JSON ---
 
+// The tracks' key arrays are read while the document is parsed (MakeThreeTrackSink), but a file
+// with several faults reports the one the checks meet first, whatever the order of the text.
+TEST(ThreeJsonReaderTest, ReportsTheFirstFaultInTheOrderOfTheChecks) {
+  using Failure = std::pair<std::string, std::string>;
+  // The clip's members before its tracks, the track's name and type before its keys.
+  EXPECT_EQ(ReadError(R"({"tracks":[{"name":"hips.position","type":"vector","times":[0,"x"],)"
+                      R"("values":[0,0,0,1,1,1]}],"name":5})"),
+            Failure("/name", "expected a string, found number"));
+  EXPECT_EQ(
+      ReadError(ClipWith(R"({"times":[0,"x"],"values":[0,0,0],"name":5,"type":"vector"})")).first,
+      "/tracks/0/name");
+  EXPECT_EQ(ReadError(ClipWith(R"({"times":[0,"x"],"name":"h.position","type":"vectorz"})")).first,
+            "/tracks/0/type");
+  // `values` must be an array before any time is read; times before values.
+  EXPECT_EQ(ReadError(ClipWith(R"({"times":[0,"t"],"values":5,"name":"h.position",)"
+                               R"("type":"vector"})")),
+            Failure("/tracks/0/values", "expected an array, found number"));
+  EXPECT_EQ(ReadError(ClipWith(R"({"values":[0,"v",0],"times":[0,"t"],"name":"h.position",)"
+                               R"("type":"vector"})")),
+            Failure("/tracks/0/times/1", "expected a number, found string"));
+  // At the pointer of every layout.
+  const std::string null_value =
+      R"({"tracks":[{"name":"a.position","type":"vector","times":[0],"values":[0,null,0]}]})";
+  EXPECT_EQ(ReadError("[" + ClipWith(kHipsRotation) + "," + null_value + "]"),
+            Failure("/1/tracks/0/values/1",
+                    "expected a number, found null (JSON.stringify writes NaN and Infinity as "
+                    "null)"));
+  EXPECT_EQ(ReadError(R"({"animations":[)" + null_value + "]}").first,
+            "/animations/0/tracks/0/values/1");
+  // Legacy keys: the first faulty key, in key order.
+  EXPECT_EQ(ReadError(ClipWith(R"({"name":"h.position","type":"vector","keys":[)"
+                               R"({"time":0,"value":[1,2,3]},{"time":"x","value":[1,2,3]},5]})")),
+            Failure("/tracks/0/keys/1/time", "expected a number, found string"));
+  // A syntax error anywhere before any of them.
+  EXPECT_EQ(ReadError(R"({"tracks":[{"name":5}],"name":5 x})").first, "1:33");
+}
+
+TEST(ThreeJsonReaderTest, FpsAfterTheTracksStillScalesTheirTimes) {
+  const Asset asset = Read(R"({"tracks":[{"name":"hips.position","type":"vector","times":[0,30],)"
+                           R"("values":[0,0,0,1,1,1]}],"fps":30})");
+  EXPECT_EQ(asset.clips[0].channels[0].times_seconds, (std::vector<double>{0, F32(1)}));
+}
+
+TEST(ThreeJsonReaderTest, ARepeatedMemberKeepsItsLastValue) {
+  // As nlohmann's tree kept it: a track's times, a clip's tracks.
+  Asset asset = Read(ClipWith(R"({"name":"hips.position","type":"vector","times":[5],)"
+                              R"("times":[0,0.5],"values":[1,2,3,4,5,6]})"));
+  EXPECT_EQ(asset.clips[0].channels[0].times_seconds, (std::vector<double>{0, F32(0.5)}));
+  EXPECT_EQ(ReadError(ClipWith(R"({"name":"hips.position","type":"vector","times":[0],)"
+                               R"("values":[1,2,3],"times":"x"})")),
+            std::make_pair(std::string("/tracks/0/times"),
+                           std::string("expected an array, found string")));
+  asset = Read(R"({"tracks":[{"name":"a.position","type":"vector","times":[0],"values":[1,2,3]}],)"
+               R"("tracks":[)" +
+               kHipsRotation + "]}");
+  ASSERT_EQ(asset.clips[0].channels.size(), 1u);
+  EXPECT_EQ(asset.rig.nodes[0].name, "hips");
+}
+
 TEST(ThreeJsonReaderTest, SyntaxErrorsGiveLineAndColumn) {
   auto [location, message] = ReadError("{\"name\":\"c\",\n \"tracks\":[1,]}");
   EXPECT_EQ(location, "2:14");

@@ -1,0 +1,227 @@
+#include "formats/common/json_stream.h"
+
+#include <fmt/format.h>
+
+#include "animconv/error.h"
+#include "formats/common/json_errors.h"
+
+namespace animconv {
+
+using nlohmann::json;
+
+bool JsonPath::Is(size_t i, const char* key) const {
+  if (i >= steps_.size()) return false;
+  const Step& step = steps_[i];
+  return key == nullptr ? step.is_index : !step.is_index && step.key == key;
+}
+
+std::string JsonPath::Pointer() const {
+  std::string pointer;
+  for (const Step& step : steps_) {
+    pointer += '/';
+    pointer += step.is_index ? std::to_string(step.index) : JsonPointerEscape(step.key);
+  }
+  return pointer;
+}
+
+void DeferredFailure::RethrowIfFailed() const {
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+JsonElementSink* StreamedJson::SinkOf(const json& value) const {
+  if (!value.is_binary()) return nullptr;
+  const json::binary_t& placeholder = value.get_binary();
+  return placeholder.has_subtype() && placeholder.subtype() < sinks.size()
+             ? sinks[placeholder.subtype()].get()
+             : nullptr;
+}
+
+// The SAX handler: builds the tree as nlohmann's own DOM parser does (a repeated member's last
+// value wins), streaming the arrays the factory picks and leaving out the members the filter
+// refuses. `path_` is the path of the value being read: a member's name is pushed at its key, an
+// element's index when it starts, and both are popped when the value ends.
+class JsonStreamBuilder : public nlohmann::json_sax<json> {
+ public:
+  JsonStreamBuilder(const JsonSinkFactory& factory, const JsonMemberFilter& keep_member)
+      : factory_(factory), keep_member_(keep_member) {}
+
+  StreamedJson Finish() { return std::move(result_); }
+
+  bool null() override { return Scalar(json(nullptr)); }
+  bool boolean(bool value) override { return Scalar(json(value)); }
+  bool number_integer(number_integer_t value) override { return Scalar(json(value)); }
+  bool number_unsigned(number_unsigned_t value) override { return Scalar(json(value)); }
+  bool number_float(number_float_t value, const string_t&) override { return Scalar(json(value)); }
+  bool string(string_t& value) override { return Scalar(json(std::move(value))); }
+  bool binary(binary_t& value) override { return Scalar(json::binary(std::move(value))); }
+
+  bool start_object(std::size_t) override {
+    if (!StartContainer()) return true;
+    frames_.push_back({Frame::kObject, json::object(), {}, nullptr, 0});
+    return true;
+  }
+  bool key(string_t& key) override {
+    if (skip_depth_ > 0) return true;
+    path_.PushKey(key);
+    skip_member_ = keep_member_ && !keep_member_(path_);
+    frames_.back().key = std::move(key);
+    return true;
+  }
+  bool end_object() override {
+    if (EndSkipped()) return true;
+    return EndContainer();
+  }
+
+  bool start_array(std::size_t) override {
+    if (!StartContainer()) return true;
+    if (streamed_depth_ == 0) {
+      if (std::unique_ptr<JsonElementSink> sink = factory_(path_)) {
+        frames_.push_back({Frame::kStreamed, json(), {}, sink.get(), result_.sinks.size()});
+        result_.sinks.push_back(std::move(sink));
+        ++streamed_depth_;
+        return true;
+      }
+    }
+    frames_.push_back({Frame::kArray, json::array(), {}, nullptr, 0});
+    return true;
+  }
+  bool end_array() override {
+    if (EndSkipped()) return true;
+    if (frames_.back().kind != Frame::kStreamed) return EndContainer();
+    const Frame streamed = std::move(frames_.back());
+    frames_.pop_back();
+    --streamed_depth_;
+    streamed.sink->End();
+    return Complete(json::binary({}, streamed.sink_index));
+  }
+
+  bool parse_error(std::size_t, const std::string&, const json::exception&) override {
+    return false;  // the caller locates it (ThrowJsonSyntaxError)
+  }
+
+ private:
+  struct Frame {
+    enum Kind { kObject, kArray, kStreamed } kind;
+    json value;                       // the object or array being built
+    std::string key;                  // an object's member being read
+    JsonElementSink* sink = nullptr;  // a streamed array's
+    size_t sink_index = 0;            // its index in StreamedJson::sinks
+  };
+
+  // A value starts: an element's index joins the path (a member's name did at its key).
+  void BeginValue() {
+    if (frames_.empty()) return;
+    const Frame& parent = frames_.back();
+    if (parent.kind == Frame::kArray) path_.PushIndex(parent.value.size());
+    if (parent.kind == Frame::kStreamed) path_.PushIndex(parent.sink->size());
+  }
+
+  bool Scalar(json&& value) {
+    if (skip_depth_ > 0) return true;
+    if (skip_member_) {
+      skip_member_ = false;
+      path_.Pop();
+      return true;
+    }
+    // No index joins the path for a scalar element: nothing asks for a scalar's path, and
+    // streamed arrays hold millions of numbers.
+    if (frames_.empty() || frames_.back().kind == Frame::kObject) return Complete(std::move(value));
+    return Insert(std::move(value));
+  }
+
+  // False when the container is left out (a refused member, or inside one).
+  bool StartContainer() {
+    if (skip_depth_ > 0 || skip_member_) {
+      ++skip_depth_;
+      skip_member_ = false;
+      return false;
+    }
+    BeginValue();
+    return true;
+  }
+
+  // True at the end of a container inside or of a refused member.
+  bool EndSkipped() {
+    if (skip_depth_ == 0) return false;
+    if (--skip_depth_ == 0) path_.Pop();  // the refused member's name
+    return true;
+  }
+
+  bool EndContainer() {
+    json value = std::move(frames_.back().value);
+    frames_.pop_back();
+    return Complete(std::move(value));
+  }
+
+  // A complete value: into its parent, or the document.
+  bool Complete(json&& value) {
+    if (frames_.empty()) {
+      result_.document = std::move(value);
+      return true;
+    }
+    path_.Pop();
+    return Insert(std::move(value));
+  }
+
+  // Into the parent container (whose step the path no longer has).
+  bool Insert(json&& value) {
+    Frame& parent = frames_.back();
+    switch (parent.kind) {
+      case Frame::kObject:
+        parent.value[parent.key] = std::move(value);
+        break;
+      case Frame::kArray:
+        parent.value.push_back(std::move(value));
+        break;
+      case Frame::kStreamed:
+        parent.sink->Add(std::move(value));
+        break;
+    }
+    return true;
+  }
+
+  const JsonSinkFactory& factory_;
+  const JsonMemberFilter& keep_member_;
+  std::vector<Frame> frames_;
+  JsonPath path_;
+  size_t streamed_depth_ = 0;  // streamed arrays open (0 or 1: none is asked for inside one)
+  bool skip_member_ = false;   // the member whose key was just read is left out
+  size_t skip_depth_ = 0;      // containers open inside a member left out
+  StreamedJson result_;
+};
+
+StreamedJson ParseJsonStreamingOrThrow(std::string_view bytes, const std::string& source,
+                                       const JsonSinkFactory& factory,
+                                       const JsonMemberFilter& keep_member) {
+  if (const std::optional<size_t> excess = FindExcessJsonNesting(bytes)) {
+    ThrowBadInput(source, JsonLineColumn(bytes, *excess), ExcessJsonNestingMessage());
+  }
+  JsonStreamBuilder builder(factory, keep_member);
+  if (!json::sax_parse(bytes, &builder)) ThrowJsonSyntaxError(source, bytes);
+  return builder.Finish();
+}
+
+void Float32ArraySink::Element(json&& element) {
+  if (bad_element_) return;
+  if (element.is_number()) {
+    const double number = element.get<double>();
+    if (FitsFloat32(number)) {
+      numbers_.push_back(static_cast<float>(number));
+      return;
+    }
+  }
+  bad_index_ = size() - 1;
+  bad_element_ = std::make_unique<json>(std::move(element));
+  numbers_ = {};  // this array is refused when read
+}
+
+std::vector<double> Float32ArraySink::Take(const std::string& pointer,
+                                           const JsonPointerReader& reader) {
+  if (bad_element_) {
+    const std::string element_pointer = fmt::format("{}/{}", pointer, bad_index_);
+    reader.ToFloat32(reader.RequireNumber(*bad_element_, element_pointer), element_pointer);
+  }
+  return std::move(numbers_);
+}
+
+}  // namespace animconv

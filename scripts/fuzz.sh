@@ -41,15 +41,16 @@ wanted() {
   return 1
 }
 
-# Sends SIGINT to process $1 once its CPU time (user + system, /proc/PID/stat fields 14 and 15, in
-# clock ticks) reaches $2 seconds, and creates the file $3 to say so; returns when the process is
+# Sends SIGINT to process $1 once its CPU time (user + system, its own and its waited-for
+# children's: /proc/PID/stat fields 14 to 17, in clock ticks) reaches $2 seconds, and creates the file $3 to say so; returns when the process is
 # gone.
 watch_cpu() {
   local pid=$1 limit=$2 marker=$3 ticks
   ticks=$(getconf CLK_TCK)
   while [ -r "/proc/$pid/stat" ]; do
     local used
-    used=$(awk '{print int(($14 + $15) / '"$ticks"')}' "/proc/$pid/stat" 2>/dev/null) || return 0
+    used=$(awk '{print int(($14 + $15 + $16 + $17) / '"$ticks"')}' "/proc/$pid/stat" 2>/dev/null) ||
+      return 0
     if [ "${used:-0}" -ge "$limit" ]; then
       touch "$marker"
       kill -INT "$pid" 2>/dev/null

@@ -224,4 +224,11 @@ std::vector<double> Float32ArraySink::Take(const std::string& pointer,
   return std::move(numbers_);
 }
 
+bool IsOneOf(const std::string& name, std::initializer_list<const char*> names) {
+  for (const char* candidate : names) {
+    if (name == candidate) return true;
+  }
+  return false;
+}
+
 }  // namespace animconv

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <exception>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -101,6 +102,9 @@ using JsonSinkFactory = std::function<std::unique_ptr<JsonElementSink>(const Jso
 // arrays' elements too. Readers keep exactly the members they read, so that a file's other
 // members, however large, cost no memory (issue 14).
 using JsonMemberFilter = std::function<bool(const JsonPath& path)>;
+
+// For member filters: whether `name` is one of `names`.
+bool IsOneOf(const std::string& name, std::initializer_list<const char*> names);
 
 struct StreamedJson {
   nlohmann::json document;  // a placeholder (a binary value, which JSON text cannot hold) where

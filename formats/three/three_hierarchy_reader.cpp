@@ -30,33 +30,26 @@ bool IsEntryKeys(const JsonPath& path) {
          (depth == 5 && path.Is(0, "animations") && path.Is(1, nullptr));
 }
 
-bool OneOf(const std::string& name, std::initializer_list<const char*> names) {
-  for (const char* candidate : names) {
-    if (name == candidate) return true;
-  }
-  return false;
-}
-
 // Whether the reader reads the member at `path` (Read, ReadBones, ReadClip, NodeFor, the keys):
 // the others are left out of the tree. Keep in step with what they read.
 bool IsReadMember(const JsonPath& path) {
   const size_t depth = path.depth();
   const std::string& name = path.steps().back().key;
-  if (depth == 1 && OneOf(name, {"bones", "animations", "animation"})) return true;
+  if (depth == 1 && IsOneOf(name, {"bones", "animations", "animation"})) return true;
   if (depth == 3 && path.Is(0, "bones") && path.Is(1, nullptr)) {
-    return OneOf(name, {"name", "parent", "pos", "rotq", "scl"});
+    return IsOneOf(name, {"name", "parent", "pos", "rotq", "scl"});
   }
   // After the clip at steps [0, clip_depth): its members, its entries', their keys'.
   auto in_clip = [&](size_t clip_depth) {
-    if (depth == clip_depth + 1) return OneOf(name, {"name", "length", "fps", "hierarchy"});
+    if (depth == clip_depth + 1) return IsOneOf(name, {"name", "length", "fps", "hierarchy"});
     if (depth < clip_depth + 3 || !path.Is(clip_depth, "hierarchy") ||
         !path.Is(clip_depth + 1, nullptr)) {
       return false;
     }
-    if (depth == clip_depth + 3) return OneOf(name, {"parent", "keys"});
+    if (depth == clip_depth + 3) return IsOneOf(name, {"parent", "keys"});
     return depth == clip_depth + 5 && path.Is(clip_depth + 2, "keys") &&
            path.Is(clip_depth + 3, nullptr) &&
-           OneOf(name, {"time", "pos", "rot", "scl", "morphTargets"});
+           IsOneOf(name, {"time", "pos", "rot", "scl", "morphTargets"});
   };
   return in_clip(0) || (path.Is(0, "animation") && in_clip(1)) ||
          (path.Is(0, "animations") && path.Is(1, nullptr) && in_clip(2));

@@ -473,13 +473,6 @@ Asset ClipReader::Finish() {
   return std::move(asset_);
 }
 
-bool OneOf(const std::string& name, std::initializer_list<const char*> names) {
-  for (const char* candidate : names) {
-    if (name == candidate) return true;
-  }
-  return false;
-}
-
 // Whether the reader reads the member at `path` (FindClips, ReadClip, ReadTrack and the keys):
 // the others are left out of the tree. Keep in step with what they read.
 bool IsReadMember(const JsonPath& path) {
@@ -488,17 +481,17 @@ bool IsReadMember(const JsonPath& path) {
   // After the clip at steps [0, clip_depth): its members, its tracks', their legacy keys'.
   auto in_clip = [&](size_t clip_depth) {
     if (depth == clip_depth + 1) {
-      return OneOf(name, {"name", "userData", "blendMode", "fps", "duration", "tracks"});
+      return IsOneOf(name, {"name", "userData", "blendMode", "fps", "duration", "tracks"});
     }
     if (depth < clip_depth + 3 || !path.Is(clip_depth, "tracks") ||
         !path.Is(clip_depth + 1, nullptr)) {
       return false;
     }
     if (depth == clip_depth + 3) {
-      return OneOf(name, {"name", "type", "times", "values", "keys", "interpolation"});
+      return IsOneOf(name, {"name", "type", "times", "values", "keys", "interpolation"});
     }
     return depth == clip_depth + 5 && path.Is(clip_depth + 2, "keys") &&
-           path.Is(clip_depth + 3, nullptr) && OneOf(name, {"time", "value"});
+           path.Is(clip_depth + 3, nullptr) && IsOneOf(name, {"time", "value"});
   };
   if (depth == 1 && name == "animations") return true;
   return in_clip(0) || (path.Is(0, nullptr) && in_clip(1)) ||

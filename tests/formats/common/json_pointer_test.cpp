@@ -6,23 +6,12 @@
 #include <string>
 
 #include "animconv/error.h"
+#include "formats/common/json_failure.h"
 
 namespace animconv {
 namespace {
 
 using nlohmann::json;
-
-// "location: message" of the Error `read` throws.
-std::string Failure(const std::function<void()>& read) {
-  try {
-    read();
-  } catch (const Error& error) {
-    EXPECT_EQ(error.kind(), ErrorKind::kBadInput);
-    EXPECT_EQ(error.source(), "clip.json");
-    return error.location() + ": " + error.message();
-  }
-  return "no error";
-}
 
 TEST(JsonPointerReaderTest, ReadsValuesOfTheRightType) {
   const JsonPointerReader reader("clip.json");

@@ -9,23 +9,12 @@
 
 #include "animconv/error.h"
 #include "formats/common/json_errors.h"
+#include "formats/common/json_failure.h"
 
 namespace animconv {
 namespace {
 
 using nlohmann::json;
-
-// "location: message" of the Error `read` throws.
-std::string Failure(const std::function<void()>& read) {
-  try {
-    read();
-  } catch (const Error& error) {
-    EXPECT_EQ(error.kind(), ErrorKind::kBadInput);
-    EXPECT_EQ(error.source(), "clip.json");
-    return error.location() + ": " + error.message();
-  }
-  return "no error";
-}
 
 // Keeps every element it is given.
 class KeepingSink : public JsonElementSink {

@@ -32,7 +32,7 @@ JsonElementSink* StreamedJson::SinkOf(const json& value) const {
   if (!value.is_binary()) return nullptr;
   const json::binary_t& placeholder = value.get_binary();
   return placeholder.has_subtype() && placeholder.subtype() < sinks.size()
-             ? sinks[placeholder.subtype()].get()
+             ? sinks[static_cast<size_t>(placeholder.subtype())].get()
              : nullptr;
 }
 

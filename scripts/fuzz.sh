@@ -2,6 +2,7 @@
 # Builds the libFuzzer harnesses (clang, ASan + UBSan, fuzz/CMakeLists.txt) in build-fuzz and runs
 # each for SECONDS (default 60), one after another; FUZZ_JOBS=2 runs two at a time.
 # Usage: scripts/fuzz.sh [SECONDS [FORMAT_ID...]]   (no ids: every harness)
+# FUZZ_BUILD_DIR=DIR fuzzes from another build folder (default build-fuzz).
 # FUZZ_CPU=1 makes SECONDS the harness's CPU time instead of the wall clock (the long by-hand run
 # on a shared machine: "10 CPU-minutes per harness" is `FUZZ_CPU=1 scripts/fuzz.sh 600`): a
 # watcher reads the process's CPU time from /proc every 5 s and interrupts it (SIGINT, which
@@ -26,9 +27,15 @@ seed=${FUZZ_SEED:-0}  # libFuzzer's -seed=0: a random seed
 build_dir=${FUZZ_BUILD_DIR:-build-fuzz}
 source scripts/clang_env.sh
 
-cmake -S . -B "$build_dir" -DCMAKE_CXX_COMPILER="$CLANGXX" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DANIMCONV_FUZZ=ON -DANIMCONV_BUILD_TESTS=OFF -DANIMCONV_BUILD_BENCH=OFF \
-  -DANIMCONV_WERROR=ON >/dev/null
+# A build folder configured with ANIMCONV_FUZZ already (CI hands in build-asan, which
+# `SANITIZE_FUZZ=1 scripts/sanitize.sh` built with the harnesses and the tests) is used as it is;
+# otherwise build-fuzz holds the harnesses alone, with the sanitizer build's flags.
+if ! grep -q '^ANIMCONV_FUZZ:BOOL=ON$' "$build_dir/CMakeCache.txt" 2>/dev/null; then
+  cmake -S . -B "$build_dir" -DCMAKE_CXX_COMPILER="$CLANGXX" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$SANITIZE_OPT_FLAGS" \
+    -DANIMCONV_FUZZ=ON -DANIMCONV_BUILD_TESTS=OFF -DANIMCONV_BUILD_BENCH=OFF \
+    -DANIMCONV_WERROR=ON >/dev/null
+fi
 cmake --build "$build_dir" -j2
 
 # True when no ids were given or $1 is one of them.

@@ -2,15 +2,20 @@
 # The whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer: a second build in
 # build-asan (clang, ANIMCONV_SANITIZE=ON, warnings as errors), then ctest there. Any sanitizer
 # report fails its test. Run scripts/test.sh first (it installs the interop tests' node packages).
+# SANITIZE_FUZZ=1 builds the libFuzzer harnesses into the same folder (ANIMCONV_FUZZ=ON: the
+# libraries carry libFuzzer's coverage hooks, which the tests run through as no-ops), so that
+# `FUZZ_BUILD_DIR=build-asan scripts/fuzz.sh` needs no build of its own; scripts/test.sh does this.
 # Usage: scripts/sanitize.sh [ctest args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build_dir=${SANITIZE_BUILD_DIR:-build-asan}
 source scripts/clang_env.sh
+fuzz=OFF
+if [ "${SANITIZE_FUZZ:-0}" = 1 ]; then fuzz=ON; fi
 
-# RelWithDebInfo: optimised enough for the large-file tests, with line numbers in reports.
 cmake -S . -B "$build_dir" -DCMAKE_CXX_COMPILER="$CLANGXX" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DANIMCONV_SANITIZE=ON -DANIMCONV_WERROR=ON >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="$SANITIZE_OPT_FLAGS" \
+  -DANIMCONV_SANITIZE=ON -DANIMCONV_FUZZ="$fuzz" -DANIMCONV_WERROR=ON >/dev/null
 cmake --build "$build_dir" -j2
 cd "$build_dir"
 ctest --output-on-failure -j2 "$@"

@@ -35,10 +35,17 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
        "making those morph weights the expression's weight")
       ("bone-names", po::value(&values->bone_names),
        "output naming of humanoid nodes: unity, vrm0, vrm1 or mixamo")
+      ("hips-scale", po::value(&values->hips_scale)->value_name("BASIS"),
+       "height, leg or none: when retargeting (--skeleton, vrma), scale the hips translation by "
+       "the rest hips heights (default, what VRM Animation players do), the rest leg lengths "
+       "(hip to knee to ankle), or not at all")
       ("root-motion", po::value(&values->root_motion)->value_name("MODE"),
        "keep, in-place or extract: the hips' travel over the ground (x, z, frame by frame from "
        "the first hips key): keep (default); in-place = removed, the clip plays on the spot; extract = moved to the rig's "
        "root node (a new 'root' above the hips when they have no parent; not for vrma)")
+      ("root-yaw", po::bool_switch(&values->root_yaw),
+       "with --root-motion in-place or extract: the hips' turn about +Y since their first key "
+       "goes too (in place: the clip keeps its first heading; extract: the root turns)")
       ("ground", po::bool_switch(&values->ground),
        "move each clip up or down so the lowest foot or toe joint over it touches y = 0 on the "
        "rig written (after --root-motion); a note gives the height before and after")

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 #include "animconv/error.h"
@@ -53,6 +55,23 @@ HipsParentFrame::HipsParentFrame(const Rig& rig, const Clip& clip, int hips,
 
 Vec3 HipsParentFrame::ToModel(const Vec3& v) const {
   return Subtract(rest_->ParentToWorld(hips_, v), rest_->ParentToWorld(hips_, {0, 0, 0}));
+}
+
+Vec3 HipsParentFrame::PositionToModel(const Vec3& position) const {
+  return rest_->ParentToWorld(hips_, position);
+}
+
+Quat HipsParentFrame::ParentRotation() const { return rest_->ParentWorldRotation(hips_); }
+
+bool HipsParentFrame::ParentScaleIsUniform() const {
+  for (const int ancestor : AncestorsOf(rig_, hips_)) {
+    const Vec3& scale = rig_.nodes[static_cast<size_t>(ancestor)].rest_scale;
+    const double size = std::max({std::abs(scale[0]), std::abs(scale[1]), std::abs(scale[2])});
+    for (const double s : scale) {
+      if (std::abs(s - scale[0]) > 1e-9 * size) return false;
+    }
+  }
+  return true;
 }
 
 Vec3 HipsParentFrame::FromModel(const Vec3& v) const {

@@ -25,6 +25,12 @@ class HipsParentFrame {
   // and back.
   Vec3 ToModel(const Vec3& v) const;
   Vec3 FromModel(const Vec3& v) const;
+  // A parent-space position in model space.
+  Vec3 PositionToModel(const Vec3& position) const;
+  // The parent's rotation in model space, and whether every ancestor's scale is uniform: through
+  // a non-uniform scale a rotation of the hips in model space is no rotation in their parent's.
+  Quat ParentRotation() const;
+  bool ParentScaleIsUniform() const;
 
  private:
   Rig rig_;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <limits>
 #include <set>
 
@@ -201,23 +202,75 @@ class Retargeter {
     return hips_height - floor;
   }
 
+  // The rest leg length: upper leg joint to knee to ankle, the mean of the sides that have all
+  // three; nullopt when neither has. (docs/retargeting.md, "Hips translation")
+  std::optional<double> LegLength(const Rig& rig, const NodeOfBone& bones,
+                                  const RestPose& rest) const {
+    auto position = [&](HumanBone bone) -> std::optional<Vec3> {
+      if (!rig.rest_pose_known) return HumanoidTPosePosition(bone);
+      const int node = bones[static_cast<size_t>(bone)];
+      if (node < 0) return std::nullopt;
+      return rest.WorldPosition(node);
+    };
+    auto distance = [](const Vec3& a, const Vec3& b) {
+      return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+    };
+    double sum = 0;
+    int sides = 0;
+    for (const auto& leg :
+         {std::array<HumanBone, 3>{HumanBone::kLeftUpperLeg, HumanBone::kLeftLowerLeg,
+                                   HumanBone::kLeftFoot},
+          std::array<HumanBone, 3>{HumanBone::kRightUpperLeg, HumanBone::kRightLowerLeg,
+                                   HumanBone::kRightFoot}}) {
+      const auto hip = position(leg[0]);
+      const auto knee = position(leg[1]);
+      const auto ankle = position(leg[2]);
+      if (!hip || !knee || !ankle) continue;
+      sum += distance(*hip, *knee) + distance(*knee, *ankle);
+      ++sides;
+    }
+    if (sides == 0) return std::nullopt;
+    return sum / sides;
+  }
+
+  // The scale of the hips translation (RetargetOptions::hips_scale), 1 with a note when a length
+  // is missing or degenerate.
+  double HipsTranslationScale(int source_hips, int target_hips) {
+    if (options_.hips_scale == HipsScale::kNone) return 1;
+    double from = HipsHeight(source_.rig, source_bones_, source_rest_, source_hips);
+    double to = HipsHeight(target_, target_bones_, target_rest_, target_hips);
+    const char* what = "rest hips height";
+    if (options_.hips_scale == HipsScale::kLegLength) {
+      const std::optional<double> source_legs = LegLength(source_.rig, source_bones_, source_rest_);
+      const std::optional<double> target_legs = LegLength(target_, target_bones_, target_rest_);
+      if (!source_legs || !target_legs) {
+        report_.notes.push_back(fmt::format(
+            "--hips-scale leg: the {} has no upper leg, lower leg and foot on either side; the "
+            "hips translation is scaled by the hips heights instead",
+            source_legs ? "target" : "source"));
+      } else {
+        from = *source_legs;
+        to = *target_legs;
+        what = "rest leg length";
+        report_.hips_scale_basis = HipsScale::kLegLength;
+      }
+    }
+    if (from <= 1e-3 || to <= 1e-3) {
+      report_.notes.push_back(fmt::format("hips translation not scaled: a {} is {} m (≤ 1 mm)",
+                                          what, std::min(from, to)));
+      return 1;
+    }
+    report_.hips_scale = to / from;
+    report_.source_length_metres = from;
+    report_.target_length_metres = to;
+    return to / from;
+  }
+
   std::optional<Channel> MoveHipsTranslation(const Channel& channel) {
     const int source_hips = source_bones_[static_cast<size_t>(HumanBone::kHips)];
     const int target_hips = target_bones_[static_cast<size_t>(HumanBone::kHips)];
     if (target_hips < 0) return std::nullopt;
-    double scale = 1;
-    if (options_.scale_hips_translation) {
-      const double from = HipsHeight(source_.rig, source_bones_, source_rest_, source_hips);
-      const double to = HipsHeight(target_, target_bones_, target_rest_, target_hips);
-      if (from > 1e-3 && to > 1e-3) {
-        scale = to / from;
-        report_.hips_scale = scale;
-      } else {
-        report_.notes.push_back(
-            fmt::format("hips translation not scaled: a rest hips height is {} m (≤ 1 mm)",
-                        std::min(from, to)));
-      }
-    }
+    const double scale = HipsTranslationScale(source_hips, target_hips);
     Channel out = channel;
     out.node = target_hips;
     // Cubic channels are rejected by the caller's contract, so every element is a position.

@@ -104,14 +104,43 @@ LoadedAsset LoadModel(const std::string& path, const ConvertOptions& options,
   return LoadAsset(path, model_options, diagnostics);
 }
 
+// The lowest foot or toe point over every clip (ground.h), on a rig with a rest pose.
+std::optional<LowestFootPoint> LowestFootOverClips(const Asset& asset) {
+  std::optional<LowestFootPoint> lowest;
+  if (!asset.rig.rest_pose_known) return lowest;
+  for (const Clip& clip : asset.clips) {
+    const std::optional<LowestFootPoint> point = MeasureLowestFootPoint(asset.rig, clip);
+    if (point && (!lowest || point->metres < lowest->metres)) lowest = point;
+  }
+  return lowest;
+}
+
+// `feet_before`: the input's lowest foot point, measured before retargeting: with the output's,
+// what the hips scaling did to the floor contact (docs/retargeting.md, "Hips translation").
 void ReportRetarget(const RetargetReport& report, const std::string& onto,
+                    const std::optional<LowestFootPoint>& feet_before, const Asset& retargeted,
                     Diagnostics* diagnostics) {
-  AddDiagnostic(diagnostics, Severity::kInfo,
-                fmt::format("retargeted onto {}: {} bone channel(s){}", onto, report.bones,
-                            report.hips_scale ? fmt::format(", hips translation scaled by {:.4g}",
-                                                            *report.hips_scale)
-                                              : std::string()));
+  AddDiagnostic(
+      diagnostics, Severity::kInfo,
+      fmt::format(
+          "retargeted onto {}: {} bone channel(s){}", onto, report.bones,
+          report.hips_scale
+              ? fmt::format(", hips translation scaled by {:.4g} ({} {:.4g} m "
+                            "-> {:.4g} m)",
+                            *report.hips_scale,
+                            report.hips_scale_basis == HipsScale::kLegLength ? "rest leg length"
+                                                                             : "rest hips height",
+                            report.source_length_metres, report.target_length_metres)
+              : std::string()));
   for (const std::string& note : report.notes) AddDiagnostic(diagnostics, Severity::kInfo, note);
+  const std::optional<LowestFootPoint> feet_after = LowestFootOverClips(retargeted);
+  if (report.hips_scale && feet_before && feet_after) {
+    AddDiagnostic(
+        diagnostics, Severity::kInfo,
+        fmt::format("the lowest foot point over the clip: {:.4f} m on the input ('{}'), "
+                    "{:.4f} m retargeted ('{}'; --ground puts it at 0)",
+                    feet_before->metres, feet_before->node, feet_after->metres, feet_after->node));
+  }
 }
 
 // Step channels keep their values under --resample and --interpolation linear, but their changes
@@ -205,6 +234,30 @@ void RootMotionStep(Asset& asset, const Format& format, const RootMotionOptions&
                   "{} in {} clip(s){}",
                   option, report.largest_travel_metres, extract ? "taken off the hips" : "removed",
                   report.clips_changed, where));
+  if (!options.remove_yaw) return;
+  AddDiagnostic(
+      diagnostics, Severity::kInfo,
+      fmt::format("--root-yaw: the hips' turn about +Y (up to {:.4g}° from their first "
+                  "heading) {}; {} key(s) added so that it plays within {}° between "
+                  "keys (largest measured {:.3g}°{})",
+                  report.largest_turn_degrees,
+                  extract ? "moved to the root" : "removed, the clip keeps its first heading",
+                  report.yaw_keys_added, kRootYawToleranceDegrees, report.largest_yaw_error_degrees,
+                  extract ? fmt::format(", the root's translation {:.3g} m",
+                                        report.largest_root_error_metres)
+                          : ""));
+  // The refinement's key budget or halvings ran out (root_motion.h): a jump in a step channel,
+  // or a turn too fast for the keys; the output plays the turn this far off between keys.
+  if (report.largest_yaw_error_degrees > kRootYawToleranceDegrees ||
+      report.largest_root_error_metres > kRootYawToleranceMetres) {
+    AddDiagnostic(diagnostics, Severity::kWarning,
+                  fmt::format("--root-yaw: between keys the output strays from the exact turn by "
+                              "up to {:.3g}° ({:.3g} m at the root), over the {}° ({} m) aimed "
+                              "for; --resample FPS with a higher rate before it keys the turn "
+                              "finer (docs/root_motion.md)",
+                              report.largest_yaw_error_degrees, report.largest_root_error_metres,
+                              kRootYawToleranceDegrees, kRootYawToleranceMetres));
+  }
 }
 
 // --ground (ground.h): one note per clip with the lowest foot point before and after, so the
@@ -296,10 +349,12 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
     RequireFacing(asset);
     const LoadedAsset model = LoadModel(options.skeleton, options, diagnostics);
     RetargetReport report;
+    const std::optional<LowestFootPoint> feet_before = LowestFootOverClips(asset);
     asset = RetargetOntoModel(std::move(asset), model.asset, options.skeleton, mirror,
-                              options.write.row_interval_seconds, &report, diagnostics);
+                              options.write.row_interval_seconds, options.retarget, &report,
+                              diagnostics);
     steps->retargeted = true;
-    ReportRetarget(report, options.skeleton, diagnostics);
+    ReportRetarget(report, options.skeleton, feet_before, asset, diagnostics);
   } else if (to_normalized) {
     RequireFacing(asset);
     NormalizedRig rig;  // VRM Animation
@@ -310,10 +365,18 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
     }
     rig.expression_map = options.expression_map;
     RetargetReport report;
-    asset = RetargetOntoNormalizedRig(std::move(asset), rig, mirror,
-                                      options.write.row_interval_seconds, &report, diagnostics);
+    const std::optional<LowestFootPoint> feet_before = LowestFootOverClips(asset);
+    asset =
+        RetargetOntoNormalizedRig(std::move(asset), rig, mirror, options.write.row_interval_seconds,
+                                  options.retarget, &report, diagnostics);
     steps->retargeted = true;
-    ReportRetarget(report, fmt::format("the normalised T-pose rig of {}", format.id), diagnostics);
+    ReportRetarget(report, fmt::format("the normalised T-pose rig of {}", format.id), feet_before,
+                   asset, diagnostics);
+  }
+  if (options.retarget.hips_scale != HipsScale::kHipsHeight && !steps->retargeted) {
+    AddDiagnostic(diagnostics, Severity::kWarning,
+                  "--hips-scale: nothing was retargeted (no --skeleton, and the output format "
+                  "keeps the input's rig), so it changed nothing");
   }
   if (options.bone_names) {
     for (const std::string& warning : RenameBones(asset.rig, {}, options.bone_names)) {

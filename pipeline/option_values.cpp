@@ -39,6 +39,15 @@ TrimRange ParseTrim(const std::string& text) {
   return range;
 }
 
+// The value a word names among `choices`; a usage error saying `message` for any other word.
+template <typename Value>
+Value Choose(const std::map<std::string, Value>& choices, const std::string& word,
+             const char* message) {
+  const auto chosen = choices.find(word);
+  if (chosen == choices.end()) ThrowUsage(message);
+  return chosen->second;
+}
+
 }  // namespace
 
 const std::vector<LimitOption>& LimitOptions() {
@@ -133,12 +142,26 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
   }
   if (Given(given, "clip")) options->clip = values.clip;
   if (Given(given, "root-motion")) {
-    const std::map<std::string, RootMotionMode> modes{{"keep", RootMotionMode::kKeep},
-                                                      {"in-place", RootMotionMode::kInPlace},
-                                                      {"extract", RootMotionMode::kExtract}};
-    const auto mode = modes.find(values.root_motion);
-    if (mode == modes.end()) ThrowUsage("--root-motion must be keep, in-place or extract");
-    options->root_motion.mode = mode->second;
+    options->root_motion.mode = Choose<RootMotionMode>(
+        {{"keep", RootMotionMode::kKeep},
+         {"in-place", RootMotionMode::kInPlace},
+         {"extract", RootMotionMode::kExtract}},
+        values.root_motion, "--root-motion must be keep, in-place or extract");
+  }
+  if (Given(given, "hips-scale")) {
+    options->retarget.hips_scale =
+        Choose<HipsScale>({{"height", HipsScale::kHipsHeight},
+                           {"leg", HipsScale::kLegLength},
+                           {"none", HipsScale::kNone}},
+                          values.hips_scale, "--hips-scale must be height, leg or none");
+  }
+  if (values.root_yaw) {
+    if (options->root_motion.mode == RootMotionMode::kKeep) {
+      ThrowUsage(
+          "--root-yaw needs --root-motion in-place or extract: it removes the heading "
+          "change together with the travel");
+    }
+    options->root_motion.remove_yaw = true;
   }
   options->write.three_array = values.three_array;
   options->allow_partial = values.allow_partial;

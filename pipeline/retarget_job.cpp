@@ -58,9 +58,9 @@ void PrepareSource(Asset& input, Mirror mirror, std::optional<double> interval_s
 }
 
 Asset Retargeted(const Asset& input, const Rig& rig, const CoordinateSystem& coordinates,
-                 RetargetReport* report) {
+                 const RetargetOptions& options, RetargetReport* report) {
   Asset out;
-  out.clips = RetargetClips(input, rig, coordinates.facing, RetargetOptions{}, report);
+  out.clips = RetargetClips(input, rig, coordinates.facing, options, report);
   out.rig = rig;
   out.coordinates = coordinates;
   out.notes = input.notes;
@@ -202,11 +202,12 @@ void AddVrmaRoleTracks(VrmaRoleTracks roles, Asset& out) {
 
 Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& model_name,
                         Mirror mirror, std::optional<double> interval_seconds,
-                        RetargetReport* report, Diagnostics* diagnostics) {
+                        const RetargetOptions& options, RetargetReport* report,
+                        Diagnostics* diagnostics) {
   RequireHumanoid(model.rig, "the --skeleton model " + model_name);
   VrmaRoleTracks roles = TakeVrmaRoleTracks(input);
   PrepareSource(input, mirror, interval_seconds, diagnostics);
-  Asset out = Retargeted(input, model.rig, model.coordinates, report);
+  Asset out = Retargeted(input, model.rig, model.coordinates, options, report);
   out.source_document = model.source_document;
   out.vrm_expressions = model.vrm_expressions;
   CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
@@ -217,7 +218,8 @@ Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& mode
 }
 
 Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mirror,
-                                std::optional<double> interval_seconds, RetargetReport* report,
+                                std::optional<double> interval_seconds,
+                                const RetargetOptions& options, RetargetReport* report,
                                 Diagnostics* diagnostics) {
   VrmaRoleTracks roles;
   if (rig.vrma_roles) {
@@ -262,7 +264,8 @@ Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mi
     }
   }
   const CoordinateSystem coordinates{Handedness::kRight, rig.facing};
-  Asset out = Retargeted(input, MakeHumanoidTPoseRig(bones, rig.facing), coordinates, report);
+  Asset out =
+      Retargeted(input, MakeHumanoidTPoseRig(bones, rig.facing), coordinates, options, report);
   CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
   AddVrmaRoleTracks(std::move(roles), out);
   return out;

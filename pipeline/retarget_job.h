@@ -33,7 +33,8 @@ void AdoptSourceRig(Asset& input, const Asset& model, Mirror mirror, const std::
 // (CheckRetargetedHips) is a warning in `diagnostics`.
 Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& model_name,
                         Mirror mirror, std::optional<double> interval_seconds,
-                        RetargetReport* report, Diagnostics* diagnostics = nullptr);
+                        const RetargetOptions& options, RetargetReport* report,
+                        Diagnostics* diagnostics = nullptr);
 
 // The generated rig a normalised-humanoid format holds.
 struct NormalizedRig {
@@ -53,7 +54,8 @@ struct NormalizedRig {
 // humanoid bones, as `rig` says: the rig of a `.vrma` (+Z, no eyes, the 15 required bones) or of
 // normalised Unity localRotations.
 Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mirror,
-                                std::optional<double> interval_seconds, RetargetReport* report,
+                                std::optional<double> interval_seconds,
+                                const RetargetOptions& options, RetargetReport* report,
                                 Diagnostics* diagnostics = nullptr);
 
 // The plausibility check after a retarget whose output moves the hips (issue 13): the scaled hips

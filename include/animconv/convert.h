@@ -12,6 +12,7 @@
 #include "animconv/format.h"
 #include "animconv/io.h"
 #include "animconv/reduce.h"
+#include "animconv/retarget.h"
 #include "animconv/root_motion.h"
 #include "animconv/timing.h"
 
@@ -31,6 +32,9 @@ struct ConvertOptions {
   std::string source_rig;
   // The model to retarget onto (--skeleton): the output animates its nodes.
   std::string skeleton;
+  // --hips-scale: what a retargeted hips translation is scaled by (onto --skeleton or a
+  // normalised rig).
+  RetargetOptions retarget;
   // The input's facing when its format does not say (three.js JSON): needed to retarget.
   std::optional<Facing> source_facing;
   std::vector<BoneMapEntry> bone_map;  // --bone-map, applied to the input's nodes after reading

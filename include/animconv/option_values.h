@@ -49,6 +49,8 @@ struct ConvertOptionValues {
   std::string morph_tracks = "all";
   std::string bvh_order;
   std::string root_motion;
+  bool root_yaw = false;
+  std::string hips_scale;
   bool ground = false;
   int precision = -1;
   bool three_array = false;

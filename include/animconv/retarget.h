@@ -18,10 +18,20 @@
 
 namespace animconv {
 
+// What the hips translation is scaled by (--hips-scale, docs/retargeting.md "Hips translation").
+enum class HipsScale {
+  // (target rest hips height) / (source rest hips height), as VRM Animation players do
+  // (VRMC_vrm_animation 1.0 conventions; @pixiv/three-vrm-animation 3.5).
+  kHipsHeight,
+  // (target leg length) / (source leg length), the legs measured at rest from the upper leg
+  // joint through the knee to the ankle, left and right averaged: the stride a body of other
+  // proportions takes (a long torso or a short-legged character).
+  kLegLength,
+  kNone,  // the source's metres as they are
+};
+
 struct RetargetOptions {
-  // Scales the hips translation by (target hips height) / (source hips height) at rest, as
-  // VRM Animation players do (VRMC_vrm_animation 1.0 conventions; @pixiv/three-vrm-animation 3.5).
-  bool scale_hips_translation = true;
+  HipsScale hips_scale = HipsScale::kHipsHeight;
 };
 
 struct RetargetReport {
@@ -30,7 +40,12 @@ struct RetargetReport {
   size_t copied = 0;                 // non-humanoid channels copied to a same-named target node
   size_t dropped_channels = 0;       // channels with no place on the target
   std::optional<double> hips_scale;  // set when a hips translation was scaled
-  std::vector<std::string> notes;    // what a user should know, one sentence each
+  // The rest lengths the scale is the ratio of (hips heights or leg lengths, metres), and which
+  // (kLegLength falls back to kHipsHeight for a rig without legs, with a note).
+  HipsScale hips_scale_basis = HipsScale::kHipsHeight;
+  double source_length_metres = 0;
+  double target_length_metres = 0;
+  std::vector<std::string> notes;  // what a user should know, one sentence each
 };
 
 // Retargets every clip of `source` onto `target`. The source must be right-handed with humanoid

@@ -57,6 +57,64 @@ TEST(RootMotionOptionTest, RefusesAnUnknownModeAndExtractToVrmaWritingNothing) {
   EXPECT_EQ(in_place.exit_code, 0) << in_place.output;
 }
 
+TEST(RootMotionOptionTest, RootYawSaysWhatItDidAndNeedsRootMotion) {
+  TempDir dir;
+  const auto alone = RunAnimconv("convert " + CmuWalk() + " --root-yaw -o " + dir.File("a.glb"));
+  EXPECT_EQ(alone.exit_code, 1) << alone.output;
+  EXPECT_TRUE(Has(alone.output, "--root-yaw needs --root-motion in-place or extract"))
+      << alone.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("a.glb")));
+  for (const std::string mode : {"in-place", "extract"}) {
+    const auto turned = RunAnimconv("convert " + CmuWalk() + " --root-motion " + mode +
+                                    " --root-yaw -o " + dir.File(mode + ".glb"));
+    EXPECT_EQ(turned.exit_code, 0) << turned.output;
+    EXPECT_TRUE(Has(turned.output, "--root-yaw: the hips' turn about +Y (up to ")) << turned.output;
+    EXPECT_TRUE(Has(turned.output, mode == "extract" ? "moved to the root"
+                                                     : "removed, the clip keeps its first heading"))
+        << turned.output;
+    EXPECT_FALSE(Has(turned.output, "warning")) << turned.output;
+  }
+}
+
+// --hips-scale (docs/retargeting.md, "Hips translation"): onto data/gltf's walk.glb rig the CMU
+// walk's hips translation is scaled by the rest hips heights (0.17 m -> 0.95 m) or leg lengths
+// (0.147 m -> 0.82 m), and a note gives the lowest foot point before and after.
+TEST(RootMotionOptionTest, HipsScaleSaysWhatItScaledByAndWhereTheFeetAre) {
+  TempDir dir;
+  const std::string onto = " --skeleton " + SourcePath("data/gltf/walk.glb");
+  const auto legs =
+      RunAnimconv("convert " + CmuWalk() + onto + " --hips-scale leg -o " + dir.File("legs.glb"));
+  EXPECT_EQ(legs.exit_code, 0) << legs.output;
+  EXPECT_TRUE(
+      Has(legs.output, "hips translation scaled by 5.581 (rest leg length 0.1469 m -> 0.82 m)"))
+      << legs.output;
+  EXPECT_TRUE(Has(legs.output,
+                  "the lowest foot point over the clip: 0.1720 m on the input "
+                  "('LeftToeBase'), 0.9457 m retargeted ('rightToes'"))
+      << legs.output;
+  const auto height = RunAnimconv("convert " + CmuWalk() + onto + " -o " + dir.File("height.glb"));
+  EXPECT_TRUE(Has(height.output,
+                  "hips translation scaled by 5.588 (rest hips height 0.17 m -> "
+                  "0.95 m)"))
+      << height.output;
+  // none: the source's metres, which put this clip's feet under the floor, warned about.
+  const auto none =
+      RunAnimconv("convert " + CmuWalk() + onto + " --hips-scale none -o " + dir.File("none.glb"));
+  EXPECT_EQ(none.exit_code, 0) << none.output;
+  EXPECT_FALSE(Has(none.output, "hips translation scaled")) << none.output;
+  EXPECT_TRUE(Has(none.output, "the retargeted feet go 0.600 m below the floor")) << none.output;
+  // Refused values, and an option that had nothing to scale.
+  const auto bad =
+      RunAnimconv("convert " + CmuWalk() + " --hips-scale knee -o " + dir.File("bad.vrma"));
+  EXPECT_EQ(bad.exit_code, 1) << bad.output;
+  EXPECT_TRUE(Has(bad.output, "--hips-scale must be height, leg or none")) << bad.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("bad.vrma")));
+  const auto unused =
+      RunAnimconv("convert " + CmuWalk() + " --hips-scale leg -o " + dir.File("plain.glb"));
+  EXPECT_EQ(unused.exit_code, 0) << unused.output;
+  EXPECT_TRUE(Has(unused.output, "--hips-scale: nothing was retargeted")) << unused.output;
+}
+
 TEST(RootMotionOptionTest, AClipWithoutHipsTranslationIsWarnedAsUnchanged) {
   TempDir dir;
   const auto result = RunAnimconv("convert " + SourcePath("data/unity/walk.csv") +

@@ -46,6 +46,7 @@ const FIXTURES = {
   // in a --skeleton clip, a partial output (docs/cli.md) that needs --allow-partial.
   'Walk.vrma': 'S:vrm/vrmaddon_nop.vrma',
   'walk.bvh': 'R:data/bvh/cmu_walk_hips_at_origin.bvh', // CMU-style: OFFSET 0, units ~2.3 cm
+  'pirouette.bvh': 'S:bvh/threejs_pirouette.bvh',        // spins on the spot (--root-yaw)
   'dance.fbx': 'R:data/fbx/mixamo_wave.fbx',
   'Fox.glb': 'S:skeletal/khronos_Fox.glb',
   'AnimatedMorphCube.gltf': ['S:morph/khronos_AnimatedMorphCube/glTF/AnimatedMorphCube.gltf',

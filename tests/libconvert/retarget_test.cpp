@@ -289,6 +289,80 @@ TEST(RetargetTest, HipsTranslationScaledByHipsHeightThroughParentSpace) {
   EXPECT_NEAR(world[2], -0.4, 1e-9);
 }
 
+// --hips-scale leg: a source whose legs (thigh and shin) are half the target's, on the same hips
+// and torso: the hips translation is doubled (the stride of the target's legs), where the hips
+// heights would have scaled it less; none leaves it as it is; a rig without legs falls back to
+// the hips heights with a note.
+TEST(RetargetTest, HipsTranslationScaledByLegLengthOrNotAtAll) {
+  const std::vector<HumanBone> bones = {HumanBone::kHips,          HumanBone::kLeftUpperLeg,
+                                        HumanBone::kRightUpperLeg, HumanBone::kLeftLowerLeg,
+                                        HumanBone::kRightLowerLeg, HumanBone::kLeftFoot,
+                                        HumanBone::kRightFoot};
+  const Rig target = MakeHumanoidTPoseRig(bones, Facing::kPlusZ);
+  Rig source = target;
+  int hips = -1;
+  double shortening = 0;  // of the left leg, which the hips come down by to stand on the floor
+  for (size_t n = 0; n < source.nodes.size(); ++n) {
+    Node& node = source.nodes[n];
+    const HumanBone bone = *node.human_bone;
+    if (bone == HumanBone::kLeftLowerLeg || bone == HumanBone::kRightLowerLeg ||
+        bone == HumanBone::kLeftFoot || bone == HumanBone::kRightFoot) {
+      if (bone == HumanBone::kLeftLowerLeg || bone == HumanBone::kLeftFoot) {
+        shortening -= 0.5 * node.rest_translation[1];
+      }
+      for (double& length : node.rest_translation) length *= 0.5;
+    }
+    if (bone == HumanBone::kHips) hips = static_cast<int>(n);
+  }
+  ASSERT_GE(hips, 0);
+  ASSERT_GT(shortening, 0.3);
+  source.nodes[static_cast<size_t>(hips)].rest_translation[1] -= shortening;
+  Clip clip;
+  const Vec3 rest_hips = source.nodes[static_cast<size_t>(hips)].rest_translation;
+  clip.channels = {testing::MakeChannel(hips, Path::kTranslation, {0, 1},
+                                        {rest_hips[0], rest_hips[1], rest_hips[2], rest_hips[0],
+                                         rest_hips[1], rest_hips[2] + 0.5},  // 0.5 m forward
+                                        3)};
+  const auto forward = [&](HipsScale basis, RetargetReport* report) {
+    RetargetOptions options;
+    options.hips_scale = basis;
+    const std::vector<Clip> clips = RetargetClips(SourceAsset(source, clip, Facing::kPlusZ), target,
+                                                  Facing::kPlusZ, options, report);
+    const std::vector<double>& out = clips[0].channels[0].values;
+    return out[5] - out[2];
+  };
+  RetargetReport legs;
+  EXPECT_NEAR(forward(HipsScale::kLegLength, &legs), 1.0, 1e-12);
+  ASSERT_TRUE(legs.hips_scale);
+  EXPECT_NEAR(*legs.hips_scale, 2.0, 1e-12);
+  EXPECT_EQ(legs.hips_scale_basis, HipsScale::kLegLength);
+  EXPECT_NEAR(legs.target_length_metres, 2 * legs.source_length_metres, 1e-12);
+  RetargetReport height;
+  const double by_height = forward(HipsScale::kHipsHeight, &height);
+  EXPECT_EQ(height.hips_scale_basis, HipsScale::kHipsHeight);
+  // The hips heights differ by the legs' shortening only, so they scale the stride less.
+  EXPECT_GT(by_height, 0.55);
+  EXPECT_LT(by_height, 0.95);
+  RetargetReport none;
+  EXPECT_NEAR(forward(HipsScale::kNone, &none), 0.5, 1e-12);
+  EXPECT_FALSE(none.hips_scale);
+
+  // No legs on the source: the hips heights, and a note saying so.
+  const Rig hips_only = MakeHumanoidTPoseRig({HumanBone::kHips}, Facing::kPlusZ);
+  Clip hips_clip = clip;
+  hips_clip.channels[0].node = 0;
+  RetargetOptions options;
+  options.hips_scale = HipsScale::kLegLength;
+  RetargetReport fallback;
+  RetargetClips(SourceAsset(hips_only, hips_clip, Facing::kPlusZ), target, Facing::kPlusZ, options,
+                &fallback);
+  EXPECT_EQ(fallback.hips_scale_basis, HipsScale::kHipsHeight);
+  ASSERT_EQ(fallback.notes.size(), 1u);
+  EXPECT_NE(fallback.notes[0].find("the source has no upper leg, lower leg and foot"),
+            std::string::npos)
+      << fallback.notes[0];
+}
+
 // A mocap skeleton drawn around its hips (CMU BVH: root OFFSET 0, the feet below the origin at
 // rest, the floor at the origin in the motion): its hips height is measured from its feet, so a
 // half-size recording lands on a full-size rig with its hips at the rig's height, not 0.5 m under

@@ -182,7 +182,7 @@ TEST_F(RetargetJobTest, NonHumanoidInputIsAUsageError) {
   input.rig.nodes.resize(1);
   input.rig.nodes[0].name = "Cube";
   try {
-    RetargetOntoModel(input, ReadModel(kRobot), kRobot, Mirror::kZ, std::nullopt, nullptr);
+    RetargetOntoModel(input, ReadModel(kRobot), kRobot, Mirror::kZ, std::nullopt, {}, nullptr);
     FAIL() << "no error";
   } catch (const Error& error) {
     EXPECT_EQ(error.kind(), ErrorKind::kUsage);

@@ -155,6 +155,8 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"morph-tracks", String(&V::morph_tracks)},
       {"bvh-order", String(&V::bvh_order)},
       {"root-motion", String(&V::root_motion)},
+      {"root-yaw", Flag(&V::root_yaw)},
+      {"hips-scale", String(&V::hips_scale)},
       {"ground", Flag(&V::ground)},
       {"precision", [](const std::string& name, const json& value,
                        OptionValues* out) { out->convert.precision = Integer(name, value); }},

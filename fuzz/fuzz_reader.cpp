@@ -66,6 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Asset asset;
   try {
     asset = reader.read(bytes, read);
+    checked.budget.SetNodes(asset.rig.nodes.size());
     ValidateAsset(asset, read.source);
   } catch (const Error& error) {
     CheckReadError(error);

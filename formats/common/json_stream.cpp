@@ -36,14 +36,21 @@ JsonElementSink* StreamedJson::SinkOf(const json& value) const {
              : nullptr;
 }
 
+size_t StreamedJson::ElementCount(const json& array, const std::string& pointer) const {
+  const auto cut = cut_arrays.find(pointer);
+  return cut == cut_arrays.end() ? array.size() : cut->second;
+}
+
 // The SAX handler: builds the tree as nlohmann's own DOM parser does (a repeated member's last
 // value wins), streaming the arrays the factory picks and leaving out the members the filter
-// refuses. `path_` is the path of the value being read: a member's name is pushed at its key, an
-// element's index when it starts, and both are popped when the value ends.
+// refuses and the elements past an array's policy. `path_` is the path of the value being read:
+// a member's name is pushed at its key, an element's index when it starts, and both are popped
+// when the value ends.
 class JsonStreamBuilder : public nlohmann::json_sax<json> {
  public:
-  JsonStreamBuilder(const JsonSinkFactory& factory, const JsonMemberFilter& keep_member)
-      : factory_(factory), keep_member_(keep_member) {}
+  JsonStreamBuilder(const JsonSinkFactory& factory, const JsonMemberFilter& keep_member,
+                    const JsonArrayPolicyFactory& array_policy)
+      : factory_(factory), keep_member_(keep_member), array_policy_(array_policy) {}
 
   StreamedJson Finish() { return std::move(result_); }
 
@@ -57,7 +64,7 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
 
   bool start_object(std::size_t) override {
     if (!StartContainer()) return true;
-    frames_.push_back({Frame::kObject, json::object(), {}, nullptr, 0});
+    frames_.emplace_back(Frame::kObject, json::object());
     return true;
   }
   bool key(string_t& key) override {
@@ -74,15 +81,21 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
 
   bool start_array(std::size_t) override {
     if (!StartContainer()) return true;
-    if (streamed_depth_ == 0) {
-      if (std::unique_ptr<JsonElementSink> sink = factory_(path_)) {
-        frames_.push_back({Frame::kStreamed, json(), {}, sink.get(), result_.sinks.size()});
-        result_.sinks.push_back(std::move(sink));
-        ++streamed_depth_;
-        return true;
+    if (std::unique_ptr<JsonElementSink> sink = factory_(path_)) {
+      frames_.emplace_back(Frame::kStreamed, json(), sink.get(), result_.sinks.size());
+      result_.sinks.push_back(std::move(sink));
+      ++streamed_depth_;
+      return true;
+    }
+    Frame frame(Frame::kArray, json::array());
+    if (array_policy_ && streamed_depth_ == 0) {
+      frame.policy = array_policy_(path_);
+      if (frame.policy) {
+        frame.pointer = path_.Pointer();
+        frame.cut = frame.policy->keep_at_most == 0;
       }
     }
-    frames_.push_back({Frame::kArray, json::array(), {}, nullptr, 0});
+    frames_.push_back(std::move(frame));
     return true;
   }
   bool end_array() override {
@@ -102,11 +115,37 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
  private:
   struct Frame {
     enum Kind { kObject, kArray, kStreamed } kind;
+    Frame(Kind frame_kind, json frame_value, JsonElementSink* frame_sink = nullptr,
+          size_t frame_sink_index = 0)
+        : kind(frame_kind),
+          value(std::move(frame_value)),
+          sink(frame_sink),
+          sink_index(frame_sink_index) {}
+
     json value;                       // the object or array being built
     std::string key;                  // an object's member being read
     JsonElementSink* sink = nullptr;  // a streamed array's
     size_t sink_index = 0;            // its index in StreamedJson::sinks
+    // A kept array's policy; once `cut`, its further elements are only counted in `dropped`.
+    std::optional<JsonArrayPolicy> policy;
+    std::string pointer;  // when it has a policy
+    bool cut = false;
+    size_t dropped = 0;
   };
+
+  // Whether the value starting now is an element of a cut array, or of a streamed one whose sink
+  // wants no more (and so counted, not kept).
+  bool DropsElement() {
+    if (frames_.empty()) return false;
+    Frame& parent = frames_.back();
+    if (parent.kind == Frame::kStreamed && !parent.sink->wants()) {
+      parent.sink->Count();
+      return true;
+    }
+    if (!parent.cut) return false;
+    ++parent.dropped;
+    return true;
+  }
 
   // A value starts: an element's index joins the path (a member's name did at its key).
   void BeginValue() {
@@ -123,16 +162,23 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
       path_.Pop();
       return true;
     }
+    if (DropsElement()) return true;
     // No index joins the path for a scalar element: nothing asks for a scalar's path, and
     // streamed arrays hold millions of numbers.
     if (frames_.empty() || frames_.back().kind == Frame::kObject) return Complete(std::move(value));
     return Insert(std::move(value));
   }
 
-  // False when the container is left out (a refused member, or inside one).
+  // False when the container is left out (a refused member, an element of a cut array, or inside
+  // one).
   bool StartContainer() {
-    if (skip_depth_ > 0 || skip_member_) {
+    if (skip_depth_ > 0) {
       ++skip_depth_;
+      return false;
+    }
+    if (skip_member_ || DropsElement()) {
+      skip_depth_ = 1;
+      skip_pops_path_ = skip_member_;  // the member's name was pushed; an element's index was not
       skip_member_ = false;
       return false;
     }
@@ -143,12 +189,21 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
   // True at the end of a container inside or of a refused member.
   bool EndSkipped() {
     if (skip_depth_ == 0) return false;
-    if (--skip_depth_ == 0) path_.Pop();  // the refused member's name
+    if (--skip_depth_ == 0 && skip_pops_path_) path_.Pop();  // the refused member's name
     return true;
   }
 
   bool EndContainer() {
-    json value = std::move(frames_.back().value);
+    Frame& frame = frames_.back();
+    if (frame.policy) {
+      // Set or cleared: of a repeated member, the last value is the tree's.
+      if (frame.dropped > 0) {
+        result_.cut_arrays[frame.pointer] = frame.value.size() + frame.dropped;
+      } else {
+        result_.cut_arrays.erase(frame.pointer);
+      }
+    }
+    json value = std::move(frame.value);
     frames_.pop_back();
     return Complete(std::move(value));
   }
@@ -172,6 +227,11 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
         break;
       case Frame::kArray:
         parent.value.push_back(std::move(value));
+        if (parent.policy) {
+          const JsonArrayPolicy& policy = *parent.policy;
+          parent.cut = parent.value.size() >= policy.keep_at_most ||
+                       (policy.refuses && policy.refuses(parent.value.back()));
+        }
         break;
       case Frame::kStreamed:
         parent.sink->Add(std::move(value));
@@ -182,21 +242,24 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
 
   const JsonSinkFactory& factory_;
   const JsonMemberFilter& keep_member_;
+  const JsonArrayPolicyFactory& array_policy_;
   std::vector<Frame> frames_;
   JsonPath path_;
-  size_t streamed_depth_ = 0;  // streamed arrays open (0 or 1: none is asked for inside one)
-  bool skip_member_ = false;   // the member whose key was just read is left out
-  size_t skip_depth_ = 0;      // containers open inside a member left out
+  size_t streamed_depth_ = 0;    // streamed arrays open (array policies apply outside them)
+  bool skip_member_ = false;     // the member whose key was just read is left out
+  size_t skip_depth_ = 0;        // containers open inside a member or element left out
+  bool skip_pops_path_ = false;  // whether the value left out was a member (its name on the path)
   StreamedJson result_;
 };
 
 StreamedJson ParseJsonStreamingOrThrow(std::string_view bytes, const std::string& source,
                                        const JsonSinkFactory& factory,
-                                       const JsonMemberFilter& keep_member) {
+                                       const JsonMemberFilter& keep_member,
+                                       const JsonArrayPolicyFactory& array_policy) {
   if (const std::optional<size_t> excess = FindExcessJsonNesting(bytes)) {
     ThrowBadInput(source, JsonLineColumn(bytes, *excess), ExcessJsonNestingMessage());
   }
-  JsonStreamBuilder builder(factory, keep_member);
+  JsonStreamBuilder builder(factory, keep_member, array_policy);
   if (!json::sax_parse(bytes, &builder)) ThrowJsonSyntaxError(source, bytes);
   return builder.Finish();
 }

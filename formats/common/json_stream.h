@@ -10,8 +10,11 @@
 #include <exception>
 #include <functional>
 #include <initializer_list>
+#include <limits>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,7 +50,8 @@ class JsonPath {
 };
 
 // Receives the elements of one array in document order, each a whole value (a number, or a small
-// tree for an object). Sinks must not throw for bad input while the document is parsed: a syntax
+// tree for an object, with placeholders for the arrays inside it that are streamed too). Sinks
+// must not throw for bad input while the document is parsed: a syntax
 // error later in the text is reported first (as json::parse did), and a reader reports what is
 // wrong in its own order. They keep their first failure in a DeferredFailure instead.
 class JsonElementSink {
@@ -58,17 +62,27 @@ class JsonElementSink {
     ++size_;
     Element(std::move(element));
   }
+  // An element the sink did not want (wants() was false when it started): parsed, its syntax
+  // checked, and only counted.
+  void Count() { ++size_; }
   // How many elements the array had (so far, while it is parsed).
   size_t size() const { return size_; }
+  // Whether the sink takes the next element. Once it stops wanting them (StopWanting), nothing
+  // of the elements after is built: no tree, no sinks for the arrays inside them.
+  bool wants() const { return wants_; }
   // After the last element (the array's `]`).
   virtual void End() {}
 
  protected:
   // Element number size() - 1.
   virtual void Element(nlohmann::json&& element) = 0;
+  // For a sink whose reader will never read the elements after this one (past a limit, or after
+  // one it refuses whatever follows).
+  void StopWanting() { wants_ = false; }
 
  private:
   size_t size_ = 0;
+  bool wants_ = true;
 };
 
 // The first Error an element's check threw, to be rethrown when the reader reaches the array.
@@ -94,7 +108,7 @@ class DeferredFailure {
 };
 
 // The sink for the array at `path`, or nullptr to keep the array in the tree. Asked for every
-// array outside a streamed one, when it starts.
+// array when it starts, inside the elements of streamed ones too.
 using JsonSinkFactory = std::function<std::unique_ptr<JsonElementSink>(const JsonPath& path)>;
 
 // Whether the member at `path` (its last step the member's name) is kept in the tree; one left
@@ -103,6 +117,23 @@ using JsonSinkFactory = std::function<std::unique_ptr<JsonElementSink>(const Jso
 // members, however large, cost no memory (issue 14).
 using JsonMemberFilter = std::function<bool(const JsonPath& path)>;
 
+// How much of a kept array (one not streamed) the tree holds (issue 14, docs/reliability.md
+// "Limits"): a reader's count limit and its first certain refusal take effect while the document
+// is parsed, not once the whole array is in memory. Elements past either are parsed (their
+// syntax checked) and counted, not kept; StreamedJson::ElementCount gives the array's length.
+struct JsonArrayPolicy {
+  // Elements kept at most: a reader refuses an array longer than its limit before it reads any
+  // element, so none past the limit is needed.
+  size_t keep_at_most = std::numeric_limits<size_t>::max();
+  // Whether the reader certainly refuses this element (complete, as kept) when it reaches it:
+  // the elements after it are then never read. Optional; it need not know every refusal.
+  std::function<bool(const nlohmann::json& element)> refuses;
+};
+
+// The policy for the array at `path`, or nullopt to keep it whole. Asked for every array outside
+// a streamed one, when it starts.
+using JsonArrayPolicyFactory = std::function<std::optional<JsonArrayPolicy>(const JsonPath& path)>;
+
 // For member filters: whether `name` is one of `names`.
 bool IsOneOf(const std::string& name, std::initializer_list<const char*> names);
 
@@ -110,6 +141,11 @@ struct StreamedJson {
   nlohmann::json document;  // a placeholder (a binary value, which JSON text cannot hold) where
                             // each streamed array was
   std::vector<std::unique_ptr<JsonElementSink>> sinks;  // indexed by the placeholder's subtype
+  // The arrays a JsonArrayPolicy cut short: JSON pointer -> length in the text.
+  std::map<std::string, size_t> cut_arrays;
+
+  // The length the array `array` at `pointer` had in the text (more than it holds when cut).
+  size_t ElementCount(const nlohmann::json& array, const std::string& pointer) const;
 
   // The sink of `value` when it is a placeholder, else nullptr.
   JsonElementSink* SinkOf(const nlohmann::json& value) const;
@@ -120,11 +156,12 @@ struct StreamedJson {
 };
 
 // Like ParseJsonOrThrow (the nesting check first, then syntax errors at their line:column), with
-// the arrays `factory` picks streamed into their sinks and, when `keep_member` is given, only
-// the members it keeps.
+// the arrays `factory` picks streamed into their sinks, when `keep_member` is given only the
+// members it keeps, and when `array_policy` is given the kept arrays it cuts short.
 StreamedJson ParseJsonStreamingOrThrow(std::string_view bytes, const std::string& source,
                                        const JsonSinkFactory& factory,
-                                       const JsonMemberFilter& keep_member = nullptr);
+                                       const JsonMemberFilter& keep_member = nullptr,
+                                       const JsonArrayPolicyFactory& array_policy = nullptr);
 
 // The sink for a three.js track's number array: the numbers as float32 (doubles holding the
 // float32 rounding, like JsonPointerReader::Float32At), and the first element that is not one.

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "formats/common/json_release.h"
+
 namespace animconv {
 
 using nlohmann::json;
@@ -20,6 +22,9 @@ std::string Describe(const json& value) {
 }
 
 }  // namespace
+
+// Its tree can hold a file's largest arrays (`extras`, mesh data as JSON numbers).
+GltfDocument::~GltfDocument() { ReleaseJson(json); }
 
 const json& GltfErrors::Object(const json& parent, const char* key,
                                const std::string& pointer) const {

@@ -15,6 +15,8 @@
 namespace animconv {
 
 struct GltfDocument : SourceDocument {
+  ~GltfDocument() override;
+
   nlohmann::json json;  // the whole document as read
   // The bytes of every bufferView, decompressed where EXT_meshopt_compression was used, so a
   // writer can repack them without knowing how they were stored.

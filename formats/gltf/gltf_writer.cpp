@@ -11,6 +11,9 @@
 
 #include "animconv/error.h"
 #include "formats/common/base64.h"
+#include "formats/common/json_dump.h"
+#include "formats/common/json_release.h"
+#include "formats/common/writer_support.h"
 #include "formats/gltf/glb.h"
 #include "formats/gltf/gltf.h"
 #include "formats/gltf/gltf_compress.h"
@@ -256,43 +259,86 @@ void AppendU32(std::string& out, uint32_t value) {
   out.append(reinterpret_cast<const char*>(&value), 4);
 }
 
+// Text written into `out`, or only measured when `out` is null: the writers run twice, once to
+// size their output exactly and once to write it, so no text is held twice or grown by doubling
+// (a 131 KB .gltf of `extras` peaked at 4.19 MB, docs/reliability.md "Time and memory bounds").
+class SizedOutput {
+ public:
+  explicit SizedOutput(std::string* out) : out_(out) {}
+  size_t size() const { return size_; }
+
+  void Add(std::string_view text) {
+    size_ += text.size();
+    if (out_) out_->append(text);
+  }
+  void AddJson(const json& value) {
+    if (out_) {
+      AppendJsonDump(value, *out_);
+    } else {
+      size_ += JsonDumpSize(value);
+    }
+  }
+  void AddBase64(const std::string& binary) {
+    if (out_) {
+      AppendBase64(binary, out_);
+    } else {
+      size_ += Base64EncodedSize(binary.size());
+    }
+  }
+
+ private:
+  std::string* out_;
+  size_t size_ = 0;
+};
+
 // The .gltf text: `document` as json::dump() writes it, with the buffer's data: URI encoded
 // straight into the output. Serialising the URI inside the document held the buffer four times
 // over (bytes, base64, the URI string, the dump) and broke the memory bound of
 // docs/reliability.md; the bytes are the same, since dump() writes an object's members in key
 // order, each as its own dump().
-std::string SerializeGltfText(const json& document, const std::string& binary,
-                              const json& fallback) {
+void WriteGltfText(const json& document, const std::string& binary, const json& fallback,
+                   SizedOutput& out) {
   static constexpr std::string_view kUriPrefix = "data:application/octet-stream;base64,";
-  std::string out;
-  out.reserve(Base64EncodedSize(binary.size()) + kUriPrefix.size() + 64);
-  out += '{';
+  out.Add("{");
   bool first = true;
   const auto member = [&](const std::string& key) {
-    if (!first) out += ',';
+    if (!first) out.Add(",");
     first = false;
-    out += json(key).dump();
-    out += ':';
+    out.AddJson(key);
+    out.Add(":");
   };
   bool buffers_written = binary.empty();
   const auto write_buffers = [&] {
     member("buffers");
-    out += fmt::format("[{{\"byteLength\":{},\"uri\":\"", binary.size());
-    out += kUriPrefix;
-    AppendBase64(binary, &out);
-    out += "\"}";
-    if (!fallback.is_null()) out += "," + fallback.dump();
-    out += "]";
+    out.Add(fmt::format("[{{\"byteLength\":{},\"uri\":\"", binary.size()));
+    out.Add(kUriPrefix);
+    out.AddBase64(binary);
+    out.Add("\"}");
+    if (!fallback.is_null()) {
+      out.Add(",");
+      out.AddJson(fallback);
+    }
+    out.Add("]");
     buffers_written = true;
   };
   for (auto it = document.begin(); it != document.end(); ++it) {
     if (!buffers_written && it.key() > std::string("buffers")) write_buffers();
     if (it.key() == "buffers") continue;
     member(it.key());
-    out += it.value().dump();
+    out.AddJson(it.value());
   }
   if (!buffers_written) write_buffers();
-  out += "}\n";
+  out.Add("}\n");
+}
+
+std::string SerializeGltfText(const json& document, const std::string& binary,
+                              const json& fallback) {
+  SizedOutput measure(nullptr);
+  WriteGltfText(document, binary, fallback, measure);
+  std::string out;
+  ReserveOutput(out, measure.size());
+  SizedOutput write(&out);
+  WriteGltfText(document, binary, fallback, write);
   return out;
 }
 
@@ -311,29 +357,36 @@ std::string Serialize(json document, std::string binary, bool glb, const json& f
     document["buffers"] = json::array({{{"byteLength", binary.size()}}});
     if (!fallback.is_null()) document["buffers"].push_back(fallback);
   }
-  if (!glb) return SerializeGltfText(document, binary, fallback);
-  std::string text = document.dump();
+  if (!glb) {
+    std::string text = SerializeGltfText(document, binary, fallback);
+    ReleaseJson(document);
+    return text;
+  }
   // GLB 2.0: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros, every
-  // chunk 4-byte aligned (glTF 2.0 §3.6 buffers and accessors).
-  text.append((4 - text.size() % 4) % 4, ' ');
+  // chunk 4-byte aligned (glTF 2.0 §3.6 buffers and accessors). The JSON is measured first and
+  // written straight into the output (SizedOutput).
+  const size_t text_size = JsonDumpSize(document);
+  const size_t text_padding = (4 - text_size % 4) % 4;
   const size_t binary_padding = (4 - binary.size() % 4) % 4;
   const size_t binary_chunk = binary.size() + binary_padding;
-  const size_t total = 12 + 8 + text.size() + (binary.empty() ? 0 : 8 + binary_chunk);
+  const size_t total = 12 + 8 + text_size + text_padding + (binary.empty() ? 0 : 8 + binary_chunk);
   if (total > UINT32_MAX) ThrowUsage("glb: the output would exceed the 4 GiB a GLB can hold");
   std::string out;
-  out.reserve(total);
+  ReserveOutput(out, total);
   AppendU32(out, kGlbMagic);
   AppendU32(out, 2);
   AppendU32(out, static_cast<uint32_t>(total));
-  AppendU32(out, static_cast<uint32_t>(text.size()));
+  AppendU32(out, static_cast<uint32_t>(text_size + text_padding));
   AppendU32(out, kGlbJsonChunk);
-  out += text;
+  AppendJsonDump(document, out);
+  out.append(text_padding, ' ');
   if (!binary.empty()) {
     AppendU32(out, static_cast<uint32_t>(binary_chunk));
     AppendU32(out, kGlbBinChunk);
     out += binary;
     out.append(binary_padding, '\0');
   }
+  ReleaseJson(document);
   return out;
 }
 

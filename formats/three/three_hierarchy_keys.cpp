@@ -115,4 +115,13 @@ void ThreeHierarchyKeysSink::ReadKeyValue(const json& value, const ThreeKeyPrope
   }
 }
 
+void ThreeHierarchyEntriesSink::Element(nlohmann::json&& entry) {
+  // The reader checks the count before any entry: past the limit, none is read.
+  if (size() >= limit_) StopWanting();
+  if (size() > limit_) return;
+  if (entry.is_object() && entry.empty()) return;
+  if (!entry.is_object()) StopWanting();
+  entries_.push_back({size() - 1, std::move(entry)});
+}
+
 }  // namespace animconv

@@ -60,4 +60,27 @@ class ThreeHierarchyKeysSink : public JsonElementSink {
   std::array<DeferredFailure, 3> property_failures_;
 };
 
+// A clip's `hierarchy` array, streamed: its entries with their indices, except that an entry
+// which is an empty object (a bone's placeholder: no parent, no keys) is only counted, and that
+// nothing past the entry count limit, or past an entry that is not an object (which the reader
+// refuses whatever follows), is kept (docs/reliability.md, "Limits": a file of a million `{}`
+// entries holds none of them).
+class ThreeHierarchyEntriesSink : public JsonElementSink {
+ public:
+  struct Entry {
+    size_t index;
+    nlohmann::json value;  // its `keys` a placeholder (ThreeHierarchyKeysSink)
+  };
+
+  explicit ThreeHierarchyEntriesSink(size_t limit) : limit_(limit) {}
+  const std::vector<Entry>& entries() const { return entries_; }  // by index
+
+ protected:
+  void Element(nlohmann::json&& entry) override;
+
+ private:
+  size_t limit_;
+  std::vector<Entry> entries_;
+};
+
 }  // namespace animconv

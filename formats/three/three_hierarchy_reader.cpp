@@ -18,16 +18,24 @@ namespace {
 
 using nlohmann::json;
 
-// Whether the array at `path` is a hierarchy entry's `keys` in one of the layouts Read accepts:
-// {hierarchy}, {animation: {hierarchy}} or {animations: [{hierarchy}]}.
+// Whether a clip's member ends `path` after `steps` more steps, in one of the layouts Read
+// accepts: {hierarchy}, {animation: {hierarchy}} or {animations: [{hierarchy}]}.
+bool InClip(const JsonPath& path, size_t steps) {
+  const size_t depth = path.depth();
+  return depth == steps || (depth == steps + 1 && path.Is(0, "animation")) ||
+         (depth == steps + 2 && path.Is(0, "animations") && path.Is(1, nullptr));
+}
+
+// Whether the array at `path` is a clip's `hierarchy`.
+bool IsEntries(const JsonPath& path) {
+  return path.depth() >= 1 && path.Is(path.depth() - 1, "hierarchy") && InClip(path, 1);
+}
+
+// Whether the array at `path` is a hierarchy entry's `keys`.
 bool IsEntryKeys(const JsonPath& path) {
   const size_t depth = path.depth();
-  if (depth < 3 || !path.Is(depth - 1, "keys") || !path.Is(depth - 2, nullptr) ||
-      !path.Is(depth - 3, "hierarchy")) {
-    return false;
-  }
-  return depth == 3 || (depth == 4 && path.Is(0, "animation")) ||
-         (depth == 5 && path.Is(0, "animations") && path.Is(1, nullptr));
+  return depth >= 3 && path.Is(depth - 1, "keys") && path.Is(depth - 2, nullptr) &&
+         path.Is(depth - 3, "hierarchy") && InClip(path, 3);
 }
 
 // Whether the reader reads the member at `path` (Read, ReadBones, ReadClip, NodeFor, the keys):
@@ -55,6 +63,31 @@ bool IsReadMember(const JsonPath& path) {
          (path.Is(0, "animations") && path.Is(1, nullptr) && in_clip(2));
 }
 
+// The parser stops keeping the bone records at the node limit, and a list at its first element
+// the reader will certainly refuse (JsonArrayPolicy), as ThreeHierarchyEntriesSink does for the
+// entries: a file of a million records does not hold them all before the count is checked
+// (docs/reliability.md, "Limits").
+std::optional<JsonArrayPolicy> HierarchyArrayPolicy(const JsonPath& path,
+                                                    const StructureLimits& limits) {
+  const size_t depth = path.depth();
+  JsonArrayPolicy policy;
+  if (depth == 1 && path.Is(0, "bones")) {  // ReadBones: objects with a string name
+    policy.keep_at_most = limits.nodes;
+    policy.refuses = [](const json& record) {
+      const json* name = record.is_object() ? Given(record, "name") : nullptr;
+      return !name || !name->is_string();
+    };
+    return policy;
+  }
+  if (depth == 1 && path.Is(0, "animations")) {  // ReadClip: objects with a hierarchy
+    policy.refuses = [](const json& clip) {
+      return !clip.is_object() || !clip.contains("hierarchy");
+    };
+    return policy;
+  }
+  return std::nullopt;
+}
+
 class HierarchyReader {
  public:
   HierarchyReader(const std::string& source, const StructureLimits& limits)
@@ -69,6 +102,7 @@ class HierarchyReader {
   void ReadBones(const json& bones);
   void ReadClip(const json& animation, const std::string& pointer);
   int NodeFor(const json& entry, size_t h, size_t entry_count, const std::string& pointer);
+  void MakeEntryNodes(size_t count);
   void ReadEntry(ThreeHierarchyKeysSink& keys, int node, const std::string& pointer);
   void NoteMilliseconds(const json& animation);
   void RejectParentCycles() const;
@@ -113,7 +147,8 @@ void HierarchyReader::CheckCount(size_t count, size_t limit, const char* what,
 
 void HierarchyReader::ReadBones(const json& bones) {
   json_.RequireArray(bones, "/bones");
-  CheckCount(bones.size(), limits_.nodes, "bones", "/bones");
+  const size_t bone_count = streamed_.ElementCount(bones, "/bones");
+  CheckCount(bone_count, limits_.nodes, "bones", "/bones");
   have_bones_ = true;
   bool rest_pose_known = true;
   for (size_t b = 0; b < bones.size(); ++b) {
@@ -134,7 +169,7 @@ void HierarchyReader::ReadBones(const json& bones) {
     CheckCount(node.name.size(), limits_.name_bytes, "bytes in a name", pointer + "/name");
     const json* parent = Given(record, "parent");
     record_parents_.push_back(
-        parent ? std::optional<int>(RequireParent(*parent, bones.size(), b, pointer + "/parent"))
+        parent ? std::optional<int>(RequireParent(*parent, bone_count, b, pointer + "/parent"))
                : std::nullopt);
     const json* pos = Given(record, "pos");
     const json* rotq = Given(record, "rotq");
@@ -158,12 +193,10 @@ void HierarchyReader::ReadBones(const json& bones) {
 int HierarchyReader::NodeFor(const json& entry, size_t h, size_t entry_count,
                              const std::string& pointer) {
   if (!have_bones_) {
-    while (asset_.rig.nodes.size() <= h) {
-      Node node;
-      node.name = fmt::format("bone_{}", asset_.rig.nodes.size());
-      asset_.rig.nodes.push_back(std::move(node));
-      record_parents_.emplace_back();
-    }
+    // Every entry becomes a node (below, once the clip is read): reserved once, not grown by
+    // doubling (a 64 KiB file of 21,840 entries held 11.5 MB of node vector at its peak).
+    asset_.rig.nodes.reserve(entry_count);
+    MakeEntryNodes(h + 1);
   }
   if (h >= asset_.rig.nodes.size()) {
     json_.Fail(pointer, fmt::format("hierarchy entry {} has keys but 'bones' has {} record(s); "
@@ -186,6 +219,16 @@ int HierarchyReader::NodeFor(const json& entry, size_t h, size_t entry_count,
     }
   }
   return static_cast<int>(h);
+}
+
+// Without bone records, entry h is node "bone_<h>": made up to `count` entries.
+void HierarchyReader::MakeEntryNodes(size_t count) {
+  while (asset_.rig.nodes.size() < count) {
+    Node node;
+    node.name = fmt::format("bone_{}", asset_.rig.nodes.size());
+    asset_.rig.nodes.push_back(std::move(node));
+    record_parents_.emplace_back();
+  }
 }
 
 // One channel per property, from the keys that carry it (AnimationUtils.flattenJSON), read
@@ -217,11 +260,18 @@ void HierarchyReader::ReadClip(const json& animation, const std::string& pointer
   }
   const json* hierarchy = Given(animation, "hierarchy");
   if (!hierarchy) json_.Fail(pointer, "expected a 'hierarchy' array of bone tracks");
-  json_.RequireArray(*hierarchy, pointer + "/hierarchy");
-  CheckCount(hierarchy->size(), limits_.nodes, "hierarchy entries", pointer + "/hierarchy");
-  for (size_t h = 0; h < hierarchy->size(); ++h) {
+  // Every clip's `hierarchy` array was streamed (IsEntries): what is left is another value.
+  const auto* entries = streamed_.SinkOf<ThreeHierarchyEntriesSink>(*hierarchy);
+  if (!entries) {
+    json_.RequireArray(*hierarchy, pointer + "/hierarchy");
+    ThrowInternal("three-hierarchy: a clip's hierarchy array was not streamed");
+  }
+  const size_t entry_count = entries->size();
+  CheckCount(entry_count, limits_.nodes, "hierarchy entries", pointer + "/hierarchy");
+  // The entries that are empty objects are not among them: without keys they are skipped, and
+  // without bone records their nodes are made below.
+  for (const auto& [h, entry] : entries->entries()) {
     const std::string entry_pointer = fmt::format("{}/hierarchy/{}", pointer, h);
-    const json& entry = (*hierarchy)[h];
     if (!entry.is_object()) {
       json_.Fail(entry_pointer, fmt::format("expected a bone track {{parent, keys}}, found {}",
                                             entry.type_name()));
@@ -232,7 +282,7 @@ void HierarchyReader::ReadClip(const json& animation, const std::string& pointer
         keys ? streamed_.SinkOf<ThreeHierarchyKeysSink>(*keys) : nullptr;
     // Entries without keys are skipped but keep their index (and, without bones, their node).
     if (have_bones_ && (!keys || (streamed_keys && streamed_keys->size() == 0))) continue;
-    const int node = NodeFor(entry, h, hierarchy->size(), entry_pointer);
+    const int node = NodeFor(entry, h, entry_count, entry_pointer);
     if (keys) {
       if (!streamed_keys) {
         json_.RequireArray(*keys, entry_pointer + "/keys");
@@ -246,6 +296,11 @@ void HierarchyReader::ReadClip(const json& animation, const std::string& pointer
                fmt::format("clip '{}' has no key with pos, rot or scl (three.js's parseAnimation "
                            "returns null for it)",
                            clip_.name));
+  }
+  if (!have_bones_) {
+    // Only now, past the clip's own checks: a file of empty entries builds no rig to refuse.
+    asset_.rig.nodes.reserve(entry_count);
+    MakeEntryNodes(entry_count);
   }
   NoteMilliseconds(animation);
   asset_.clips.push_back(std::move(clip_));
@@ -300,11 +355,14 @@ void HierarchyReader::RejectParentCycles() const {
 Asset HierarchyReader::Read(std::string_view bytes) {
   streamed_ = ParseJsonStreamingOrThrow(
       bytes, json_.source(),
-      [this](const JsonPath& path) {
-        return IsEntryKeys(path) ? std::make_unique<ThreeHierarchyKeysSink>(json_, path.Pointer())
-                                 : nullptr;
+      [this](const JsonPath& path) -> std::unique_ptr<JsonElementSink> {
+        if (IsEntries(path)) return std::make_unique<ThreeHierarchyEntriesSink>(limits_.nodes);
+        if (IsEntryKeys(path)) {
+          return std::make_unique<ThreeHierarchyKeysSink>(json_, path.Pointer());
+        }
+        return nullptr;
       },
-      IsReadMember);
+      IsReadMember, [this](const JsonPath& path) { return HierarchyArrayPolicy(path, limits_); });
   const json& document = streamed_.document;
   if (!document.is_object()) {
     json_.Fail(

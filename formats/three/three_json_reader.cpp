@@ -50,6 +50,38 @@ std::optional<TrackType> FindTrackType(std::string_view type) {
   return std::nullopt;
 }
 
+// A track's name and type, read first and checked alone: a track they refuse is refused
+// whatever the rest of the file holds (ThreeArrayPolicy relies on it).
+struct TrackHead {
+  std::string name;
+  std::string type_text;
+  TrackType type = TrackType::kNumber;
+};
+
+TrackHead ReadTrackHead(const json& track, const std::string& pointer,
+                        const JsonPointerReader& reader, const StructureLimits& limits) {
+  if (!track.is_object()) {
+    reader.Fail(pointer, fmt::format("expected a track object, found {}", track.type_name()));
+  }
+  TrackHead head;
+  head.name = reader.RequireString(reader.Require(track, "name", pointer), pointer + "/name");
+  if (head.name.size() > limits.name_bytes) {  // docs/reliability.md, Limits
+    reader.Fail(pointer + "/name",
+                fmt::format("a track name of {} bytes, more than the limit of {}", head.name.size(),
+                            limits.name_bytes));
+  }
+  head.type_text = reader.RequireString(reader.Require(track, "type", pointer), pointer + "/type");
+  const std::optional<TrackType> type = FindTrackType(head.type_text);
+  if (!type) {
+    reader.Fail(pointer + "/type",
+                fmt::format("track '{}' has type '{}', expected one of three.js's: number, vector, "
+                            "quaternion, color, bool, string or an alias such as vector3 or scalar",
+                            head.name, head.type_text));
+  }
+  head.type = *type;
+  return head;
+}
+
 // What a track animates in the model.
 struct Target {
   std::string node;
@@ -156,9 +188,10 @@ void ClipReader::ReadClip(const json& clip_json, const std::string& pointer, siz
   const std::string tracks_pointer = pointer + "/tracks";
   const json& tracks =
       json_.RequireArray(json_.Require(clip_json, "tracks", pointer), tracks_pointer);
-  if (tracks.size() > limits_.channels) {
-    json_.Fail(tracks_pointer, fmt::format("{} tracks, more than the limit of {}", tracks.size(),
-                                           limits_.channels));
+  const size_t track_count = streamed_.ElementCount(tracks, tracks_pointer);
+  if (track_count > limits_.channels) {
+    json_.Fail(tracks_pointer,
+               fmt::format("{} tracks, more than the limit of {}", track_count, limits_.channels));
   }
   for (size_t t = 0; t < tracks.size(); ++t) {
     ReadTrack(tracks[t], fmt::format("{}/{}", tracks_pointer, t), frame_seconds);
@@ -168,25 +201,11 @@ void ClipReader::ReadClip(const json& clip_json, const std::string& pointer, siz
 }
 
 void ClipReader::ReadTrack(const json& track, const std::string& pointer, double frame_seconds) {
-  if (!track.is_object()) {
-    json_.Fail(pointer, fmt::format("expected a track object, found {}", track.type_name()));
-  }
-  const std::string name =
-      json_.RequireString(json_.Require(track, "name", pointer), pointer + "/name");
-  if (name.size() > limits_.name_bytes) {  // docs/reliability.md, Limits
-    json_.Fail(pointer + "/name", fmt::format("a track name of {} bytes, more than the limit of {}",
-                                              name.size(), limits_.name_bytes));
-  }
-  const std::string type_text =
-      json_.RequireString(json_.Require(track, "type", pointer), pointer + "/type");
-  const std::optional<TrackType> type = FindTrackType(type_text);
-  if (!type) {
-    json_.Fail(pointer + "/type",
-               fmt::format("track '{}' has type '{}', expected one of three.js's: number, vector, "
-                           "quaternion, color, bool, string or an alias such as vector3 or scalar",
-                           name, type_text));
-  }
-  if (*type == TrackType::kColor || *type == TrackType::kBool || *type == TrackType::kString) {
+  const TrackHead head = ReadTrackHead(track, pointer, json_, limits_);
+  const std::string& name = head.name;
+  const std::string& type_text = head.type_text;
+  const TrackType type = head.type;
+  if (type == TrackType::kColor || type == TrackType::kBool || type == TrackType::kString) {
     Skip(name, fmt::format("a {} track is not a transform or morph weight", type_text));
     return;
   }
@@ -213,8 +232,8 @@ void ClipReader::ReadTrack(const json& track, const std::string& pointer, double
   Channel channel;
   channel.node = NodeIndex(target->node);
   channel.path = target->path;
-  channel.interpolation = ReadInterpolation(track, *type, name, pointer);
-  CheckTypeFitsPath(*type, *target, channel.interpolation, name, pointer);
+  channel.interpolation = ReadInterpolation(track, type, name, pointer);
+  CheckTypeFitsPath(type, *target, channel.interpolation, name, pointer);
   channel.width = ValueWidth(keys, *target, name);
   if (channel.path == Path::kWeights &&
       static_cast<size_t>(channel.width) > limits_.morph_targets) {
@@ -498,6 +517,39 @@ bool IsReadMember(const JsonPath& path) {
          (path.Is(0, "animations") && path.Is(1, nullptr) && in_clip(2));
 }
 
+// Whether the reader certainly refuses the clip `clip` (ReadClip: an object with `tracks`).
+bool ClipRefused(const json& clip) { return !clip.is_object() || !clip.contains("tracks"); }
+
+// The parser stops keeping a clip list or a track list at its first element the reader will
+// certainly refuse, and a track list at the channel limit (JsonArrayPolicy): a file of a million
+// `{}` tracks holds one in memory, not a million (docs/reliability.md, "Limits").
+std::optional<JsonArrayPolicy> ThreeArrayPolicy(const JsonPath& path, const std::string& source,
+                                                const StructureLimits& limits) {
+  const size_t depth = path.depth();
+  if (depth == 0 || (depth == 1 && path.Is(0, "animations"))) {  // the clip lists (FindClips)
+    JsonArrayPolicy policy;
+    policy.refuses = ClipRefused;
+    return policy;
+  }
+  // The clips' `tracks`: of the document, of its elements, or of its `animations`' elements.
+  if (!path.Is(depth - 1, "tracks") ||
+      !(depth == 1 || (depth == 2 && path.Is(0, nullptr)) ||
+        (depth == 3 && path.Is(0, "animations") && path.Is(1, nullptr)))) {
+    return std::nullopt;
+  }
+  JsonArrayPolicy policy;
+  policy.keep_at_most = limits.channels;
+  policy.refuses = [reader = JsonPointerReader(source), &limits](const json& track) {
+    try {
+      ReadTrackHead(track, "", reader, limits);
+      return false;
+    } catch (const Error&) {
+      return true;
+    }
+  };
+  return policy;
+}
+
 // The clip objects of the three accepted layouts, with their JSON pointers.
 std::vector<std::pair<const json*, std::string>> FindClips(const json& document,
                                                            const std::string& source) {
@@ -536,7 +588,8 @@ std::vector<std::pair<const json*, std::string>> FindClips(const json& document,
 Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options) {
   const StreamedJson streamed = ParseJsonStreamingOrThrow(
       bytes, options.source,
-      [&](const JsonPath& path) { return MakeThreeTrackSink(path, options.source); }, IsReadMember);
+      [&](const JsonPath& path) { return MakeThreeTrackSink(path, options.source); }, IsReadMember,
+      [&](const JsonPath& path) { return ThreeArrayPolicy(path, options.source, options.limits); });
   ClipReader reader(streamed, options.source, options.diagnostics, options.limits);
   const auto clips = FindClips(streamed.document, options.source);
   for (size_t c = 0; c < clips.size(); ++c) reader.ReadClip(*clips[c].first, clips[c].second, c);

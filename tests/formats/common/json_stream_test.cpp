@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,7 +56,7 @@ TEST(JsonStreamTest, WithoutSinksTheTreeIsJsonParses) {
   }
 }
 
-TEST(JsonStreamTest, AsksForEveryArrayOutsideAStreamedOneWithItsPath) {
+TEST(JsonStreamTest, AsksForEveryArrayWithItsPathInsideStreamedOnesToo) {
   std::vector<std::string> asked;
   const StreamedJson streamed =
       Parse(R"({"a": [1, [2, {"x": []}]], "b/c~d": {"e": [[], []]}, "s": [[1], {"t": [2]}]})",
@@ -64,7 +66,45 @@ TEST(JsonStreamTest, AsksForEveryArrayOutsideAStreamedOneWithItsPath) {
               return nullptr;
             });
   EXPECT_EQ(asked, (std::vector<std::string>{"/a", "/a/1", "/a/1/1/x", "/b~1c~0d/e", "/b~1c~0d/e/0",
-                                             "/b~1c~0d/e/1", "/s"}));
+                                             "/b~1c~0d/e/1", "/s", "/s/0", "/s/1/t"}));
+}
+
+// Keeps the elements it is given until it has `wanted`.
+class WantingSink : public KeepingSink {
+ public:
+  explicit WantingSink(size_t wanted) : wanted_(wanted) {}
+
+ protected:
+  void Element(json&& element) override {
+    KeepingSink::Element(std::move(element));
+    if (size() == wanted_) StopWanting();
+  }
+
+ private:
+  size_t wanted_;
+};
+
+TEST(JsonStreamTest, AStreamedArrayInsideAStreamedElementLeavesAPlaceholderThere) {
+  std::vector<std::string> asked;
+  const StreamedJson streamed =
+      Parse(R"({"h": [{"k": [1, 2]}, {"k": [3], "p": 0}, {"k": [4]}, [{"k": [5]}], 6]})",
+            [&](const JsonPath& path) -> std::unique_ptr<JsonElementSink> {
+              asked.push_back(path.Pointer());
+              if (path.depth() == 1) return std::make_unique<WantingSink>(2);
+              if (path.Is(path.depth() - 1, "k")) return std::make_unique<KeepingSink>();
+              return nullptr;
+            });
+  // Past what the outer sink wants, nothing is built or asked about; the count goes on.
+  EXPECT_EQ(asked, (std::vector<std::string>{"/h", "/h/0/k", "/h/1/k"}));
+  const auto* outer = streamed.SinkOf<WantingSink>(streamed.document["h"]);
+  ASSERT_NE(outer, nullptr);
+  EXPECT_EQ(outer->size(), 5u);
+  ASSERT_EQ(outer->elements.size(), 2u);
+  const auto* first = streamed.SinkOf<KeepingSink>(outer->elements[0]["k"]);
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(json(first->elements), json::parse("[1, 2]"));
+  EXPECT_EQ(outer->elements[1]["p"], 0);
+  EXPECT_EQ(streamed.sinks.size(), 3u);
 }
 
 TEST(JsonPathTest, TellsKeysFromIndices) {
@@ -89,7 +129,7 @@ TEST(JsonStreamTest, StreamedElementsGoToTheSinkAndAPlaceholderStaysInTheTree) {
   const StreamedJson streamed =
       Parse(R"({"keep": [1], "t": [0, {"a": [1, 2]}, "s", [3], null], "n": 1})",
             [&](const JsonPath& path) -> std::unique_ptr<JsonElementSink> {
-              if (!path.Is(0, "t")) return nullptr;
+              if (path.depth() != 1 || !path.Is(0, "t")) return nullptr;
               auto made = std::make_unique<KeepingSink>();
               sink = made.get();
               return made;
@@ -145,7 +185,7 @@ TEST(JsonStreamTest, LeavesOutTheMembersTheFilterRefusesInsideStreamedElementsTo
           "s": [{"time": 0, "junk": [5], "pos": [1, 2]}, {"junk": {}, "time": 1}], "n": null})",
       [&](const JsonPath& path) -> std::unique_ptr<JsonElementSink> {
         asked_arrays.push_back(path.Pointer());
-        if (!path.Is(0, "s")) return nullptr;
+        if (path.depth() != 1 || !path.Is(0, "s")) return nullptr;
         auto made = std::make_unique<KeepingSink>();
         sink = made.get();
         return made;
@@ -158,7 +198,7 @@ TEST(JsonStreamTest, LeavesOutTheMembersTheFilterRefusesInsideStreamedElementsTo
   EXPECT_EQ(asked_members, (std::vector<std::string>{"/junk", "/keep", "/keep/x", "/keep/drop",
                                                      "/keep/z", "/s", "/s/0/time", "/s/0/junk",
                                                      "/s/0/pos", "/s/1/junk", "/s/1/time", "/n"}));
-  EXPECT_EQ(asked_arrays, (std::vector<std::string>{"/keep/z", "/s"}));
+  EXPECT_EQ(asked_arrays, (std::vector<std::string>{"/keep/z", "/s", "/s/0/pos"}));
   EXPECT_EQ(streamed.document.size(), 3u);  // keep, s (a placeholder) and n
   EXPECT_TRUE(streamed.document["s"].is_binary());
   EXPECT_EQ(streamed.document["keep"], json::parse(R"({"x": 1, "z": [4]})"));
@@ -172,6 +212,53 @@ TEST(JsonStreamTest, LeavesOutTheMembersTheFilterRefusesInsideStreamedElementsTo
                                         [](const JsonPath& path) { return !path.Is(0, "junk"); });
             }),
             Failure([&] { ParseJsonOrThrow(bad, "clip.json"); }));
+}
+
+TEST(JsonStreamTest, AnArrayPolicyKeepsUpToItsLimitAndCountsTheRest) {
+  std::vector<std::string> asked;
+  const StreamedJson streamed = ParseJsonStreamingOrThrow(
+      R"({"a": [1, [2], {"x": [3]}, 4, [5, [6]], {"y": {}}], "b": [[7], [8]], "c": [9]})",
+      "clip.json", kKeepEveryArray, nullptr,
+      [&](const JsonPath& path) -> std::optional<JsonArrayPolicy> {
+        asked.push_back(path.Pointer());
+        if (!path.Is(0, "a") || path.depth() != 1) return std::nullopt;
+        JsonArrayPolicy policy;
+        policy.keep_at_most = 2;
+        return policy;
+      });
+  // The elements past the limit are not kept, and nothing inside them is asked about.
+  EXPECT_EQ(asked, (std::vector<std::string>{"/a", "/a/1", "/b", "/b/0", "/b/1", "/c"}));
+  EXPECT_EQ(streamed.document["a"], json::parse("[1, [2]]"));
+  EXPECT_EQ(streamed.ElementCount(streamed.document["a"], "/a"), 6u);
+  EXPECT_EQ(streamed.document["b"], json::parse("[[7], [8]]"));  // no policy: whole
+  EXPECT_EQ(streamed.ElementCount(streamed.document["b"], "/b"), 2u);
+  EXPECT_EQ(streamed.document["c"], json::parse("[9]"));
+  EXPECT_EQ(streamed.cut_arrays, (std::map<std::string, size_t>{{"/a", 6}}));
+}
+
+TEST(JsonStreamTest, AnArrayPolicyStopsKeepingAfterTheFirstElementItRefuses) {
+  const JsonArrayPolicyFactory refuse_empty = [](const JsonPath& path) {
+    JsonArrayPolicy policy;
+    policy.refuses = [](const json& element) { return element.is_object() && element.empty(); };
+    return path.depth() == 1 ? std::optional<JsonArrayPolicy>(policy) : std::nullopt;
+  };
+  const auto parse = [&](const std::string& text) {
+    return ParseJsonStreamingOrThrow(text, "clip.json", kKeepEveryArray, nullptr, refuse_empty);
+  };
+  const StreamedJson streamed =
+      parse(R"({"t": [{"n": 1}, {}, {"n": 2}, {}, [1, {}], 3], "u": [{"n": 3}], "v": [{}]})");
+  EXPECT_EQ(streamed.document["t"], json::parse(R"([{"n": 1}, {}])"));
+  EXPECT_EQ(streamed.ElementCount(streamed.document["t"], "/t"), 6u);
+  EXPECT_EQ(streamed.document["u"], json::parse(R"([{"n": 3}])"));
+  EXPECT_EQ(streamed.document["v"], json::parse("[{}]"));  // refused last: nothing was dropped
+  EXPECT_EQ(streamed.cut_arrays.size(), 1u);
+  // Of a repeated member, the last array's count holds.
+  const StreamedJson twice = parse(R"({"t": [{}, 1, 2], "t": [5]})");
+  EXPECT_EQ(twice.ElementCount(twice.document["t"], "/t"), 1u);
+  EXPECT_TRUE(twice.cut_arrays.empty());
+  // What is dropped is still parsed: a syntax error past the cut is the one json::parse reports.
+  const std::string bad = R"({"t": [{}, {"a": [1 2]}]})";
+  EXPECT_EQ(Failure([&] { parse(bad); }), Failure([&] { ParseJsonOrThrow(bad, "clip.json"); }));
 }
 
 TEST(DeferredFailureTest, KeepsTheFirstErrorAndLetsOthersThrough) {

@@ -312,6 +312,24 @@ TEST(ThreeHierarchyReaderTest, ReportsTheFirstFaultInTheOrderOfTheChecks) {
             "1:57");
 }
 
+TEST(ThreeHierarchyReaderTest, EntriesAndBonesPastARefusedOneAreNotKeptAndChangeNoError) {
+  // The parser stops keeping at the first entry or bone record the reader refuses
+  // (ThreeHierarchyEntriesSink, HierarchyArrayPolicy); the counts the reader checks against are
+  // still the file's: entry 0's parent 5 and bone 0's parent 3 are in range of the arrays as
+  // written.
+  EXPECT_EQ(ReadError(R"({"hierarchy":[{"parent":5},1,{},{},{},{},{"keys":[]}]})"),
+            std::make_pair(std::string("/hierarchy/1"),
+                           std::string("expected a bone track {parent, keys}, found number")));
+  EXPECT_EQ(ReadError(R"({"bones":[{"name":"a","parent":3},{"name":"b"},{"name":7},{"name":"c"}],)"
+                      R"("hierarchy":[{"keys":[{"time":0,"pos":[0,0,0]}]}]})"),
+            std::make_pair(std::string("/bones/2/name"),
+                           std::string("expected the bone's name as a string")));
+  EXPECT_EQ(ReadError(R"({"animations":[{"hierarchy":[{"keys":[{"time":0,"pos":[0,0,0]}]}]},)"
+                      R"({"name":"x"},{},{}]})"),
+            std::make_pair(std::string("/animations/1"),
+                           std::string("expected a 'hierarchy' array of bone tracks")));
+}
+
 TEST(ThreeHierarchyReaderTest, ARepeatedMemberKeepsItsLastValue) {
   // As nlohmann's tree kept it, for a key's members, an entry's keys and a clip's hierarchy.
   Asset asset =

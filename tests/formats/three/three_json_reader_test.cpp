@@ -683,6 +683,28 @@ TEST(ThreeJsonReaderTest, ReadsTheLegacyObjectLoaderScene) {
   ValidateAsset(asset, file.string());
 }
 
+TEST(ThreeJsonReaderTest, TracksPastTheFirstRefusedOneAreNotKeptAndChangeNoError) {
+  // The parser stops keeping a track list at a track the reader refuses whatever follows
+  // (ThreeArrayPolicy; docs/reliability.md, "Limits"): the error is the one the whole list gave.
+  std::string empties;
+  for (int t = 0; t < 1000; ++t) empties += ",{}";
+  EXPECT_EQ(ReadError(ClipWith(kHipsRotation + empties + "," + kHipsRotation)),
+            std::make_pair(std::string("/tracks/1"), std::string("expected a member 'name'")));
+  EXPECT_EQ(ReadError(ClipWith(kHipsRotation + R"(,{"name":"a.position","type":"vec"},{}, 5)")),
+            std::make_pair(std::string("/tracks/1/type"),
+                           std::string("track 'a.position' has type 'vec', expected one of "
+                                       "three.js's: number, vector, quaternion, color, bool, "
+                                       "string or an alias such as vector3 or scalar")));
+  // The clip's own members are read before its tracks, wherever the text puts them.
+  EXPECT_EQ(ReadError(R"({"tracks":[{},{}],"fps":"x"})").first, "/fps");
+  // A later clip is not read past a refused one; a list of clips stops at a refused clip too.
+  EXPECT_EQ(ReadError("[" + ClipWith("{}") + "," + ClipWith(kHipsRotation) + "]").first,
+            "/0/tracks/0");
+  EXPECT_EQ(
+      ReadError(R"({"animations":[)" + ClipWith(kHipsRotation) + R"(,{},{},{}]})"),
+      std::make_pair(std::string("/animations/1"), std::string("expected a member 'tracks'")));
+}
+
 TEST(ThreeJsonReaderTest, NamesKeysAndMorphTargetsAreBoundedByTheStructureLimits) {
   // docs/reliability.md, Limits: each at a limit of 3 reads, one past it is a located error.
   ReadOptions options;

@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "animconv/error.h"
+#include "formats/common/json_release.h"
 
 namespace animconv {
 
@@ -112,7 +113,7 @@ json ParseJsonOrThrow(std::string_view bytes, const std::string& source) {
     ThrowBadInput(source, JsonLineColumn(bytes, *excess), ExcessJsonNestingMessage());
   }
   try {
-    return json::parse(bytes);
+    return ParseJsonReleasingPartial(bytes);
   } catch (const json::exception&) {
     ThrowJsonSyntaxError(source, bytes);
   }

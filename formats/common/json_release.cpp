@@ -38,4 +38,18 @@ void ReleaseJson(json& value) {
   value = nullptr;
 }
 
+json ParseJsonReleasingPartial(std::string_view text) {
+  json result;
+  try {
+    // The builder json::parse uses (nlohmann/json 3.11 parser::parse without a callback), into a
+    // tree this function owns, so that it is still here when a syntax error throws.
+    nlohmann::detail::json_sax_dom_parser<json> builder(result, /*allow_exceptions=*/true);
+    json::sax_parse(text.begin(), text.end(), &builder);
+  } catch (...) {
+    ReleaseJson(result);
+    throw;
+  }
+  return result;
+}
+
 }  // namespace animconv

@@ -4,6 +4,7 @@
 
 #include "animconv/error.h"
 #include "formats/common/json_errors.h"
+#include "formats/common/json_release.h"
 
 namespace animconv {
 
@@ -36,6 +37,16 @@ JsonElementSink* StreamedJson::SinkOf(const json& value) const {
              : nullptr;
 }
 
+StreamedJson& StreamedJson::operator=(StreamedJson&& other) {
+  ReleaseJson(document);
+  document = std::move(other.document);
+  sinks = std::move(other.sinks);
+  cut_arrays = std::move(other.cut_arrays);
+  return *this;
+}
+
+StreamedJson::~StreamedJson() { ReleaseJson(document); }
+
 size_t StreamedJson::ElementCount(const json& array, const std::string& pointer) const {
   const auto cut = cut_arrays.find(pointer);
   return cut == cut_arrays.end() ? array.size() : cut->second;
@@ -51,6 +62,11 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
   JsonStreamBuilder(const JsonSinkFactory& factory, const JsonMemberFilter& keep_member,
                     const JsonArrayPolicyFactory& array_policy)
       : factory_(factory), keep_member_(keep_member), array_policy_(array_policy) {}
+
+  // A syntax error leaves partial trees in the frames: freed leaves first (json_release.h).
+  ~JsonStreamBuilder() override {
+    for (Frame& frame : frames_) ReleaseJson(frame.value);
+  }
 
   StreamedJson Finish() { return std::move(result_); }
 

@@ -138,6 +138,13 @@ using JsonArrayPolicyFactory = std::function<std::optional<JsonArrayPolicy>(cons
 bool IsOneOf(const std::string& name, std::initializer_list<const char*> names);
 
 struct StreamedJson {
+  // The document is freed by ReleaseJson (formats/common/json_release.h), not by its destructor's
+  // copy of its largest array.
+  StreamedJson() = default;
+  StreamedJson(StreamedJson&&) = default;
+  StreamedJson& operator=(StreamedJson&& other);
+  ~StreamedJson();
+
   nlohmann::json document;  // a placeholder (a binary value, which JSON text cannot hold) where
                             // each streamed array was
   std::vector<std::unique_ptr<JsonElementSink>> sinks;  // indexed by the placeholder's subtype

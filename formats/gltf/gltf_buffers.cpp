@@ -10,6 +10,7 @@
 #include "animconv/error.h"
 #include "formats/common/base64.h"
 #include "formats/common/json_errors.h"
+#include "formats/common/json_release.h"
 #include "formats/gltf/glb.h"
 
 namespace animconv {
@@ -31,7 +32,7 @@ json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offse
     ThrowBadInput(errors.source(), where, ExcessJsonNestingMessage());
   }
   try {
-    return json::parse(text.begin(), text.end());
+    return ParseJsonReleasingPartial(text);
   } catch (const json::parse_error& error) {
     // nlohmann reports "byte" as the 1-based position where parsing failed.
     const size_t byte = error.byte > 0 ? error.byte - 1 : 0;

@@ -32,5 +32,29 @@ TEST(JsonReleaseTest, EmptiesNestedTreesAndLeavesNull) {
   }
 }
 
+TEST(JsonReleaseTest, ParsesAsJsonParseDoesAndThrowsWhatItThrows) {
+  for (const std::string text : {R"({"a": [1, {"b": null}], "a": 2, "c": "\u00e9"})", "[]", "0"}) {
+    EXPECT_EQ(ParseJsonReleasingPartial(text), json::parse(text)) << text;
+  }
+  for (const std::string text : {R"({"a": [0, 0, 0,, 0]})", "[1] 2", "", R"({"a": 1e999})"}) {
+    std::string expected = "no error";
+    std::string got = "no error";
+    try {
+      const json parsed = json::parse(text);
+      ADD_FAILURE() << parsed.dump();
+    } catch (const json::exception& error) {
+      expected = error.what();
+    }
+    try {
+      const json parsed = ParseJsonReleasingPartial(text);
+      ADD_FAILURE() << parsed.dump();
+    } catch (const json::exception& error) {
+      got = error.what();
+    }
+    EXPECT_NE(expected, "no error") << text;
+    EXPECT_EQ(got, expected) << text;
+  }
+}
+
 }  // namespace
 }  // namespace animconv

@@ -66,9 +66,9 @@ constexpr double kMiB = 1024.0 * 1024.0;
 // twice that, a map node and key string per 6-byte member ({"a":0,}), and per 3-byte empty object
 // ("{},") its value (16, 32 with growth) and a 48-byte map with its allocation's overhead: up to 32
 // bytes of heap per byte of text (CI's fixed-seed fuzz_gltf found 37,000 `{}` in a 112 KB .gltf
-// at 29 bytes per byte, fuzz/regressions/gltf/empty_objects_37k_syntax_error.gltf). A known gap (docs/reliability.md, "The whole process"; issue 14: a streaming
-// reader). The three.js readers stream their key arrays (formats/common/json_stream.h) and are
-// held to 3, like the others.
+// at 29 bytes per byte, fuzz/regressions/gltf/empty_objects_37k_syntax_error.gltf). A known gap
+// (docs/reliability.md, "The whole process"; issue 14: a streaming reader). The three.js readers
+// stream their key arrays (formats/common/json_stream.h) and are held to 3, like the others.
 #if defined(ANIMCONV_FUZZ_FORMAT)
 constexpr bool IsJsonTreeReader(const char* id) {
   const std::string_view format = id;

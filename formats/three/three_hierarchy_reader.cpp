@@ -1,7 +1,11 @@
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "animconv/bone_names.h"
 #include "animconv/error.h"
@@ -100,21 +104,31 @@ class HierarchyReader {
                     const std::string& pointer) const;
 
   void ReadBones(const json& bones);
+  std::optional<int> ReadBoneRecord(const json& record, size_t b, size_t bone_count, Node& node,
+                                    bool& has_rest_pose) const;
   void ReadClip(const json& animation, const std::string& pointer);
   int NodeFor(const json& entry, size_t h, size_t entry_count, const std::string& pointer);
-  void MakeEntryNodes(size_t count);
   void ReadEntry(ThreeHierarchyKeysSink& keys, int node, const std::string& pointer);
   void NoteMilliseconds(const json& animation);
-  void RejectParentCycles() const;
+  std::optional<int> RecordParent(size_t n) const;
+  std::string ParentPointer(size_t n) const;
+  std::vector<int> CheckedParents() const;
+  void BuildNodes(const std::vector<int>& parents);
   void CheckCount(size_t count, size_t limit, const char* what, const std::string& pointer) const;
 
   JsonPointerReader json_;
   const StructureLimits& limits_;
   StreamedJson streamed_;  // the document, with each entry's keys read (ThreeHierarchyKeysSink)
   Asset asset_;
+  // The rig's nodes are built last, from input that passed every check (BuildNodes): until then
+  // the reader keeps only their count and parents, so a file refused at its last byte never held
+  // a node per record (docs/reliability.md, "Limits").
+  const json* bones_ = nullptr;  // the bone records, once ReadBones checked them
   bool have_bones_ = false;
+  bool rest_pose_known_ = false;
+  size_t node_count_ = 0;  // bones_'s records, else the most entries of a clip
   // Per node: the parent its bone record gives, and the one the first hierarchy entry gives.
-  std::vector<std::optional<int>> record_parents_;
+  std::vector<std::optional<int>> record_parents_;  // empty without bone records
   std::vector<std::optional<int>> entry_parents_;
   std::vector<std::string> entry_parent_pointers_;  // where each entry parent was read
   size_t parent_mismatches_ = 0;
@@ -150,85 +164,83 @@ void HierarchyReader::ReadBones(const json& bones) {
   const size_t bone_count = streamed_.ElementCount(bones, "/bones");
   CheckCount(bone_count, limits_.nodes, "bones", "/bones");
   have_bones_ = true;
+  bones_ = &bones;
+  node_count_ = bones.size();
+  record_parents_.reserve(bones.size());
   bool rest_pose_known = true;
+  Node scratch;  // checked now, built by BuildNodes
   for (size_t b = 0; b < bones.size(); ++b) {
-    const std::string pointer = fmt::format("/bones/{}", b);
-    const json& record = bones[b];
-    if (!record.is_object()) {
-      json_.Fail(pointer,
-                 fmt::format("expected a bone record {{name, parent, pos, rotq, scl}}, found {}",
-                             record.type_name()));
-    }
-    const json* name = Given(record, "name");
-    // parseAnimation names tracks by bones[h].name; without it they would bind to "undefined".
-    if (!name || !name->is_string()) {
-      json_.Fail(pointer + "/name", "expected the bone's name as a string");
-    }
-    Node node;
-    node.name = name->get<std::string>();
-    CheckCount(node.name.size(), limits_.name_bytes, "bytes in a name", pointer + "/name");
-    const json* parent = Given(record, "parent");
-    record_parents_.push_back(
-        parent ? std::optional<int>(RequireParent(*parent, bone_count, b, pointer + "/parent"))
-               : std::nullopt);
-    const json* pos = Given(record, "pos");
-    const json* rotq = Given(record, "rotq");
-    const json* scl = Given(record, "scl");
-    if (pos) ReadThreeNumbers(json_, *pos, 3, pointer + "/pos", node.rest_translation.data());
-    if (rotq) {
-      ReadThreeNumbers(json_, *rotq, 4, pointer + "/rotq", node.rest_rotation.data());
-      if (Length(node.rest_rotation) == 0) {
-        json_.Fail(pointer + "/rotq", "the zero quaternion is no rotation");
-      }
-    }
-    if (scl) ReadThreeNumbers(json_, *scl, 3, pointer + "/scl", node.rest_scale.data());
-    rest_pose_known = rest_pose_known && pos && rotq;
-    asset_.rig.nodes.push_back(std::move(node));
+    bool has_rest_pose = false;
+    record_parents_.push_back(ReadBoneRecord(bones[b], b, bone_count, scratch, has_rest_pose));
+    rest_pose_known = rest_pose_known && has_rest_pose;
   }
-  asset_.rig.rest_pose_known = rest_pose_known && !bones.empty();
+  rest_pose_known_ = rest_pose_known && !bones.empty();
+}
+
+// Bone record `b` into `node` (its name and rest pose; not its parent, which it returns): every
+// check of a record, so that BuildNodes, reading it again, cannot fail.
+std::optional<int> HierarchyReader::ReadBoneRecord(const json& record, size_t b, size_t bone_count,
+                                                   Node& node, bool& has_rest_pose) const {
+  const std::string pointer = fmt::format("/bones/{}", b);
+  if (!record.is_object()) {
+    json_.Fail(pointer,
+               fmt::format("expected a bone record {{name, parent, pos, rotq, scl}}, found {}",
+                           record.type_name()));
+  }
+  const json* name = Given(record, "name");
+  // parseAnimation names tracks by bones[h].name; without it they would bind to "undefined".
+  if (!name || !name->is_string()) {
+    json_.Fail(pointer + "/name", "expected the bone's name as a string");
+  }
+  CheckCount(name->get_ref<const std::string&>().size(), limits_.name_bytes, "bytes in a name",
+             pointer + "/name");
+  node.name = name->get<std::string>();
+  const json* parent = Given(record, "parent");
+  const std::optional<int> record_parent =
+      parent ? std::optional<int>(RequireParent(*parent, bone_count, b, pointer + "/parent"))
+             : std::nullopt;
+  const json* pos = Given(record, "pos");
+  const json* rotq = Given(record, "rotq");
+  const json* scl = Given(record, "scl");
+  if (pos) ReadThreeNumbers(json_, *pos, 3, pointer + "/pos", node.rest_translation.data());
+  if (rotq) {
+    ReadThreeNumbers(json_, *rotq, 4, pointer + "/rotq", node.rest_rotation.data());
+    if (Length(node.rest_rotation) == 0) {
+      json_.Fail(pointer + "/rotq", "the zero quaternion is no rotation");
+    }
+  }
+  if (scl) ReadThreeNumbers(json_, *scl, 3, pointer + "/scl", node.rest_scale.data());
+  has_rest_pose = pos && rotq;
+  return record_parent;
 }
 
 // The node of hierarchy entry `h`: bones[h] when the file has bone records (parseAnimation pairs
 // them by index), else a node "bone_<h>" made on first use.
 int HierarchyReader::NodeFor(const json& entry, size_t h, size_t entry_count,
                              const std::string& pointer) {
-  if (!have_bones_) {
-    // Every entry becomes a node (below, once the clip is read): reserved once, not grown by
-    // doubling (a 64 KiB file of 21,840 entries held 11.5 MB of node vector at its peak).
-    asset_.rig.nodes.reserve(entry_count);
-    MakeEntryNodes(h + 1);
-  }
-  if (h >= asset_.rig.nodes.size()) {
+  if (have_bones_ && h >= node_count_) {
     json_.Fail(pointer, fmt::format("hierarchy entry {} has keys but 'bones' has {} record(s); "
                                     "parseAnimation pairs entry h with bones[h]",
-                                    h, asset_.rig.nodes.size()));
+                                    h, node_count_));
   }
   if (const json* parent_json = Given(entry, "parent")) {
-    const size_t node_count = have_bones_ ? asset_.rig.nodes.size() : entry_count;
+    const size_t node_count = have_bones_ ? node_count_ : entry_count;
     const int parent = RequireParent(*parent_json, node_count, h, pointer + "/parent");
-    entry_parents_.resize(asset_.rig.nodes.size());
-    entry_parent_pointers_.resize(asset_.rig.nodes.size());
+    if (entry_parents_.size() <= h) {
+      entry_parents_.resize(h + 1);
+      entry_parent_pointers_.resize(h + 1);
+    }
     if (!entry_parents_[h]) {
       entry_parents_[h] = parent;
       entry_parent_pointers_[h] = pointer + "/parent";
     }
-    const std::optional<int>& record = record_parents_[h];
+    const std::optional<int> record = RecordParent(h);
     if (record && *record != parent && ++parent_mismatches_ == 1) {
       first_mismatch_ =
           fmt::format("{}/parent is {}, /bones/{}/parent is {}", pointer, parent, h, *record);
     }
   }
   return static_cast<int>(h);
-}
-
-// Without bone records, entry h is node "bone_<h>": made up to `count` entries.
-void HierarchyReader::MakeEntryNodes(size_t count) {
-  while (asset_.rig.nodes.size() < count) {
-    Node node;
-    node.name = fmt::format("bone_{}", asset_.rig.nodes.size());
-    asset_.rig.nodes.push_back(std::move(node));
-    record_parents_.emplace_back();
-  }
 }
 
 // One channel per property, from the keys that carry it (AnimationUtils.flattenJSON), read
@@ -297,11 +309,8 @@ void HierarchyReader::ReadClip(const json& animation, const std::string& pointer
                            "returns null for it)",
                            clip_.name));
   }
-  if (!have_bones_) {
-    // Only now, past the clip's own checks: a file of empty entries builds no rig to refuse.
-    asset_.rig.nodes.reserve(entry_count);
-    MakeEntryNodes(entry_count);
-  }
+  // Without bone records every entry is a node, the empty ones too (BuildNodes).
+  if (!have_bones_) node_count_ = std::max(node_count_, entry_count);
   NoteMilliseconds(animation);
   asset_.clips.push_back(std::move(clip_));
 }
@@ -327,29 +336,65 @@ void HierarchyReader::NoteMilliseconds(const json& animation) {
   }
 }
 
-// ValidateAsset would refuse a cycle too, but as "node N": here the parent that closes it is
-// located where the file gives it.
-void HierarchyReader::RejectParentCycles() const {
-  const std::vector<Node>& nodes = asset_.rig.nodes;
+std::optional<int> HierarchyReader::RecordParent(size_t n) const {
+  return n < record_parents_.size() ? record_parents_[n] : std::nullopt;
+}
+
+// Where node n's parent was read: its bone record, else the first hierarchy entry giving one.
+std::string HierarchyReader::ParentPointer(size_t n) const {
+  return RecordParent(n) ? fmt::format("/bones/{}/parent", n) : entry_parent_pointers_[n];
+}
+
+// Each node's parent (the bone record's, else the first entry's, else none), with no parent
+// cycle and no chain deeper than the limit. ValidateAsset would refuse a cycle too, but as
+// "node N": here the parent that closes it is located where the file gives it.
+std::vector<int> HierarchyReader::CheckedParents() const {
+  std::vector<int> parents(node_count_, -1);
+  for (size_t n = 0; n < node_count_; ++n) {
+    const std::optional<int> entry = n < entry_parents_.size() ? entry_parents_[n] : std::nullopt;
+    parents[n] = RecordParent(n).value_or(entry.value_or(-1));
+  }
   enum : char { kUnseen, kOnPath, kReachesRoot };
-  std::vector<char> state(nodes.size(), kUnseen);
-  for (size_t start = 0; start < nodes.size(); ++start) {
+  std::vector<char> state(parents.size(), kUnseen);
+  for (size_t start = 0; start < parents.size(); ++start) {
     int node = static_cast<int>(start);
     while (node >= 0 && state[static_cast<size_t>(node)] == kUnseen) {
       state[static_cast<size_t>(node)] = kOnPath;
-      node = nodes[static_cast<size_t>(node)].parent;
+      node = parents[static_cast<size_t>(node)];
     }
     if (node >= 0 && state[static_cast<size_t>(node)] == kOnPath) {
       const size_t n = static_cast<size_t>(node);
-      json_.Fail(
-          record_parents_[n] ? fmt::format("/bones/{}/parent", n) : entry_parent_pointers_[n],
-          fmt::format("parent {} of bone {} closes a parent cycle", nodes[n].parent, n));
+      json_.Fail(ParentPointer(n),
+                 fmt::format("parent {} of bone {} closes a parent cycle", parents[n], n));
     }
     for (node = static_cast<int>(start); node >= 0 && state[static_cast<size_t>(node)] == kOnPath;
-         node = nodes[static_cast<size_t>(node)].parent) {
+         node = parents[static_cast<size_t>(node)]) {
       state[static_cast<size_t>(node)] = kReachesRoot;
     }
   }
+  if (const auto fault = FindHierarchyFault(parents, limits_.depth)) {
+    const size_t n = fault->node;
+    json_.Fail(ParentPointer(n), fmt::format("bone {} is {} levels deep, more than the limit of {}",
+                                             n, limits_.depth + 1, limits_.depth));
+  }
+  return parents;
+}
+
+// The rig, once every check passed: one allocation for its nodes, named by their bone records
+// or, without them, "bone_<h>" after their entries.
+void HierarchyReader::BuildNodes(const std::vector<int>& parents) {
+  std::vector<Node>& nodes = asset_.rig.nodes;
+  nodes.resize(node_count_);
+  for (size_t n = 0; n < node_count_; ++n) {
+    if (bones_) {
+      bool has_rest_pose = false;
+      ReadBoneRecord((*bones_)[n], n, node_count_, nodes[n], has_rest_pose);
+    } else {
+      nodes[n].name = fmt::format("bone_{}", n);
+    }
+    nodes[n].parent = parents[n];
+  }
+  if (bones_) asset_.rig.rest_pose_known = rest_pose_known_;
 }
 
 Asset HierarchyReader::Read(std::string_view bytes) {
@@ -385,17 +430,7 @@ Asset HierarchyReader::Read(std::string_view bytes) {
                "expected a 'hierarchy' (a hierarchy animation) or 'bones' with 'animation' or "
                "'animations' (a legacy three.js JSON model)");
   }
-  entry_parents_.resize(asset_.rig.nodes.size());
-  for (size_t n = 0; n < asset_.rig.nodes.size(); ++n) {
-    asset_.rig.nodes[n].parent = record_parents_[n].value_or(entry_parents_[n].value_or(-1));
-  }
-  RejectParentCycles();
-  if (const auto fault = FindHierarchyFault(ParentsOf(asset_.rig), limits_.depth)) {
-    const size_t n = fault->node;
-    json_.Fail(record_parents_[n] ? fmt::format("/bones/{}/parent", n) : entry_parent_pointers_[n],
-               fmt::format("bone {} is {} levels deep, more than the limit of {}", n,
-                           limits_.depth + 1, limits_.depth));
-  }
+  BuildNodes(CheckedParents());
   if (parent_mismatches_ > 0) {
     asset_.notes.push_back(fmt::format(
         "{} hierarchy parent(s) differ from the bone records' ({}); the bone records are used, "

@@ -111,6 +111,23 @@ bool MadeIntoExpressions(const Node& node, Path path, const Asset& output) {
   });
 }
 
+// An eye's rotation a VRMA holds as its lookAt (pipeline/lookat_from_eyes.h).
+bool MadeIntoLookAt(const Node& node, Path path, const Asset& output,
+                    const std::set<ChannelKey>& held) {
+  if (path != Path::kRotation || !node.human_bone ||
+      (*node.human_bone != HumanBone::kLeftEye && *node.human_bone != HumanBone::kRightEye)) {
+    return false;
+  }
+  for (size_t m = 0; m < output.rig.nodes.size(); ++m) {
+    const std::optional<VrmaRole>& role = output.rig.nodes[m].vrma_role;
+    if (role && role->kind == VrmaRole::Kind::kLookAt &&
+        held.count({static_cast<int>(m), Path::kRotation})) {
+      return true;
+    }
+  }
+  return false;
+}
+
 std::string BoneName(HumanBone bone) { return std::string(GetHumanBoneInfo(bone).vrm1); }
 
 }  // namespace
@@ -178,7 +195,8 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
     const int m = Counterpart(input.rig, output, key.first, check.same_nodes);
     const bool kept = (m >= 0 && held.count({m, key.second})) ||
                       PlayedThroughBinds(node, output, held) ||
-                      MadeIntoExpressions(node, key.second, output);
+                      MadeIntoExpressions(node, key.second, output) ||
+                      MadeIntoLookAt(node, key.second, output, held);
     const bool folded =
         !kept && key.second == Path::kRotation && carried_below[static_cast<size_t>(key.first)];
     if (node.human_bone) {

@@ -18,6 +18,7 @@
 #include "formats/three/three_json.h"
 #include "libconvert/text.h"
 #include "pipeline/expressions_from_morphs.h"
+#include "pipeline/lookat_from_eyes.h"
 #include "pipeline/vrm_expression_binds.h"
 
 namespace animconv {
@@ -249,6 +250,12 @@ Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mi
       return out;
     }
   }
+  // A VRMA has no eye bones: moving eyes become its lookAt, unless the input has one (a .vrma).
+  const bool look_at_from_eyes =
+      rig.vrma_roles && !rig.eyes && AnimatesEyes(input) &&
+      std::none_of(roles.nodes.begin(), roles.nodes.end(), [](const Node& node) {
+        return node.vrma_role->kind == VrmaRole::Kind::kLookAt;
+      });
   PrepareSource(input, mirror, interval_seconds, diagnostics);
   std::array<bool, kHumanBoneCount> wanted{};
   for (const Node& node : input.rig.nodes) {
@@ -257,7 +264,8 @@ Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mi
   std::vector<HumanBone> bones;
   for (int b = 0; b < kHumanBoneCount; ++b) {
     const HumanBone bone = static_cast<HumanBone>(b);
-    if (!rig.eyes && (bone == HumanBone::kLeftEye || bone == HumanBone::kRightEye)) continue;
+    const bool eye = bone == HumanBone::kLeftEye || bone == HumanBone::kRightEye;
+    if (eye && !rig.eyes && !look_at_from_eyes) continue;
     if (wanted[static_cast<size_t>(b)] ||
         (rig.required_vrm1_bones && GetHumanBoneInfo(bone).required_vrm1)) {
       bones.push_back(bone);
@@ -267,6 +275,7 @@ Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mi
   Asset out =
       Retargeted(input, MakeHumanoidTPoseRig(bones, rig.facing), coordinates, options, report);
   CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
+  if (look_at_from_eyes) MoveEyesToLookAt(out, diagnostics);
   AddVrmaRoleTracks(std::move(roles), out);
   return out;
 }

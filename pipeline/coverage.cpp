@@ -128,6 +128,20 @@ bool MadeIntoLookAt(const Node& node, Path path, const Asset& output,
   return false;
 }
 
+// A VRMA's lookAt a model's eyes play (pipeline/lookat_on_model.h).
+bool PlayedOnEyes(const Node& node, Path path, const Asset& output,
+                  const std::set<ChannelKey>& held) {
+  if (path != Path::kRotation || !node.vrma_role ||
+      node.vrma_role->kind != VrmaRole::Kind::kLookAt) {
+    return false;
+  }
+  for (const HumanBone eye : {HumanBone::kLeftEye, HumanBone::kRightEye}) {
+    const int m = HumanBoneNode(output.rig, eye);
+    if (m >= 0 && held.count({m, Path::kRotation})) return true;
+  }
+  return false;
+}
+
 std::string BoneName(HumanBone bone) { return std::string(GetHumanBoneInfo(bone).vrm1); }
 
 }  // namespace
@@ -196,7 +210,8 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
     const bool kept = (m >= 0 && held.count({m, key.second})) ||
                       PlayedThroughBinds(node, output, held) ||
                       MadeIntoExpressions(node, key.second, output) ||
-                      MadeIntoLookAt(node, key.second, output, held);
+                      MadeIntoLookAt(node, key.second, output, held) ||
+                      PlayedOnEyes(node, key.second, output, held);
     const bool folded =
         !kept && key.second == Path::kRotation && carried_below[static_cast<size_t>(key.first)];
     if (node.human_bone) {

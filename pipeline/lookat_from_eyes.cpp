@@ -9,19 +9,15 @@
 #include <vector>
 
 #include "animconv/error.h"
-#include "animconv/euler.h"
 #include "animconv/quaternion.h"
 #include "animconv/sample.h"
+#include "pipeline/gaze.h"
 
 namespace animconv {
 namespace {
 
-// three.js Euler order 'YXZ' (VRMLookAt.EULER_ORDER): R = Ry(yaw) · Rx(pitch) · Rz(roll).
-const EulerOrder kYawPitchRoll{{1, 0, 2}};
-constexpr double kDegrees = 180.0 / 3.14159265358979323846;
 // Eyes that disagree by more than this look at no single point a lookAt can give: a warning.
 constexpr double kEyesApartWarningDegrees = 5;
-constexpr int kMaxBisections = 12;
 
 bool IsEye(const Node& node) {
   return node.human_bone &&
@@ -36,41 +32,28 @@ struct EyeGaze {
 
   // The gaze at `seconds`: the mean of the eyes' yaw and pitch, without roll.
   Quat At(double seconds) {
-    std::array<double, 3> sum{0, 0, 0};
+    double yaw = 0, pitch = 0;
     std::vector<std::array<double, 3>> angles;
     for (const Channel* eye : eyes) {
       double value[4];
       EvaluateChannel(*eye, seconds, value);
-      angles.push_back(EulerFromQuat(kYawPitchRoll, Normalized(LoadQuat(value)), std::nullopt));
-      for (int i = 0; i < 3; ++i) sum[static_cast<size_t>(i)] += angles.back()[i];
-      largest_roll_degrees = std::max(largest_roll_degrees, std::abs(angles.back()[2]) * kDegrees);
+      angles.push_back(YawPitchRollDegrees(LoadQuat(value)));
+      yaw += angles.back()[0];
+      pitch += angles.back()[1];
+      largest_roll_degrees = std::max(largest_roll_degrees, std::abs(angles.back()[2]));
     }
     if (angles.size() == 2) {
       const double apart =
           std::max(std::abs(angles[0][0] - angles[1][0]), std::abs(angles[0][1] - angles[1][1]));
-      largest_apart_degrees = std::max(largest_apart_degrees, apart * kDegrees);
+      largest_apart_degrees = std::max(largest_apart_degrees, apart);
     }
     const double count = static_cast<double>(angles.size());
-    return QuatFromEuler(kYawPitchRoll, {sum[0] / count, sum[1] / count, 0});
+    return YawPitchRotation(yaw / count, pitch / count);
   }
 };
 
-// Adds to `times` the points in (t0, t1) where the gaze slerped from t0 to t1 would leave the
-// eyes' by more than the tolerance at the segment's middle, halving until it does not.
-void Bisect(EyeGaze& gaze, double t0, const Quat& q0, double t1, const Quat& q1, int depth,
-            std::vector<double>& times, std::vector<Quat>& values) {
-  const double middle = 0.5 * (t0 + t1);
-  if (depth >= kMaxBisections || !(middle > t0 && middle < t1)) return;
-  const Quat exact = gaze.At(middle);
-  if (AngleBetween(SlerpShortest(q0, q1, 0.5), exact) <= kGazeToleranceRadians) return;
-  Bisect(gaze, t0, q0, middle, exact, depth + 1, times, values);
-  times.push_back(middle);
-  values.push_back(exact);
-  Bisect(gaze, middle, exact, t1, q1, depth + 1, times, values);
-}
-
-// The lookAt channel of one clip's eyes, on `node`.
-Channel GazeChannel(EyeGaze& gaze, int node, size_t* added_keys) {
+// The lookAt channel of one clip's eyes: keyed at every key of either eye.
+Channel GazeChannel(EyeGaze& gaze, size_t* added_keys) {
   std::vector<double> key_times;
   bool all_step = true;
   for (const Channel* eye : gaze.eyes) {
@@ -79,26 +62,8 @@ Channel GazeChannel(EyeGaze& gaze, int node, size_t* added_keys) {
   }
   std::sort(key_times.begin(), key_times.end());
   key_times.erase(std::unique(key_times.begin(), key_times.end()), key_times.end());
-  Channel channel;
-  channel.node = node;
-  channel.path = Path::kRotation;
-  channel.width = 4;
-  channel.interpolation = all_step ? Interpolation::kStep : Interpolation::kLinear;
-  std::vector<Quat> values;
-  for (size_t k = 0; k < key_times.size(); ++k) {
-    const Quat value = gaze.At(key_times[k]);
-    if (k > 0 && !all_step) {
-      Bisect(gaze, key_times[k - 1], values.back(), key_times[k], value, 0, channel.times_seconds,
-             values);
-    }
-    channel.times_seconds.push_back(key_times[k]);
-    values.push_back(value);
-  }
-  *added_keys += channel.times_seconds.size() - key_times.size();
-  channel.values.resize(values.size() * 4);
-  for (size_t k = 0; k < values.size(); ++k) StoreQuat(values[k], channel.values.data() + 4 * k);
-  AlignHemispheres(channel);
-  return channel;
+  return FollowRotation(
+      key_times, all_step, [&gaze](double seconds) { return gaze.At(seconds); }, added_keys);
 }
 
 // Removes the eye nodes (leaves of the humanoid rig) and their channels, renumbering the rest.
@@ -159,7 +124,7 @@ void MoveEyesToLookAt(Asset& normalized, Diagnostics* diagnostics) {
   size_t eye_count = 0;
   for (size_t c = 0; c < gazes.size(); ++c) {
     if (gazes[c].eyes.empty()) continue;
-    channels[c] = GazeChannel(gazes[c], -1, &added_keys);
+    channels[c] = GazeChannel(gazes[c], &added_keys);
     keys += channels[c]->key_count();
     apart = std::max(apart, gazes[c].largest_apart_degrees);
     roll = std::max(roll, gazes[c].largest_roll_degrees);

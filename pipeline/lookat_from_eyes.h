@@ -18,10 +18,9 @@ bool AnimatesEyes(const Asset& input);
 // gaze's yaw and pitch are the mean of the eyes' own (their rotation relative to the head as
 // Euler YXZ angles: the range mapping is the identity, so a model whose range maps are the
 // identity turns its eyes as the source did); the eyes' roll is dropped. Keys are added between
-// two keys where the slerped gaze would leave the eyes' by more than kGazeToleranceRadians. A note
-// in `diagnostics` gives the key count, the largest disagreement between the eyes and the largest
-// roll dropped.
-constexpr double kGazeToleranceRadians = 1e-5;
+// two keys where the slerped gaze would leave the eyes' by more than kGazeToleranceRadians
+// (gaze.h). A note in `diagnostics` gives the key count, the largest disagreement between the eyes
+// and the largest roll dropped.
 void MoveEyesToLookAt(Asset& normalized, Diagnostics* diagnostics);
 
 }  // namespace animconv

@@ -19,6 +19,7 @@
 #include "libconvert/text.h"
 #include "pipeline/expressions_from_morphs.h"
 #include "pipeline/lookat_from_eyes.h"
+#include "pipeline/lookat_on_model.h"
 #include "pipeline/vrm_expression_binds.h"
 
 namespace animconv {
@@ -212,6 +213,8 @@ Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& mode
   out.source_document = model.source_document;
   out.vrm_expressions = model.vrm_expressions;
   CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
+  // A .vrma's lookAt on a VRM model: its eyes as three-vrm turns them.
+  PlayVrmaLookAtOnModel(roles.nodes, roles.channels, model, model_name, out, diagnostics);
   // A .vrma's expressions on a VRM model: morph weights through the model's binds.
   PlayVrmaExpressionsOnModel(roles.nodes, std::move(roles.channels), model, model_name, out,
                              diagnostics);

@@ -338,15 +338,11 @@ void PlayVrmaExpressionsOnModel(const std::vector<Node>& role_nodes,
   }
   BakeCubicSplines(roles, std::nullopt);
   std::set<std::string> missing, material_only, step;
-  bool look_at = false;
   for (size_t c = 0; c < roles.clips.size() && c < out.clips.size(); ++c) {
     std::vector<ExpressionWeightTrack> tracks;
     for (const Channel& channel : roles.clips[c].channels) {
       const Node& node = role_nodes[static_cast<size_t>(channel.node)];
-      if (node.vrma_role->kind == VrmaRole::Kind::kLookAt) {
-        look_at = true;
-        continue;
-      }
+      if (node.vrma_role->kind == VrmaRole::Kind::kLookAt) continue;  // lookat_on_model.h
       // VRMC_vrm_animation 1.0: an expression's weight is its node's translation.x; other paths
       // mean nothing (three-vrm-animation refuses them).
       if (channel.path != Path::kTranslation) continue;
@@ -412,11 +408,6 @@ void PlayVrmaExpressionsOnModel(const std::vector<Node>& role_nodes,
                   fmt::format("expressions: {} on {} bind only material colours or texture "
                               "transforms, which the output does not carry: they do not show",
                               fmt::join(material_only, ", "), model_name));
-  }
-  if (look_at) {
-    AddDiagnostic(diagnostics, Severity::kWarning,
-                  "expressions: the lookAt track is not played onto the model (no eye rotations or "
-                  "lookAt expressions are made from it): keep it with -o OUT.vrma");
   }
 }
 

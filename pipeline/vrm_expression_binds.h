@@ -53,9 +53,9 @@ std::vector<Channel> ExpressionMorphChannels(const Rig& rig,
 // on them (`node` indexing role_nodes; an expression's weight is translation.x). Appends the
 // ExpressionMorphChannels to out.clips[c] (out has the model's rig). Cubic tracks are baked to
 // linear first; STEP tracks are read as linear, as three-vrm-animation plays them. Says in
-// `diagnostics` what it made, and warns for what the output cannot show: lookAt, expressions
-// whose material binds are not carried. An expression the model lacks is a note: three-vrm
-// skips it too.
+// `diagnostics` what it made, and warns for what the output cannot show: expressions whose
+// material binds are not carried (the lookAt is PlayVrmaLookAtOnModel's). An expression the model
+// lacks is a note: three-vrm skips it too.
 void PlayVrmaExpressionsOnModel(const std::vector<Node>& role_nodes,
                                 std::vector<std::vector<Channel>> channels, const Asset& model,
                                 const std::string& model_name, Asset& out,

@@ -17,6 +17,7 @@
 #include "formats/gltf/gltf_document.h"
 #include "formats/gltf/vrm_expressions.h"
 #include "formats/gltf/vrm_humanoid.h"
+#include "formats/gltf/vrm_look_at.h"
 #include "libconvert/text.h"
 
 namespace animconv {
@@ -485,7 +486,9 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   Asset asset;
   asset.coordinates = {Handedness::kRight, Facing::kPlusZ};  // glTF: the front faces +Z
   asset.rig = ReadRig(document, options.limits, errors);
-  ReadVrmExpressions(document, ReadVrmHumanoid(document, asset, errors), asset, errors);
+  const VrmKind vrm_kind = ReadVrmHumanoid(document, asset, errors);
+  ReadVrmExpressions(document, vrm_kind, asset, errors);
+  ReadVrmLookAt(document, vrm_kind, asset, errors);
   GltfAccessors accessors(document, source->buffer_views, errors, budget);
   PlanChannelTakes(document, accessors);
   size_t skipped_channels = 0;

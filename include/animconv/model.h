@@ -138,6 +138,22 @@ struct Clip {
   double duration() const;
 };
 
+// A VRM model's lookAt as three-vrm 3.5's VRMLookAtLoaderPlugin reads it (VRM 1.0
+// `VRMC_vrm.lookAt`, VRM 0.x `VRM.firstPerson.lookAt*`): how a gaze's yaw and pitch (degrees) turn
+// the eyes or weigh the look expressions (docs/formats/vrma.md, "lookAt on a model").
+struct VrmLookAt {
+  enum class Type { kBone, kExpression };
+  // output = output_scale · clamp(input / input_max_degrees, 0, 1) (VRMLookAtRangeMap.map).
+  struct RangeMap {
+    double input_max_degrees = 90;
+    double output_scale = 10;  // degrees for bones, a weight for expressions
+  };
+  Type type = Type::kBone;
+  RangeMap horizontal_inner, horizontal_outer, vertical_down, vertical_up;
+  // The gaze's front in the model: +Z (VRM 1.0), -Z (VRM 0.x: three-vrm's faceFront (0, 0, -1)).
+  bool faces_minus_z = false;
+};
+
 // What a reader keeps of its file beyond the model (a glTF's meshes, materials, extensions), so
 // a writer of the same format can pass it through unchanged. Opaque to everything else; a
 // transformation that changes the rig's node list must drop it.
@@ -155,6 +171,7 @@ struct Asset {
   std::shared_ptr<const SourceDocument> source_document;
   // A VRM model's expressions (empty for anything else); binds index this rig's nodes.
   std::vector<VrmExpression> vrm_expressions;
+  std::optional<VrmLookAt> vrm_look_at;  // a VRM model's lookAt, when it has one
 };
 
 // Components per element for a path; weights need the node's morph target count.

@@ -12,12 +12,10 @@
 //
 // Prints one line per failure and "N passed, N failed"; exit 1 on failure, 2 on usage errors.
 
-import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { Report, parseArgs, requireModules, usage, withConsoleAsFailures } from './lib/common.mjs';
-import { isGlb } from './lib/glb.mjs';
+import { Report, requireModules, withConsoleAsFailures } from './lib/common.mjs';
 import { pathOf, objectAt } from './lib/playback.mjs';
-import { addLookAtProxy, loadGltfFile } from './lib/vrm.mjs';
+import { addLookAtProxy, loadGltfFile, loadOutputOnModel, parseModelOutputArgs } from './lib/vrm.mjs';
 
 requireModules(['three', '@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
 const THREE = await import('three');
@@ -28,11 +26,7 @@ const { VRMAnimationLoaderPlugin, VRMLookAtQuaternionProxy, createVRMAnimationCl
 
 const TOLERANCE = 1e-6;
 
-const args = parseArgs(process.argv.slice(2), { options: ['model', 'vrma', 'max-failure-lines'] });
-if (args.model === undefined || args.vrma === undefined) usage('--model M.vrm and --vrma IN.vrma are required');
-if (args.positional.length !== 1) usage('give one OUT.glb or OUT.json');
-const outFile = args.positional[0];
-for (const file of [args.model, args.vrma, outFile]) if (!existsSync(file)) usage(`${file} not found`);
+const { args, outFile } = parseModelOutputArgs(process.argv.slice(2));
 const report = new Report(args['max-failure-lines'] === undefined ? 20 : Number(args['max-failure-lines']));
 report.setContext(`${basename(outFile)} vs ${basename(args.vrma)} on ${basename(args.model)}`);
 
@@ -89,21 +83,7 @@ const atJump = times.map((t, i) => before[i].some((values, m) => values && value
   (value, k) => Math.abs(value - after[i][m][k]) > 1e-3)));
 
 // Ours.
-let scene;
-let clip;
-if (isGlb(new Uint8Array(readFileSync(outFile)))) {
-  const { gltf, messages } = await loadGltfFile(THREE, GLTFLoader, outFile, []);
-  report.check(messages.length === 0, () => `loading ${basename(outFile)} printed: ${messages.join(' | ')}`);
-  scene = gltf.scene;
-  clip = gltf.animations[0];
-} else {
-  const { gltf } = await loadGltfFile(THREE, GLTFLoader, args.model, []);
-  scene = gltf.scene;
-  const json = JSON.parse(readFileSync(outFile, 'utf8'));
-  withConsoleAsFailures(report, 'AnimationClip.parse', () => {
-    clip = THREE.AnimationClip.parse(Array.isArray(json) ? json[0] : json);
-  });
-}
+const { scene, clip } = await loadOutputOnModel(THREE, GLTFLoader, outFile, args.model, report);
 let got = null;
 if (report.check(clip, `${basename(outFile)} holds no clip`)) {
   const mixer = new THREE.AnimationMixer(scene);

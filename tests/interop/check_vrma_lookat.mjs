@@ -13,16 +13,14 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { Report, parseArgs, requireModules, usage, withConsoleAsFailures } from './lib/common.mjs';
+import { Report, parseArgs, usage, withConsoleAsFailures } from './lib/common.mjs';
+import { importVrmModules } from './lib/vrm_modules.mjs';
 import { addLookAtProxy, loadGltfFile } from './lib/vrm.mjs';
 
-requireModules(['three', '@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
-const THREE = await import('three');
-const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
-const { BVHLoader } = await import('three/addons/loaders/BVHLoader.js');
-const { VRMLoaderPlugin } = await import('@pixiv/three-vrm');
-const { VRMAnimationLoaderPlugin, VRMLookAtQuaternionProxy, createVRMAnimationClip } =
-  await import('@pixiv/three-vrm-animation');
+const {
+  THREE, GLTFLoader, BVHLoader, VRMLoaderPlugin, VRMAnimationLoaderPlugin, VRMLookAtQuaternionProxy,
+  createVRMAnimationClip,
+} = await importVrmModules();
 
 const TOLERANCE_DEGREES = 2e-3;
 const RAD2DEG = 180 / Math.PI;
@@ -40,7 +38,10 @@ report.setContext(`${basename(args.positional[0])} on ${basename(args.model)} vs
 // track's value is the eye's rotation relative to the head).
 const bvh = new BVHLoader().parse(readFileSync(args.bvh, 'utf8'));
 const eyes = ['leftEye', 'rightEye'].map((name) => bvh.clip.tracks.find((t) => t.name === `${name}.quaternion`));
-if (!report.check(eyes.every((t) => t), 'the BVH has no leftEye and rightEye quaternion tracks')) report.finish();
+if (!report.check(eyes.every((t) => t), 'the BVH has no leftEye and rightEye quaternion tracks')) {
+  report.finish();
+  process.exit();
+}
 const interpolants = eyes.map((track) => track.createInterpolant());
 function expectedGaze(t) {
   let yaw = 0;

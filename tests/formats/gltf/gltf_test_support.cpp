@@ -1,5 +1,7 @@
 #include "formats/gltf/gltf_test_support.h"
 
+#include "formats/gltf/gltf.h"
+
 namespace animconv::testing {
 
 using nlohmann::json;
@@ -106,6 +108,12 @@ std::string GltfFixture::Glb() const {
   AppendU32(out, 0x004E4942);
   out += bin;
   return out;
+}
+
+Asset ReadFixture(const GltfFixture& gltf) {
+  ReadOptions options;
+  options.source = "test.gltf";
+  return ReadGltf(gltf.Text(), options);
 }
 
 }  // namespace animconv::testing

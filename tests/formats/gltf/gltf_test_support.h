@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "animconv/model.h"
+
 namespace animconv::testing {
 
 class GltfFixture {
@@ -39,5 +41,8 @@ class GltfFixture {
   nlohmann::json json_;
   std::string binary_;
 };
+
+// The fixture's .gltf read by ReadGltf as "test.gltf".
+Asset ReadFixture(const GltfFixture& gltf);
 
 }  // namespace animconv::testing

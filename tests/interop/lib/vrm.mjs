@@ -2,10 +2,13 @@
 // tables written out from ../Unity HumanBodyBones and the VRM 0.x / 1.0 humanoid specs (not taken from animconv's C++), a
 // GLTFLoader wrapper for Node, and the quaternion algebra the expectations need.
 
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 import {
-  parseGltfCapturingConsole, readBoneList, readUnityCsv, stubProgressEvent, usage,
+  parseArgs, parseGltfCapturingConsole, readBoneList, readUnityCsv, stubProgressEvent, usage,
+  withConsoleAsFailures,
 } from './common.mjs';
+import { isGlb } from './glb.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // Bone names (Unity HumanBodyBones and the VRM 0.x / 1.0 humanoid specs): Unity HumanBodyBones in enum order (UpperChest = 54, last), the
@@ -184,4 +187,32 @@ export function addLookAtProxy(vrm, VRMLookAtQuaternionProxy) {
   const proxy = new VRMLookAtQuaternionProxy(vrm.lookAt);
   proxy.name = 'lookAtQuaternionProxy';
   vrm.scene.add(proxy);
+}
+
+// The arguments of a check of OUT converted from IN.vrma onto M.vrm (`convert IN.vrma --skeleton
+// M.vrm -o OUT`): --model M.vrm --vrma IN.vrma [--max-failure-lines N] OUT.glb|OUT.json.
+export function parseModelOutputArgs(argv) {
+  const args = parseArgs(argv, { options: ['model', 'vrma', 'max-failure-lines'] });
+  if (args.model === undefined || args.vrma === undefined) usage('--model M.vrm and --vrma IN.vrma are required');
+  if (args.positional.length !== 1) usage('give one OUT.glb or OUT.json');
+  const outFile = args.positional[0];
+  for (const file of [args.model, args.vrma, outFile]) if (!existsSync(file)) usage(`${file} not found`);
+  return { args, outFile };
+}
+
+// OUT's scene and clip as plain three.js plays them: a GLB (the model with the clip) with
+// GLTFLoader, three.js JSON with AnimationClip.parse on the model read with GLTFLoader.
+export async function loadOutputOnModel(THREE, GLTFLoader, outFile, modelFile, report) {
+  if (isGlb(new Uint8Array(readFileSync(outFile)))) {
+    const { gltf, messages } = await loadGltfFile(THREE, GLTFLoader, outFile, []);
+    report.check(messages.length === 0, () => `loading ${basename(outFile)} printed: ${messages.join(' | ')}`);
+    return { scene: gltf.scene, clip: gltf.animations[0] };
+  }
+  const { gltf } = await loadGltfFile(THREE, GLTFLoader, modelFile, []);
+  const json = JSON.parse(readFileSync(outFile, 'utf8'));
+  let clip;
+  withConsoleAsFailures(report, 'AnimationClip.parse', () => {
+    clip = THREE.AnimationClip.parse(Array.isArray(json) ? json[0] : json);
+  });
+  return { scene: gltf.scene, clip };
 }

@@ -128,11 +128,21 @@ bool MadeIntoLookAt(const Node& node, Path path, const Asset& output,
   return false;
 }
 
-// A VRMA's lookAt a model's eyes play (pipeline/lookat_on_model.h).
+// A VRMA's lookAt a model plays (pipeline/lookat_on_model.h): on its eyes, or for an expression
+// lookAt in the weights the look expressions' binds name.
 bool PlayedOnEyes(const Node& node, Path path, const Asset& output,
                   const std::set<ChannelKey>& held) {
   if (path != Path::kRotation || !node.vrma_role ||
       node.vrma_role->kind != VrmaRole::Kind::kLookAt) {
+    return false;
+  }
+  if (output.vrm_look_at && output.vrm_look_at->type == VrmLookAt::Type::kExpression) {
+    for (const VrmExpression& expression : output.vrm_expressions) {
+      if (expression.name.rfind("look", 0) != 0) continue;  // lookUp, lookDown, lookLeft, lookRight
+      for (const VrmExpression::MorphTargetBind& bind : expression.morph_target_binds) {
+        if (held.count({bind.node, Path::kWeights})) return true;
+      }
+    }
     return false;
   }
   for (const HumanBone eye : {HumanBone::kLeftEye, HumanBone::kRightEye}) {

@@ -10,6 +10,7 @@
 
 #include "animconv/diagnostic.h"
 #include "animconv/model.h"
+#include "pipeline/vrm_expression_binds.h"
 
 namespace animconv {
 
@@ -22,14 +23,25 @@ namespace animconv {
 Quat EyeRotationForGaze(const Rig& rig, int eye, bool left, const VrmLookAt& look_at,
                         const Quat& gaze);
 
+// The weights three-vrm's VRMLookAtExpressionApplier gives lookUp, lookDown, lookLeft and
+// lookRight for the lookAt channel `look_at` on a model whose lookAt is `maps` (an expression
+// lookAt): a negative pitch weighs lookUp by the up map and clears lookDown, a positive one the
+// reverse; a negative yaw weighs lookRight by the horizontal outer map, a positive one lookLeft.
+// Keyed at the lookAt's keys, where a yaw or pitch crosses 0 or a range map's input maximum
+// (found to 1e-12 s), and where linear interpolation would leave the weight by more than
+// kExpressionBindTolerance halfway. `added_keys` grows by the keys added.
+std::vector<ExpressionWeightTrack> LookExpressionTracks(const Channel& look_at,
+                                                        const VrmLookAt& maps, size_t* added_keys);
+
 // For each clip c with a channel on the lookAt node of `role_nodes` (Node::vrma_role;
-// `channels[c]`'s nodes index role_nodes), replaces out.clips[c]'s eye rotations (out has the
-// model's rig) by the ones three-vrm turns the model's eyes to, keyed at the lookAt's keys, with
-// keys added where the slerp would leave them by more than kGazeToleranceRadians. A model without
-// a bone lookAt or without eyes gets nothing, with a warning that says why; a note says what was
-// made.
-void PlayVrmaLookAtOnModel(const std::vector<Node>& role_nodes,
-                           const std::vector<std::vector<Channel>>& channels, const Asset& model,
-                           const std::string& model_name, Asset& out, Diagnostics* diagnostics);
+// `channels[c]`'s nodes index role_nodes), plays it on `model` as three-vrm does. A bone lookAt:
+// replaces out.clips[c]'s eye rotations (out has the model's rig) by the ones three-vrm turns the
+// model's eyes to, keyed at the lookAt's keys, with keys added where the slerp would leave them by
+// more than kGazeToleranceRadians. An expression lookAt: returns clip c's LookExpressionTracks, for
+// PlayVrmaExpressionsOnModel to play through the model's binds. A model without a lookAt, or with
+// a bone lookAt and no eyes, gets nothing, with a warning that says why; a note says what was made.
+std::vector<std::vector<ExpressionWeightTrack>> PlayVrmaLookAtOnModel(
+    const std::vector<Node>& role_nodes, const std::vector<std::vector<Channel>>& channels,
+    const Asset& model, const std::string& model_name, Asset& out, Diagnostics* diagnostics);
 
 }  // namespace animconv

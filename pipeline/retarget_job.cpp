@@ -212,12 +212,15 @@ Asset RetargetOntoModel(Asset input, const Asset& model, const std::string& mode
   Asset out = Retargeted(input, model.rig, model.coordinates, options, report);
   out.source_document = model.source_document;
   out.vrm_expressions = model.vrm_expressions;
+  out.vrm_look_at = model.vrm_look_at;
   CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
   // A .vrma's lookAt on a VRM model: its eyes as three-vrm turns them.
-  PlayVrmaLookAtOnModel(roles.nodes, roles.channels, model, model_name, out, diagnostics);
+  // (or, for an expression lookAt, the look expressions' weights, played with the others).
+  std::vector<std::vector<ExpressionWeightTrack>> look_tracks =
+      PlayVrmaLookAtOnModel(roles.nodes, roles.channels, model, model_name, out, diagnostics);
   // A .vrma's expressions on a VRM model: morph weights through the model's binds.
-  PlayVrmaExpressionsOnModel(roles.nodes, std::move(roles.channels), model, model_name, out,
-                             diagnostics);
+  PlayVrmaExpressionsOnModel(roles.nodes, std::move(roles.channels), std::move(look_tracks), model,
+                             model_name, out, diagnostics);
   return out;
 }
 

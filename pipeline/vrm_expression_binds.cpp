@@ -326,8 +326,9 @@ std::vector<Channel> ExpressionMorphChannels(const Rig& rig,
 }
 
 void PlayVrmaExpressionsOnModel(const std::vector<Node>& role_nodes,
-                                std::vector<std::vector<Channel>> channels, const Asset& model,
-                                const std::string& model_name, Asset& out,
+                                std::vector<std::vector<Channel>> channels,
+                                std::vector<std::vector<ExpressionWeightTrack>> look_tracks,
+                                const Asset& model, const std::string& model_name, Asset& out,
                                 Diagnostics* diagnostics) {
   if (role_nodes.empty()) return;
   // A cubic weight curve becomes the linear one that follows it (the --reduce weight tolerance).
@@ -363,6 +364,16 @@ void PlayVrmaExpressionsOnModel(const std::vector<Node>& role_nodes,
       track.times_seconds = channel.times_seconds;
       for (size_t k = 0; k < channel.key_count(); ++k) {
         track.weights.push_back(channel.key_value(k)[0]);
+      }
+    }
+    if (c < look_tracks.size()) {
+      for (ExpressionWeightTrack& look : look_tracks[c]) {
+        tracks.erase(std::remove_if(tracks.begin(), tracks.end(),
+                                    [&look](const ExpressionWeightTrack& track) {
+                                      return track.name == look.name;
+                                    }),
+                     tracks.end());
+        tracks.push_back(std::move(look));
       }
     }
     if (tracks.empty()) continue;

@@ -56,9 +56,13 @@ std::vector<Channel> ExpressionMorphChannels(const Rig& rig,
 // `diagnostics` what it made, and warns for what the output cannot show: expressions whose
 // material binds are not carried (the lookAt is PlayVrmaLookAtOnModel's). An expression the model
 // lacks is a note: three-vrm skips it too.
+// `look_tracks[c]` (PlayVrmaLookAtOnModel's, for a model with an expression lookAt) are played with
+// clip c's and replace its tracks of the same names: three-vrm's lookAt sets those expressions
+// after the mixer.
 void PlayVrmaExpressionsOnModel(const std::vector<Node>& role_nodes,
-                                std::vector<std::vector<Channel>> channels, const Asset& model,
-                                const std::string& model_name, Asset& out,
+                                std::vector<std::vector<Channel>> channels,
+                                std::vector<std::vector<ExpressionWeightTrack>> look_tracks,
+                                const Asset& model, const std::string& model_name, Asset& out,
                                 Diagnostics* diagnostics);
 
 }  // namespace animconv

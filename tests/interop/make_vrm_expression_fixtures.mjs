@@ -5,12 +5,13 @@
 //                         deltas: only the weights are checked) on 'Meter Happy' and 'Meter
 //                         Blink', and morphTargetBinds on six expressions: isBinary, overrideBlink
 //                         and overrideMouth blend and block, a custom one, two binds on a target
-//                         (and the custom joy_left and joy_right, bound to nothing);
+//                         (and the custom joy_left and joy_right, bound to nothing), and the four
+//                         look expressions its expression lookAt weighs (one isBinary);
 //   expressions_vrm0.vrm  vrmaddon_simple_morph (VRM 0.x) whose 'blink' (isBinary, weight 50) and
 //                         'joy' (weight 30) bind the same target as 'a' (weight 100);
 //   expressions.vrma      three-vrm_test.vrma with tracks for aa, blink, blinkLeft, surprised and
-//                         the custom 'wink' beside its happy and lookAt, crossing 0.5 and 0
-//                         between keys.
+//                         the custom 'wink' beside its happy, crossing 0.5 and 0 between keys,
+//                         and its lookAt swept through both signs of yaw and pitch and past 90°.
 //
 //   node make_vrm_expression_fixtures.mjs DATA_DIR OUT_DIR
 
@@ -39,7 +40,7 @@ function addAccessor(file, floats, type, extra = {}) {
   file.chunks.push(data);
   file.json.bufferViews.push({ buffer: 0, byteOffset: padded, byteLength: data.length });
   file.length = padded + data.length;
-  const components = { SCALAR: 1, VEC3: 3 }[type];
+  const components = { SCALAR: 1, VEC3: 3, VEC4: 4 }[type];
   file.json.accessors.push({
     bufferView: file.json.bufferViews.length - 1, componentType: 5126,
     count: floats.length / components, type, ...extra,
@@ -82,9 +83,16 @@ function addMorphTargets(file, meshIndex, count) {
   Object.assign(expressions.preset.blink, {
     morphTargetBinds: [bind(blinkNode, 0, 1), bind(happyNode, 1, 0.5)],
   });
-  expressions.preset.aa = { morphTargetBinds: [bind(happyNode, 1, 0.8), bind(blinkNode, 1, 0.6)] };
+  expressions.preset.aa = {
+    overrideLookAt: 'blend', morphTargetBinds: [bind(happyNode, 1, 0.8), bind(blinkNode, 1, 0.6)],
+  };
   expressions.preset.surprised = { overrideMouth: 'block', morphTargetBinds: [bind(blinkNode, 1, 0.4)] };
   expressions.preset.blinkLeft = { morphTargetBinds: [bind(happyNode, 2, 1)] };
+  // The look expressions the model's lookAt (type expression, outputScale 1) weighs.
+  expressions.preset.lookUp = { morphTargetBinds: [bind(blinkNode, 2, 0.7)] };
+  expressions.preset.lookDown = { morphTargetBinds: [bind(happyNode, 0, 0.4)] };
+  expressions.preset.lookLeft = { morphTargetBinds: [bind(blinkNode, 1, 0.5)] };
+  expressions.preset.lookRight = { isBinary: true, morphTargetBinds: [bind(happyNode, 2, 0.6)] };
   expressions.custom = {
     wink: { isBinary: true, overrideBlink: 'block', morphTargetBinds: [bind(happyNode, 2, 0.25)] },
     // Bound to nothing: custom names for the --expression-map check to read back.
@@ -130,5 +138,19 @@ function addMorphTargets(file, meshIndex, count) {
     extension.expressions[group] ??= {};
     extension.expressions[group][name] = { node };
   }
+  // The lookAt track swept so that yaw and pitch cross 0 between keys and pass the range maps'
+  // 90° (the look expressions' weights bend there): Ry(yaw) · Rx(pitch) at its own key times.
+  const lookAt = animation.channels.find((c) => c.target.node === extension.lookAt.node && c.target.path === 'rotation');
+  const lookTimes = file.json.accessors[animation.samplers[lookAt.sampler].input].count;
+  const yaws = [-60, 40, -30, 100, -95, 20, 0];
+  const pitches = [20, -35, 10, 50, -80, 5, 0];
+  const quaternions = [];
+  for (let k = 0; k < lookTimes; ++k) {
+    const y = (yaws[k % yaws.length] * Math.PI) / 360;
+    const x = (pitches[k % pitches.length] * Math.PI) / 360;
+    quaternions.push(Math.cos(y) * Math.sin(x), Math.sin(y) * Math.cos(x), -Math.sin(y) * Math.sin(x),
+                     Math.cos(y) * Math.cos(x));
+  }
+  animation.samplers[lookAt.sampler].output = addAccessor(file, quaternions, 'VEC4');
   save(file, 'expressions.vrma');
 }

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 
 #include "animconv/quaternion.h"
@@ -122,9 +124,54 @@ TEST(LookAtOnModelTest, ThePlayedEyesReplaceTheClipsAndFollowTheGazeBetweenKeys)
   EXPECT_EQ(diagnostics[0].severity, Severity::kInfo);
 }
 
-TEST(LookAtOnModelTest, AModelWithoutABoneLookAtIsAWarning) {
+double WeightAt(const ExpressionWeightTrack& track, double seconds) {
+  Channel channel = MakeChannel(0, Path::kTranslation, track.times_seconds, {}, 1);
+  channel.values = track.weights;
+  double value = 0;
+  EvaluateChannel(channel, seconds, &value);
+  return value;
+}
+
+TEST(LookAtOnModelTest, AnExpressionLookAtWeighsTheLookExpressionsAsThreeVrmDoes) {
+  VrmLookAt maps = Maps();
+  maps.type = VrmLookAt::Type::kExpression;
+  maps.horizontal_outer = {60, 1};
+  maps.vertical_up = {45, 0.8};
+  maps.vertical_down = {90, 1};
+  // Yaw from -90° to +30° (crossing 0 at a third, saturating outer's 60° before it), pitch from
+  // -20° (up) to +40° (down).
+  const Quat a = YawPitchRotation(-90, -20);
+  const Quat b = YawPitchRotation(30, 40);
+  const Channel look_at =
+      MakeChannel(0, Path::kRotation, {0, 1}, {a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]}, 4);
+  size_t added = 0;
+  const std::vector<ExpressionWeightTrack> tracks = LookExpressionTracks(look_at, maps, &added);
+  ASSERT_EQ(tracks.size(), 4u);
+  EXPECT_EQ(tracks[0].name, "lookUp");
+  EXPECT_EQ(tracks[3].name, "lookRight");
+  EXPECT_GT(added, 0u);
+  EXPECT_NEAR(tracks[0].weights.front(), 0.8 * 20 / 45, 1e-9);  // up, through the up map
+  EXPECT_EQ(tracks[1].weights.front(), 0);
+  EXPECT_NEAR(tracks[3].weights.front(), 1, 1e-9);  // right, saturated
+  EXPECT_NEAR(tracks[1].weights.back(), 40.0 / 90, 1e-9);
+  EXPECT_NEAR(tracks[2].weights.back(), 30.0 / 60, 1e-9);
+  // Between the keys the linear tracks follow the weights of the slerped gaze.
+  for (double seconds = 0; seconds <= 1; seconds += 1.0 / 64) {
+    double q[4];
+    EvaluateChannel(look_at, seconds, q);
+    const std::array<double, 3> angles = YawPitchRollDegrees(LoadQuat(q));
+    const double yaw = angles[0], pitch = angles[1];
+    EXPECT_NEAR(WeightAt(tracks[0], seconds), pitch < 0 ? std::min(1.0, -pitch / 45) * 0.8 : 0,
+                1e-6);
+    EXPECT_NEAR(WeightAt(tracks[2], seconds), yaw > 0 ? std::min(1.0, yaw / 60) : 0, 1e-6);
+    EXPECT_NEAR(WeightAt(tracks[3], seconds), yaw < 0 ? std::min(1.0, -yaw / 60) : 0, 1e-6);
+  }
+}
+
+TEST(LookAtOnModelTest, AModelWithoutALookAtOrWithoutEyesIsAWarning) {
   Asset model;
   model.rig = EyesRig();
+  model.rig.nodes.resize(1);  // the head alone
   Asset out = model;
   out.clips.resize(1);
   Node look_at_node;
@@ -132,12 +179,11 @@ TEST(LookAtOnModelTest, AModelWithoutABoneLookAtIsAWarning) {
   std::vector<std::vector<Channel>> channels(1);
   channels[0].push_back(MakeChannel(0, Path::kRotation, {0}, {0, 0, 0, 1}, 4));
   for (int variant = 0; variant < 2; ++variant) {
-    if (variant == 1) {
-      model.vrm_look_at = Maps();
-      model.vrm_look_at->type = VrmLookAt::Type::kExpression;
-    }
+    if (variant == 1) model.vrm_look_at = Maps();  // a bone lookAt, and no eyes to turn
     Diagnostics diagnostics;
-    PlayVrmaLookAtOnModel({look_at_node}, channels, model, "avatar.vrm", out, &diagnostics);
+    EXPECT_TRUE(
+        PlayVrmaLookAtOnModel({look_at_node}, channels, model, "avatar.vrm", out, &diagnostics)[0]
+            .empty());
     ASSERT_EQ(diagnostics.size(), 1u);
     EXPECT_EQ(diagnostics[0].severity, Severity::kWarning);
     EXPECT_TRUE(out.clips[0].channels.empty());

@@ -49,8 +49,11 @@ wanted() {
 }
 
 # Sends SIGINT to process $1 once its CPU time (user + system, its own and its waited-for
-# children's: /proc/PID/stat fields 14 to 17, in clock ticks) reaches $2 seconds, and creates the file $3 to say so; returns when the process is
-# gone.
+# children's: /proc/PID/stat fields 14 to 17, in clock ticks) reaches $2 seconds, and creates the
+# file $3 to say so; returns when the process is gone. libFuzzer's SIGINT handler allocates, so an
+# interrupt that lands inside ASan's allocator can deadlock it after its final stats (seen on
+# fuzz_glb at 600 CPU-seconds, waiting on the allocator's futex): a process still there a minute
+# later is killed, and the log (stats printed, no error) still tells a clean end.
 watch_cpu() {
   local pid=$1 limit=$2 marker=$3 ticks
   ticks=$(getconf CLK_TCK)
@@ -61,6 +64,11 @@ watch_cpu() {
     if [ "${used:-0}" -ge "$limit" ]; then
       touch "$marker"
       kill -INT "$pid" 2>/dev/null
+      for _ in $(seq 60); do
+        [ -r "/proc/$pid/stat" ] || return 0
+        sleep 1
+      done
+      kill -KILL "$pid" 2>/dev/null
       return 0
     fi
     sleep 5

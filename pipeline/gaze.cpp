@@ -11,18 +11,6 @@ const EulerOrder kYawPitchRoll{{1, 0, 2}};
 constexpr double kDegrees = 180.0 / 3.14159265358979323846;
 constexpr int kMaxBisections = 12;
 
-void Bisect(const std::function<Quat(double)>& exact, double t0, const Quat& q0, double t1,
-            const Quat& q1, int depth, std::vector<double>& times, std::vector<Quat>& values) {
-  const double middle = 0.5 * (t0 + t1);
-  if (depth >= kMaxBisections || !(middle > t0 && middle < t1)) return;
-  const Quat value = exact(middle);
-  if (AngleBetween(SlerpShortest(q0, q1, 0.5), value) <= kGazeToleranceRadians) return;
-  Bisect(exact, t0, q0, middle, value, depth + 1, times, values);
-  times.push_back(middle);
-  values.push_back(value);
-  Bisect(exact, middle, value, t1, q1, depth + 1, times, values);
-}
-
 }  // namespace
 
 std::array<double, 3> YawPitchRollDegrees(const Quat& rotation) {
@@ -45,8 +33,12 @@ Channel FollowRotation(const std::vector<double>& key_times, bool step,
   for (size_t k = 0; k < key_times.size(); ++k) {
     const Quat value = exact(key_times[k]);
     if (k > 0 && !step) {
-      Bisect(exact, key_times[k - 1], values.back(), key_times[k], value, 0, channel.times_seconds,
-             values);
+      AddHalfwayKeys(
+          key_times[k - 1], Quat(values.back()), key_times[k], value, kMaxBisections, exact,
+          [](const Quat& q0, const Quat& q1, const Quat& middle) {
+            return AngleBetween(SlerpShortest(q0, q1, 0.5), middle) > kGazeToleranceRadians;
+          },
+          channel.times_seconds, &values);
     }
     channel.times_seconds.push_back(key_times[k]);
     values.push_back(value);

@@ -21,6 +21,24 @@ std::array<double, 3> YawPitchRollDegrees(const Quat& rotation);
 // Ry(yaw) · Rx(pitch), angles in degrees.
 Quat YawPitchRotation(double yaw_degrees, double pitch_degrees);
 
+// Halfway keys between two keys: adds to `times` (and `values`, when given) the points in (t0, t1)
+// where `too_far(v0, v1, exact_middle)` says linear interpolation from v0 to v1 leaves `exact`
+// halfway, halving again up to `max_depth` times. One mechanism for the lookAt's rotations
+// (FollowRotation) and the look expressions' weights (lookat_on_model.cpp).
+template <typename Value, typename Exact, typename TooFar>
+void AddHalfwayKeys(double t0, const Value& v0, double t1, const Value& v1, int max_depth,
+                    const Exact& exact, const TooFar& too_far, std::vector<double>& times,
+                    std::vector<Value>* values) {
+  const double middle = 0.5 * (t0 + t1);
+  if (max_depth <= 0 || !(middle > t0 && middle < t1)) return;
+  const Value value = exact(middle);
+  if (!too_far(v0, v1, value)) return;
+  AddHalfwayKeys(t0, v0, middle, value, max_depth - 1, exact, too_far, times, values);
+  times.push_back(middle);
+  if (values) values->push_back(value);
+  AddHalfwayKeys(middle, value, t1, v1, max_depth - 1, exact, too_far, times, values);
+}
+
 // A rotation channel (width 4) keyed at `key_times` (sorted, unique) with `exact`'s value; linear
 // unless `step`. Between two linear keys, where the slerp halfway leaves `exact` by more than
 // kGazeToleranceRadians, a key is added there, halving again up to 12 times. `added_keys` grows

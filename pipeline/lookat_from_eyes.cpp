@@ -26,28 +26,28 @@ bool IsEye(const Node& node) {
 
 // The eyes' rotation channels of one clip and what turning them into a gaze dropped.
 struct EyeGaze {
-  std::vector<const Channel*> eyes;  // one or two
+  std::vector<const Channel*> eyes;  // one or two (a rig has two eye bones)
   double largest_apart_degrees = 0;
   double largest_roll_degrees = 0;
 
   // The gaze at `seconds`: the mean of the eyes' yaw and pitch, without roll.
   Quat At(double seconds) {
     double yaw = 0, pitch = 0;
-    std::vector<std::array<double, 3>> angles;
-    for (const Channel* eye : eyes) {
+    std::array<std::array<double, 3>, 2> angles{};
+    for (size_t e = 0; e < eyes.size(); ++e) {
       double value[4];
-      EvaluateChannel(*eye, seconds, value);
-      angles.push_back(YawPitchRollDegrees(LoadQuat(value)));
-      yaw += angles.back()[0];
-      pitch += angles.back()[1];
-      largest_roll_degrees = std::max(largest_roll_degrees, std::abs(angles.back()[2]));
+      EvaluateChannel(*eyes[e], seconds, value);
+      angles[e] = YawPitchRollDegrees(LoadQuat(value));
+      yaw += angles[e][0];
+      pitch += angles[e][1];
+      largest_roll_degrees = std::max(largest_roll_degrees, std::abs(angles[e][2]));
     }
-    if (angles.size() == 2) {
+    if (eyes.size() == 2) {
       const double apart =
           std::max(std::abs(angles[0][0] - angles[1][0]), std::abs(angles[0][1] - angles[1][1]));
       largest_apart_degrees = std::max(largest_apart_degrees, apart);
     }
-    const double count = static_cast<double>(angles.size());
+    const double count = static_cast<double>(eyes.size());
     return YawPitchRotation(yaw / count, pitch / count);
   }
 };
@@ -114,7 +114,7 @@ void MoveEyesToLookAt(Asset& normalized, Diagnostics* diagnostics) {
     for (const Channel& channel : normalized.clips[c].channels) {
       if (channel.path == Path::kRotation &&
           IsEye(normalized.rig.nodes[static_cast<size_t>(channel.node)])) {
-        gazes[c].eyes.push_back(&channel);
+        if (gazes[c].eyes.size() < 2) gazes[c].eyes.push_back(&channel);  // one per eye
       }
     }
   }

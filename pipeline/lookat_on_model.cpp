@@ -58,19 +58,47 @@ std::array<double, 5> Bends(const VrmLookAt& maps, const std::array<double, 2>& 
 
 constexpr int kMaxWeightBisections = 16;
 
-void BisectWeights(const Channel& look_at, const VrmLookAt& maps, double t0,
-                   const std::array<double, 4>& w0, double t1, const std::array<double, 4>& w1,
-                   int depth, std::vector<double>& times) {
-  const double middle = 0.5 * (t0 + t1);
-  if (depth >= kMaxWeightBisections || !(middle > t0 && middle < t1)) return;
-  const std::array<double, 4> exact = LookWeights(maps, GazeAt(look_at, middle));
-  double error = 0;
-  for (size_t i = 0; i < 4; ++i)
-    error = std::max(error, std::abs(0.5 * (w0[i] + w1[i]) - exact[i]));
-  if (error <= kExpressionBindTolerance) return;
-  BisectWeights(look_at, maps, t0, w0, middle, exact, depth + 1, times);
-  times.push_back(middle);
-  BisectWeights(look_at, maps, middle, exact, t1, w1, depth + 1, times);
+// Linear interpolation of the weights leaves the exact ones halfway by more than the bind
+// tolerance.
+bool WeightsTooFar(const std::array<double, 4>& w0, const std::array<double, 4>& w1,
+                   const std::array<double, 4>& middle) {
+  for (size_t i = 0; i < 4; ++i) {
+    if (std::abs(0.5 * (w0[i] + w1[i]) - middle[i]) > kExpressionBindTolerance) return true;
+  }
+  return false;
+}
+
+// An eye's fixed frame: the rest world rotation of its parent and its own rest rotation, the P
+// and R of EyeRotationForGaze, found once per eye rather than per key.
+struct EyeFrame {
+  Quat parent_world;
+  Quat rest;
+};
+
+EyeFrame FrameOf(const Rig& rig, const RestPose& rest, int eye) {
+  return {rest.ParentWorldRotation(eye), rig.nodes[static_cast<size_t>(eye)].rest_rotation};
+}
+
+Quat EyeRotationInFrame(const EyeFrame& frame, bool left, const VrmLookAt& look_at,
+                        const Quat& gaze) {
+  const std::array<double, 3> angles = YawPitchRollDegrees(gaze);
+  const double yaw = angles[0];
+  const double pitch = angles[1];
+  // VRMLookAtBoneApplier.applyYawPitch to the letter: a positive yaw turns the left eye outward;
+  // a negative pitch (which turns the eye up) goes through the *down* map, as three-vrm 3.5 does
+  // (docs/formats/vrma.md, "lookAt on a model").
+  const double eye_pitch =
+      pitch < 0 ? -Map(look_at.vertical_down, -pitch) : Map(look_at.vertical_up, pitch);
+  const VrmLookAt::RangeMap& toward_minus =
+      left ? look_at.horizontal_inner : look_at.horizontal_outer;
+  const VrmLookAt::RangeMap& toward_plus =
+      left ? look_at.horizontal_outer : look_at.horizontal_inner;
+  const double eye_yaw = yaw < 0 ? -Map(toward_minus, -yaw) : Map(toward_plus, yaw);
+  Quat turn = YawPitchRotation(eye_yaw, eye_pitch);
+  // _getWorldFaceFrontQuat: 180° about Y for faceFront (0, 0, -1).
+  if (look_at.faces_minus_z) turn = {-turn[0], turn[1], -turn[2], turn[3]};
+  const Quat& parent = frame.parent_world;
+  return Normalized(Multiply(Multiply(Multiply(Conjugate(parent), turn), parent), frame.rest));
 }
 
 }  // namespace
@@ -80,6 +108,9 @@ std::vector<ExpressionWeightTrack> LookExpressionTracks(const Channel& look_at,
   const std::vector<double>& keys = look_at.times_seconds;
   std::vector<double> times;
   const bool step = look_at.interpolation == Interpolation::kStep;
+  const auto weights_at = [&](double seconds) {
+    return LookWeights(maps, GazeAt(look_at, seconds));
+  };
   for (size_t k = 0; k < keys.size(); ++k) {
     if (k > 0 && step) {
       // A step gaze jumps at the key: the previous weights held to one float32 step before it.
@@ -104,8 +135,9 @@ std::vector<ExpressionWeightTrack> LookExpressionTracks(const Channel& look_at,
       pieces.erase(std::unique(pieces.begin(), pieces.end()), pieces.end());
       for (size_t p = 0; p + 1 < pieces.size(); ++p) {
         if (p > 0) times.push_back(pieces[p]);
-        BisectWeights(look_at, maps, pieces[p], LookWeights(maps, GazeAt(look_at, pieces[p])),
-                      pieces[p + 1], LookWeights(maps, GazeAt(look_at, pieces[p + 1])), 0, times);
+        AddHalfwayKeys(pieces[p], weights_at(pieces[p]), pieces[p + 1], weights_at(pieces[p + 1]),
+                       kMaxWeightBisections, weights_at, WeightsTooFar, times,
+                       static_cast<std::vector<std::array<double, 4>>*>(nullptr));
       }
     }
     times.push_back(keys[k]);
@@ -128,26 +160,7 @@ std::vector<ExpressionWeightTrack> LookExpressionTracks(const Channel& look_at,
 
 Quat EyeRotationForGaze(const Rig& rig, int eye, bool left, const VrmLookAt& look_at,
                         const Quat& gaze) {
-  const std::array<double, 3> angles = YawPitchRollDegrees(gaze);
-  const double yaw = angles[0];
-  const double pitch = angles[1];
-  // VRMLookAtBoneApplier.applyYawPitch to the letter: a positive yaw turns the left eye outward;
-  // a negative pitch (which turns the eye up) goes through the *down* map, as three-vrm 3.5 does
-  // (docs/formats/vrma.md, "lookAt on a model").
-  const double eye_pitch =
-      pitch < 0 ? -Map(look_at.vertical_down, -pitch) : Map(look_at.vertical_up, pitch);
-  const VrmLookAt::RangeMap& toward_minus =
-      left ? look_at.horizontal_inner : look_at.horizontal_outer;
-  const VrmLookAt::RangeMap& toward_plus =
-      left ? look_at.horizontal_outer : look_at.horizontal_inner;
-  const double eye_yaw = yaw < 0 ? -Map(toward_minus, -yaw) : Map(toward_plus, yaw);
-  Quat turn = YawPitchRotation(eye_yaw, eye_pitch);
-  // _getWorldFaceFrontQuat: 180° about Y for faceFront (0, 0, -1).
-  if (look_at.faces_minus_z) turn = {-turn[0], turn[1], -turn[2], turn[3]};
-  const RestPose rest(rig);
-  const Quat parent = rest.ParentWorldRotation(eye);
-  return Normalized(Multiply(Multiply(Multiply(Conjugate(parent), turn), parent),
-                             rig.nodes[static_cast<size_t>(eye)].rest_rotation));
+  return EyeRotationInFrame(FrameOf(rig, RestPose(rig), eye), left, look_at, gaze);
 }
 
 std::vector<std::vector<ExpressionWeightTrack>> PlayVrmaLookAtOnModel(
@@ -196,6 +209,7 @@ std::vector<std::vector<ExpressionWeightTrack>> PlayVrmaLookAtOnModel(
                               model_name, keep));
     return look_tracks;
   }
+  const RestPose rest(out.rig);
   size_t keys = 0, added = 0;
   for (size_t c = 0; c < channels.size() && c < out.clips.size(); ++c) {
     const Channel* look_at = LookAtChannel(role_nodes, channels[c]);
@@ -209,11 +223,11 @@ std::vector<std::vector<ExpressionWeightTrack>> PlayVrmaLookAtOnModel(
                        out_channels.end());
     for (int side = 0; side < 2; ++side) {
       if (eyes[side] < 0) continue;
+      const EyeFrame frame = FrameOf(out.rig, rest, eyes[side]);
       auto exact = [&](double seconds) {
         double value[4];
         EvaluateChannel(*look_at, seconds, value);
-        return EyeRotationForGaze(out.rig, eyes[side], side == 0, *model.vrm_look_at,
-                                  LoadQuat(value));
+        return EyeRotationInFrame(frame, side == 0, maps, LoadQuat(value));
       };
       Channel eye = FollowRotation(look_at->times_seconds,
                                    look_at->interpolation == Interpolation::kStep, exact, &added);

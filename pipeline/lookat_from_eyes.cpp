@@ -16,8 +16,10 @@
 namespace animconv {
 namespace {
 
-// Eyes that disagree by more than this look at no single point a lookAt can give: a warning.
+// Eyes that disagree by more than this look at no single point a lookAt can give, and a roll
+// past it is motion a lookAt cannot hold: warnings (exit 0 means the motion is right).
 constexpr double kEyesApartWarningDegrees = 5;
+constexpr double kRollWarningDegrees = 5;
 
 bool IsEye(const Node& node) {
   return node.human_bone &&
@@ -159,7 +161,15 @@ void MoveEyesToLookAt(Asset& normalized, Diagnostics* diagnostics) {
         "mean (check the eye bones' mapping with `animconv bones`)",
         kEyesApartWarningDegrees);
   }
-  AddDiagnostic(diagnostics, apart_warning ? Severity::kWarning : Severity::kInfo, note);
+  const bool roll_warning = roll > kRollWarningDegrees;
+  if (roll_warning) {
+    note += fmt::format(
+        "{} a lookAt has no roll, so an eye roll of more than {:g} deg does not play (keep the "
+        "eye bones with a glb or bvh output)",
+        apart_warning ? ";" : ":", kRollWarningDegrees);
+  }
+  AddDiagnostic(diagnostics, apart_warning || roll_warning ? Severity::kWarning : Severity::kInfo,
+                note);
 }
 
 }  // namespace animconv

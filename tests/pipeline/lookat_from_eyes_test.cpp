@@ -108,6 +108,7 @@ TEST(LookAtFromEyesTest, RollIsDroppedAndKeysAreAddedWhereTheSlerpWouldLeaveTheG
   EXPECT_NE(diagnostics[0].text.find("key(s) added"), std::string::npos) << diagnostics[0].text;
   EXPECT_NE(diagnostics[0].text.find("roll (up to 80 deg) is dropped"), std::string::npos)
       << diagnostics[0].text;
+  EXPECT_EQ(diagnostics[0].severity, Severity::kWarning);  // 80 deg of roll is motion lost
 }
 
 TEST(LookAtFromEyesTest, EyesFarApartAreAWarning) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include "animconv/rest_pose.h"
@@ -24,13 +25,25 @@ Vec3 InParentRestFrame(const RestPose& rest, int node, const Vec3& local) {
   return Subtract(rest.ParentToWorld(node, local), rest.ParentToWorld(node, {0, 0, 0}));
 }
 
-std::string UniqueName(const std::string& wanted, std::set<std::string>* used) {
-  std::string name = wanted;
-  for (int suffix = 2; !used->insert(name).second; ++suffix) {
-    name = fmt::format("{}_{}", wanted, suffix);
+// "name", then "name_2", "name_3", ...: the smallest suffix not taken. Names only get taken, so
+// the search for a name resumes where its last one ended: linear in the joints, not quadratic in
+// those with the same name (issue 14: 15,000 unnamed bones took 12 s).
+class UniqueNames {
+ public:
+  std::string Make(const std::string& wanted) {
+    if (used_.insert(wanted).second) return wanted;
+    int& suffix = next_suffix_.try_emplace(wanted, 2).first->second;
+    std::string name;
+    do {
+      name = fmt::format("{}_{}", wanted, suffix++);
+    } while (!used_.insert(name).second);
+    return name;
   }
-  return name;
-}
+
+ private:
+  std::set<std::string> used_;
+  std::map<std::string, int> next_suffix_;
+};
 
 }  // namespace
 
@@ -95,11 +108,11 @@ BvhSkeleton BuildBvhSkeleton(const Asset& asset, const Clip& clip,
   const RestPose rest(rig);
   BvhSkeleton skeleton;
   std::vector<int> joint_of(count, -1);
-  std::set<std::string> used;
+  UniqueNames unique;
   std::vector<std::string> renamed;
   if (roots.size() > 1) {
     BvhJoint root;
-    root.name = UniqueName("Root", &used);
+    root.name = unique.Make("Root");
     root.has_position_channels = true;
     if (order_override) root.order = *order_override;
     skeleton.joints.push_back(root);
@@ -111,7 +124,7 @@ BvhSkeleton BuildBvhSkeleton(const Asset& asset, const Clip& clip,
     joint.node = static_cast<int>(n);
     joint.parent =
         node.parent >= 0 ? joint_of[static_cast<size_t>(node.parent)] : (roots.size() > 1 ? 0 : -1);
-    joint.name = UniqueName(BvhSafeName(node.name), &used);
+    joint.name = unique.Make(BvhSafeName(node.name));
     if (joint.name != node.name)
       renamed.push_back(fmt::format("'{}' -> {}", node.name, joint.name));
     joint.rotation = rotation[n];

@@ -13,6 +13,7 @@
 #include "formats/common/json_errors.h"
 #include "formats/common/json_pointer.h"
 #include "formats/common/json_stream.h"
+#include "formats/three/three_bone_records.h"
 #include "formats/three/three_hierarchy.h"
 #include "formats/three/three_hierarchy_keys.h"
 #include "formats/three/three_json.h"
@@ -67,23 +68,12 @@ bool IsReadMember(const JsonPath& path) {
          (path.Is(0, "animations") && path.Is(1, nullptr) && in_clip(2));
 }
 
-// The parser stops keeping the bone records at the node limit, and a list at its first element
-// the reader will certainly refuse (JsonArrayPolicy), as ThreeHierarchyEntriesSink does for the
-// entries: a file of a million records does not hold them all before the count is checked
-// (docs/reliability.md, "Limits").
-std::optional<JsonArrayPolicy> HierarchyArrayPolicy(const JsonPath& path,
-                                                    const StructureLimits& limits) {
-  const size_t depth = path.depth();
+// The parser stops keeping the clips of `animations` at its first element the reader will
+// certainly refuse (JsonArrayPolicy), as ThreeHierarchyEntriesSink and ThreeBoneRecordsSink do for
+// the entries and bone records (docs/reliability.md, "Limits").
+std::optional<JsonArrayPolicy> HierarchyArrayPolicy(const JsonPath& path) {
   JsonArrayPolicy policy;
-  if (depth == 1 && path.Is(0, "bones")) {  // ReadBones: objects with a string name
-    policy.keep_at_most = limits.nodes;
-    policy.refuses = [](const json& record) {
-      const json* name = record.is_object() ? Given(record, "name") : nullptr;
-      return !name || !name->is_string();
-    };
-    return policy;
-  }
-  if (depth == 1 && path.Is(0, "animations")) {  // ReadClip: objects with a hierarchy
+  if (path.depth() == 1 && path.Is(0, "animations")) {  // ReadClip: objects with a hierarchy
     policy.refuses = [](const json& clip) {
       return !clip.is_object() || !clip.contains("hierarchy");
     };
@@ -104,8 +94,6 @@ class HierarchyReader {
                     const std::string& pointer) const;
 
   void ReadBones(const json& bones);
-  std::optional<int> ReadBoneRecord(const json& record, size_t b, size_t bone_count, Node& node,
-                                    bool& has_rest_pose) const;
   void ReadClip(const json& animation, const std::string& pointer);
   int NodeFor(const json& entry, size_t h, size_t entry_count, const std::string& pointer);
   void ReadEntry(ThreeHierarchyKeysSink& keys, int node, const std::string& pointer);
@@ -121,14 +109,13 @@ class HierarchyReader {
   StreamedJson streamed_;  // the document, with each entry's keys read (ThreeHierarchyKeysSink)
   Asset asset_;
   // The rig's nodes are built last, from input that passed every check (BuildNodes): until then
-  // the reader keeps only their count and parents, so a file refused at its last byte never held
-  // a node per record (docs/reliability.md, "Limits").
-  const json* bones_ = nullptr;  // the bone records, once ReadBones checked them
+  // the reader keeps only their count and parents, and the bone records in a few bytes each
+  // (ThreeBoneRecordsSink), so a file refused at its last byte never held a node per record
+  // (docs/reliability.md, "Limits").
+  const ThreeBoneRecordsSink* bones_ = nullptr;  // the bone records, once ReadBones checked them
   bool have_bones_ = false;
-  bool rest_pose_known_ = false;
   size_t node_count_ = 0;  // bones_'s records, else the most entries of a clip
-  // Per node: the parent its bone record gives, and the one the first hierarchy entry gives.
-  std::vector<std::optional<int>> record_parents_;  // empty without bone records
+  // Per node: the parent the first hierarchy entry gives (a bone record's is in bones_).
   std::vector<std::optional<int>> entry_parents_;
   std::vector<std::string> entry_parent_pointers_;  // where each entry parent was read
   size_t parent_mismatches_ = 0;
@@ -150,8 +137,6 @@ int HierarchyReader::RequireParent(const json& value, size_t node_count, size_t 
   return static_cast<int>(parent);
 }
 
-// The legacy bone records {parent, name, pos, rotq, scl}: the rig, and its rest pose when every
-// record has one.
 void HierarchyReader::CheckCount(size_t count, size_t limit, const char* what,
                                  const std::string& pointer) const {
   if (count > limit) {
@@ -159,59 +144,19 @@ void HierarchyReader::CheckCount(size_t count, size_t limit, const char* what,
   }
 }
 
+// The legacy bone records {parent, name, pos, rotq, scl}: the rig, and its rest pose when every
+// record has one. Checked as they were parsed (ThreeBoneRecordsSink).
 void HierarchyReader::ReadBones(const json& bones) {
-  json_.RequireArray(bones, "/bones");
-  const size_t bone_count = streamed_.ElementCount(bones, "/bones");
-  CheckCount(bone_count, limits_.nodes, "bones", "/bones");
+  const auto* records = streamed_.SinkOf<ThreeBoneRecordsSink>(bones);
+  if (!records) {
+    json_.RequireArray(bones, "/bones");
+    ThrowInternal("three-hierarchy: the bone records were not streamed");
+  }
+  CheckCount(records->size(), limits_.nodes, "bones", "/bones");
+  records->Check(records->size());
   have_bones_ = true;
-  bones_ = &bones;
-  node_count_ = bones.size();
-  record_parents_.reserve(bones.size());
-  bool rest_pose_known = true;
-  Node scratch;  // checked now, built by BuildNodes
-  for (size_t b = 0; b < bones.size(); ++b) {
-    bool has_rest_pose = false;
-    record_parents_.push_back(ReadBoneRecord(bones[b], b, bone_count, scratch, has_rest_pose));
-    rest_pose_known = rest_pose_known && has_rest_pose;
-  }
-  rest_pose_known_ = rest_pose_known && !bones.empty();
-}
-
-// Bone record `b` into `node` (its name and rest pose; not its parent, which it returns): every
-// check of a record, so that BuildNodes, reading it again, cannot fail.
-std::optional<int> HierarchyReader::ReadBoneRecord(const json& record, size_t b, size_t bone_count,
-                                                   Node& node, bool& has_rest_pose) const {
-  const std::string pointer = fmt::format("/bones/{}", b);
-  if (!record.is_object()) {
-    json_.Fail(pointer,
-               fmt::format("expected a bone record {{name, parent, pos, rotq, scl}}, found {}",
-                           record.type_name()));
-  }
-  const json* name = Given(record, "name");
-  // parseAnimation names tracks by bones[h].name; without it they would bind to "undefined".
-  if (!name || !name->is_string()) {
-    json_.Fail(pointer + "/name", "expected the bone's name as a string");
-  }
-  CheckCount(name->get_ref<const std::string&>().size(), limits_.name_bytes, "bytes in a name",
-             pointer + "/name");
-  node.name = name->get<std::string>();
-  const json* parent = Given(record, "parent");
-  const std::optional<int> record_parent =
-      parent ? std::optional<int>(RequireParent(*parent, bone_count, b, pointer + "/parent"))
-             : std::nullopt;
-  const json* pos = Given(record, "pos");
-  const json* rotq = Given(record, "rotq");
-  const json* scl = Given(record, "scl");
-  if (pos) ReadThreeNumbers(json_, *pos, 3, pointer + "/pos", node.rest_translation.data());
-  if (rotq) {
-    ReadThreeNumbers(json_, *rotq, 4, pointer + "/rotq", node.rest_rotation.data());
-    if (Length(node.rest_rotation) == 0) {
-      json_.Fail(pointer + "/rotq", "the zero quaternion is no rotation");
-    }
-  }
-  if (scl) ReadThreeNumbers(json_, *scl, 3, pointer + "/scl", node.rest_scale.data());
-  has_rest_pose = pos && rotq;
-  return record_parent;
+  bones_ = records;
+  node_count_ = records->size();
 }
 
 // The node of hierarchy entry `h`: bones[h] when the file has bone records (parseAnimation pairs
@@ -337,7 +282,7 @@ void HierarchyReader::NoteMilliseconds(const json& animation) {
 }
 
 std::optional<int> HierarchyReader::RecordParent(size_t n) const {
-  return n < record_parents_.size() ? record_parents_[n] : std::nullopt;
+  return bones_ ? bones_->Parent(n) : std::nullopt;
 }
 
 // Where node n's parent was read: its bone record, else the first hierarchy entry giving one.
@@ -385,29 +330,28 @@ std::vector<int> HierarchyReader::CheckedParents() const {
 void HierarchyReader::BuildNodes(const std::vector<int>& parents) {
   std::vector<Node>& nodes = asset_.rig.nodes;
   nodes.resize(node_count_);
+  if (bones_) bones_->FillNodes(nodes);
   for (size_t n = 0; n < node_count_; ++n) {
-    if (bones_) {
-      bool has_rest_pose = false;
-      ReadBoneRecord((*bones_)[n], n, node_count_, nodes[n], has_rest_pose);
-    } else {
-      nodes[n].name = fmt::format("bone_{}", n);
-    }
+    if (!bones_) nodes[n].name = fmt::format("bone_{}", n);
     nodes[n].parent = parents[n];
   }
-  if (bones_) asset_.rig.rest_pose_known = rest_pose_known_;
+  if (bones_) asset_.rig.rest_pose_known = bones_->rest_pose_known();
 }
 
 Asset HierarchyReader::Read(std::string_view bytes) {
   streamed_ = ParseJsonStreamingOrThrow(
       bytes, json_.source(),
       [this](const JsonPath& path) -> std::unique_ptr<JsonElementSink> {
+        if (path.depth() == 1 && path.Is(0, "bones")) {
+          return std::make_unique<ThreeBoneRecordsSink>(json_, limits_);
+        }
         if (IsEntries(path)) return std::make_unique<ThreeHierarchyEntriesSink>(limits_.nodes);
         if (IsEntryKeys(path)) {
           return std::make_unique<ThreeHierarchyKeysSink>(json_, path.Pointer());
         }
         return nullptr;
       },
-      IsReadMember, [this](const JsonPath& path) { return HierarchyArrayPolicy(path, limits_); });
+      IsReadMember, HierarchyArrayPolicy);
   const json& document = streamed_.document;
   if (!document.is_object()) {
     json_.Fail(

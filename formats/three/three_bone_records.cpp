@@ -87,7 +87,8 @@ void ThreeBoneRecordsSink::FailParent(size_t b, double parent, size_t bone_count
 
 void ThreeBoneRecordsSink::Check(size_t bone_count) const {
   // parents_ holds the parent of every record read, the failing one's too when it got past it.
-  const size_t checked = std::min(parents_.size(), failed_record_ + 1);
+  const size_t checked =
+      failed_record_ == SIZE_MAX ? parents_.size() : std::min(parents_.size(), failed_record_ + 1);
   for (size_t b = 0; b < checked; ++b) {
     if (parents_[b] != kNoParent && static_cast<size_t>(parents_[b] + 1) > bone_count) {
       FailParent(b, parents_[b], bone_count);

@@ -21,6 +21,22 @@ std::array<double, 3> YawPitchRollDegrees(const Quat& rotation);
 // Ry(yaw) · Rx(pitch), angles in degrees.
 Quat YawPitchRotation(double yaw_degrees, double pitch_degrees);
 
+// VRMLookAtRangeMap.map: output_scale · saturate(input / input_max), degrees in, degrees (or a
+// weight) out.
+double MapRange(const VrmLookAt::RangeMap& map, double input_degrees);
+
+// The yaw and pitch (degrees) three-vrm's VRMLookAtBoneApplier.applyYawPitch turns the left (else
+// the right) eye by for the gaze (yaw_degrees, pitch_degrees), through `maps`' range maps: a
+// positive yaw turns the left eye outward; a negative pitch (which turns the eye up) goes through
+// the *down* map, as three-vrm 3.5 does (docs/formats/vrma.md, "lookAt on a model").
+std::array<double, 2> EyeAnglesForGaze(const VrmLookAt& maps, bool left, double yaw_degrees,
+                                       double pitch_degrees);
+// Its inverse: the gaze for which EyeAnglesForGaze gives the eye (eye_yaw_degrees,
+// eye_pitch_degrees). An angle past what its map reaches (its output scale) takes the map's input
+// maximum, where the eye stops on the model, and sets `*beyond`.
+std::array<double, 2> GazeForEyeAngles(const VrmLookAt& maps, bool left, double eye_yaw_degrees,
+                                       double eye_pitch_degrees, bool* beyond);
+
 // Halfway keys between two keys: adds to `times` (and `values`, when given) the points in (t0, t1)
 // where `too_far(v0, v1, exact_middle)` says linear interpolation from v0 to v1 leaves `exact`
 // halfway, halving again up to `max_depth` times. One mechanism for the lookAt's rotations

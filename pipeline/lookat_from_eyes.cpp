@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "animconv/error.h"
@@ -29,8 +30,11 @@ bool IsEye(const Node& node) {
 // The eyes' rotation channels of one clip and what turning them into a gaze dropped.
 struct EyeGaze {
   std::vector<const Channel*> eyes;  // one or two (a rig has two eye bones)
+  std::vector<bool> left;            // per eye: the leftEye bone
+  const VrmLookAt* maps = nullptr;   // the input model's bone lookAt, taken back; else 1:1
   double largest_apart_degrees = 0;
   double largest_roll_degrees = 0;
+  bool beyond_maps = false;  // an eye turned past what its model's lookAt turns it by
 
   // The gaze at `seconds`: the mean of the eyes' yaw and pitch, without roll.
   Quat At(double seconds) {
@@ -40,6 +44,12 @@ struct EyeGaze {
       double value[4];
       EvaluateChannel(*eyes[e], seconds, value);
       angles[e] = YawPitchRollDegrees(LoadQuat(value));
+      if (maps) {
+        const std::array<double, 2> gaze =
+            GazeForEyeAngles(*maps, left[e], angles[e][0], angles[e][1], &beyond_maps);
+        angles[e][0] = gaze[0];
+        angles[e][1] = gaze[1];
+      }
       yaw += angles[e][0];
       pitch += angles[e][1];
       largest_roll_degrees = std::max(largest_roll_degrees, std::abs(angles[e][2]));
@@ -110,19 +120,26 @@ bool AnimatesEyes(const Asset& input) {
   return false;
 }
 
-void MoveEyesToLookAt(Asset& normalized, Diagnostics* diagnostics) {
+void MoveEyesToLookAt(Asset& normalized, const VrmLookAt* source_look_at,
+                      Diagnostics* diagnostics) {
+  // An expression lookAt moves no eye bone: its model's eye clips are the eyes' own motion.
+  const VrmLookAt* maps =
+      source_look_at && source_look_at->type == VrmLookAt::Type::kBone ? source_look_at : nullptr;
   std::vector<EyeGaze> gazes(normalized.clips.size());
   for (size_t c = 0; c < normalized.clips.size(); ++c) {
+    gazes[c].maps = maps;
     for (const Channel& channel : normalized.clips[c].channels) {
-      if (channel.path == Path::kRotation &&
-          IsEye(normalized.rig.nodes[static_cast<size_t>(channel.node)])) {
-        if (gazes[c].eyes.size() < 2) gazes[c].eyes.push_back(&channel);  // one per eye
+      const Node& node = normalized.rig.nodes[static_cast<size_t>(channel.node)];
+      if (channel.path == Path::kRotation && IsEye(node) && gazes[c].eyes.size() < 2) {
+        gazes[c].eyes.push_back(&channel);  // one per eye
+        gazes[c].left.push_back(*node.human_bone == HumanBone::kLeftEye);
       }
     }
   }
   std::vector<std::optional<Channel>> channels(normalized.clips.size());
   size_t keys = 0, added_keys = 0;
   double apart = 0, roll = 0;
+  bool beyond_maps = false;
   size_t eye_count = 0;
   for (size_t c = 0; c < gazes.size(); ++c) {
     if (gazes[c].eyes.empty()) continue;
@@ -130,6 +147,7 @@ void MoveEyesToLookAt(Asset& normalized, Diagnostics* diagnostics) {
     keys += channels[c]->key_count();
     apart = std::max(apart, gazes[c].largest_apart_degrees);
     roll = std::max(roll, gazes[c].largest_roll_degrees);
+    beyond_maps = beyond_maps || gazes[c].beyond_maps;
     eye_count = std::max(eye_count, gazes[c].eyes.size());
   }
   RemoveEyes(normalized);
@@ -144,10 +162,11 @@ void MoveEyesToLookAt(Asset& normalized, Diagnostics* diagnostics) {
     channels[c]->node = node;
     normalized.clips[c].channels.push_back(std::move(*channels[c]));
   }
-  std::string note = fmt::format(
-      "lookAt from eye rotations: {} key(s); its yaw and pitch are {}, 1:1 (a model turns its "
-      "eyes by them through its own lookAt range maps)",
-      keys, eye_count == 2 ? "the mean of both eyes'" : "the eye's");
+  std::string note = fmt::format("lookAt from eye rotations: {} key(s); its yaw and pitch are {}, ",
+                                 keys, eye_count == 2 ? "the mean of both eyes'" : "the eye's");
+  note += maps ? "taken back through the input's lookAt range maps (`animconv info` lists them), "
+                 "so that the input model turns its eyes as they were"
+               : "1:1 (a model turns its eyes by them through its own lookAt range maps)";
   if (added_keys > 0) {
     note += fmt::format("; {} key(s) added between keys to keep within {:g} rad", added_keys,
                         kGazeToleranceRadians);
@@ -168,7 +187,14 @@ void MoveEyesToLookAt(Asset& normalized, Diagnostics* diagnostics) {
         "eye bones with a glb or bvh output)",
         apart_warning ? ";" : ":", kRollWarningDegrees);
   }
-  AddDiagnostic(diagnostics, apart_warning || roll_warning ? Severity::kWarning : Severity::kInfo,
+  if (beyond_maps) {
+    note += fmt::format(
+        "{} the eyes turn further than the input's own lookAt turns them, and a lookAt played on "
+        "it stops where its range maps end (keep the eye bones with a glb or bvh output)",
+        apart_warning || roll_warning ? ";" : ":");
+  }
+  AddDiagnostic(diagnostics,
+                apart_warning || roll_warning || beyond_maps ? Severity::kWarning : Severity::kInfo,
                 note);
 }
 

@@ -13,11 +13,6 @@
 namespace animconv {
 namespace {
 
-// VRMLookAtRangeMap.map: output_scale · saturate(input / input_max).
-double Map(const VrmLookAt::RangeMap& map, double input_degrees) {
-  return map.output_scale * std::clamp(input_degrees / map.input_max_degrees, 0.0, 1.0);
-}
-
 const Channel* LookAtChannel(const std::vector<Node>& role_nodes,
                              const std::vector<Channel>& channels) {
   for (const Channel& channel : channels) {
@@ -43,10 +38,10 @@ constexpr const char* kLookExpressions[4] = {"lookUp", "lookDown", "lookLeft", "
 std::array<double, 4> LookWeights(const VrmLookAt& maps, const std::array<double, 2>& gaze) {
   const double yaw = gaze[0];
   const double pitch = gaze[1];
-  return {pitch < 0 ? Map(maps.vertical_up, -pitch) : 0,
-          pitch < 0 ? 0 : Map(maps.vertical_down, pitch),
-          yaw < 0 ? 0 : Map(maps.horizontal_outer, yaw),
-          yaw < 0 ? Map(maps.horizontal_outer, -yaw) : 0};
+  return {pitch < 0 ? MapRange(maps.vertical_up, -pitch) : 0,
+          pitch < 0 ? 0 : MapRange(maps.vertical_down, pitch),
+          yaw < 0 ? 0 : MapRange(maps.horizontal_outer, yaw),
+          yaw < 0 ? MapRange(maps.horizontal_outer, -yaw) : 0};
 }
 
 // Where the weights bend: yaw or pitch at 0 or at a map's input maximum. Positive inside.
@@ -82,19 +77,8 @@ EyeFrame FrameOf(const Rig& rig, const RestPose& rest, int eye) {
 Quat EyeRotationInFrame(const EyeFrame& frame, bool left, const VrmLookAt& look_at,
                         const Quat& gaze) {
   const std::array<double, 3> angles = YawPitchRollDegrees(gaze);
-  const double yaw = angles[0];
-  const double pitch = angles[1];
-  // VRMLookAtBoneApplier.applyYawPitch to the letter: a positive yaw turns the left eye outward;
-  // a negative pitch (which turns the eye up) goes through the *down* map, as three-vrm 3.5 does
-  // (docs/formats/vrma.md, "lookAt on a model").
-  const double eye_pitch =
-      pitch < 0 ? -Map(look_at.vertical_down, -pitch) : Map(look_at.vertical_up, pitch);
-  const VrmLookAt::RangeMap& toward_minus =
-      left ? look_at.horizontal_inner : look_at.horizontal_outer;
-  const VrmLookAt::RangeMap& toward_plus =
-      left ? look_at.horizontal_outer : look_at.horizontal_inner;
-  const double eye_yaw = yaw < 0 ? -Map(toward_minus, -yaw) : Map(toward_plus, yaw);
-  Quat turn = YawPitchRotation(eye_yaw, eye_pitch);
+  const std::array<double, 2> eye = EyeAnglesForGaze(look_at, left, angles[0], angles[1]);
+  Quat turn = YawPitchRotation(eye[0], eye[1]);
   // _getWorldFaceFrontQuat: 180° about Y for faceFront (0, 0, -1).
   if (look_at.faces_minus_z) turn = {-turn[0], turn[1], -turn[2], turn[3]};
   const Quat& parent = frame.parent_world;

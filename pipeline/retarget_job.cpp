@@ -281,7 +281,9 @@ Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mi
   Asset out =
       Retargeted(input, MakeHumanoidTPoseRig(bones, rig.facing), coordinates, options, report);
   CheckRetargetedHips(out, input.rig.rest_pose_known, diagnostics);
-  if (look_at_from_eyes) MoveEyesToLookAt(out, diagnostics);
+  if (look_at_from_eyes) {
+    MoveEyesToLookAt(out, input.vrm_look_at ? &*input.vrm_look_at : nullptr, diagnostics);
+  }
   AddVrmaRoleTracks(std::move(roles), out);
   return out;
 }

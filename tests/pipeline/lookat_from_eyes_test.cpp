@@ -9,6 +9,7 @@
 #include "animconv/humanoid_pose.h"
 #include "animconv/quaternion.h"
 #include "animconv/sample.h"
+#include "pipeline/gaze.h"
 #include "test_support.h"
 
 namespace animconv {
@@ -69,7 +70,7 @@ TEST(LookAtFromEyesTest, GazeIsTheMeanOfTheEyesYawAndPitchAndTheEyesAreGone) {
                           {Gaze(0, 0), Gaze(19, -11), Gaze(-28, 12)});
   EXPECT_TRUE(AnimatesEyes(asset));
   Diagnostics diagnostics;
-  MoveEyesToLookAt(asset, &diagnostics);
+  MoveEyesToLookAt(asset, nullptr, &diagnostics);
   EXPECT_FALSE(AnimatesEyes(asset));
   EXPECT_LT(HumanBoneNode(asset.rig, HumanBone::kLeftEye), 0);
   EXPECT_LT(HumanBoneNode(asset.rig, HumanBone::kRightEye), 0);
@@ -94,7 +95,7 @@ TEST(LookAtFromEyesTest, RollIsDroppedAndKeysAreAddedWhereTheSlerpWouldLeaveTheG
   Asset asset = EyesAsset({start, end}, {start, end});
   Channel original = asset.clips[0].channels[1];
   Diagnostics diagnostics;
-  MoveEyesToLookAt(asset, &diagnostics);
+  MoveEyesToLookAt(asset, nullptr, &diagnostics);
   const Channel* look_at = &asset.clips[0].channels.back();
   EXPECT_GT(look_at->key_count(), 2u);
   for (double seconds : {0.125, 0.25, 0.375}) {
@@ -114,10 +115,71 @@ TEST(LookAtFromEyesTest, RollIsDroppedAndKeysAreAddedWhereTheSlerpWouldLeaveTheG
 TEST(LookAtFromEyesTest, EyesFarApartAreAWarning) {
   Asset asset = EyesAsset({Gaze(0, 0), Gaze(20, 0)}, {Gaze(0, 0), Gaze(-20, 0)});
   Diagnostics diagnostics;
-  MoveEyesToLookAt(asset, &diagnostics);
+  MoveEyesToLookAt(asset, nullptr, &diagnostics);
   ASSERT_EQ(diagnostics.size(), 1u);
   EXPECT_EQ(diagnostics[0].severity, Severity::kWarning);
   EXPECT_LT(AngleBetween(LookAtAt(asset, 0.5), Gaze(0, 0)), 1e-12);
+}
+
+// A VRM model's eye clip: its eyes turned as its own lookAt turns them (a VRMA played on it), so
+// the gaze is taken back through its range maps, each eye through its own (inner and outer
+// differ), and the two agree. 1:1, the VRMA would turn the model's eyes again through the maps:
+// by 12/90 of what they did.
+TEST(LookAtFromEyesTest, AVrmModelsEyesAreTakenBackThroughItsRangeMaps) {
+  VrmLookAt maps;
+  maps.horizontal_inner = {90, 8};
+  maps.horizontal_outer = {90, 12};
+  maps.vertical_down = {60, 10};
+  maps.vertical_up = {45, 15};
+  const auto eye = [&](bool left, double yaw, double pitch) {
+    const std::array<double, 2> angles = EyeAnglesForGaze(maps, left, yaw, pitch);
+    return Gaze(angles[0], angles[1]);
+  };
+  // A sweep from (30, 20) to (-45, -30) deg, keyed every 0.5 s as EyesAsset keys.
+  std::vector<Quat> left, right;
+  for (int k = 0; k <= 20; ++k) {
+    const double yaw = 30 - 3.75 * k, pitch = 20 - 2.5 * k;
+    left.push_back(eye(true, yaw, pitch));
+    right.push_back(eye(false, yaw, pitch));
+  }
+  Asset asset = EyesAsset(left, right);
+  Diagnostics diagnostics;
+  MoveEyesToLookAt(asset, &maps, &diagnostics);
+  EXPECT_LT(AngleBetween(LookAtAt(asset, 0), Gaze(30, 20)), 1e-9);
+  EXPECT_LT(AngleBetween(LookAtAt(asset, 2.5), Gaze(11.25, 7.5)), 1e-9);
+  EXPECT_LT(AngleBetween(LookAtAt(asset, 10), Gaze(-45, -30)), 1e-9);
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(diagnostics[0].severity, Severity::kInfo) << diagnostics[0].text;
+  EXPECT_NE(diagnostics[0].text.find("taken back through the input's lookAt range maps"),
+            std::string::npos)
+      << diagnostics[0].text;
+}
+
+// An eye turned past what its model's lookAt turns it by (12 deg outward) plays only as far as
+// the maps reach: a warning with the fix.
+TEST(LookAtFromEyesTest, EyesPastTheirModelsRangeAreAWarning) {
+  VrmLookAt maps;
+  maps.horizontal_inner = {90, 12};
+  maps.horizontal_outer = {90, 12};
+  Asset asset = EyesAsset({Gaze(0, 0), Gaze(20, 0)}, {Gaze(0, 0), Gaze(20, 0)});
+  Diagnostics diagnostics;
+  MoveEyesToLookAt(asset, &maps, &diagnostics);
+  EXPECT_LT(AngleBetween(LookAtAt(asset, 0.5), Gaze(90, 0)), 1e-9);
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(diagnostics[0].severity, Severity::kWarning);
+  EXPECT_NE(diagnostics[0].text.find("keep the eye bones with a glb or bvh output"),
+            std::string::npos)
+      << diagnostics[0].text;
+}
+
+// An expression lookAt turns no eye bone: that model's eye clip is taken 1:1.
+TEST(LookAtFromEyesTest, AnExpressionLookAtsEyesAreTaken1To1) {
+  VrmLookAt maps;
+  maps.type = VrmLookAt::Type::kExpression;
+  maps.horizontal_outer = {90, 1};
+  Asset asset = EyesAsset({Gaze(0, 0), Gaze(20, 0)}, {Gaze(0, 0), Gaze(20, 0)});
+  MoveEyesToLookAt(asset, &maps, nullptr);
+  EXPECT_LT(AngleBetween(LookAtAt(asset, 0.5), Gaze(20, 0)), 1e-12);
 }
 
 TEST(LookAtFromEyesTest, StillEyesAreNotAnimated) {

@@ -7,6 +7,7 @@
 #include "animconv/humanoid_pose.h"
 #include "animconv/quaternion.h"
 #include "animconv/rest_pose.h"
+#include "pipeline/diff_look_at.h"
 
 namespace animconv {
 namespace {
@@ -191,6 +192,14 @@ DiffJobResult RunDiffJob(const std::string& path_a, const std::string& path_b,
   } else if (ReadAsNormalisedHumanoid(b, a)) {
     result.normalised = {'B', b.asset.coordinates.facing};
   }
+  for (const char side : {'B', 'A'}) {
+    Asset& look_at_side = side == 'B' ? b.asset : a.asset;
+    const LookAtEyeMapping mapping =
+        PlayLookAtOnEyes(look_at_side, side == 'B' ? a.asset : b.asset);
+    if (mapping == LookAtEyeMapping::kNone) continue;
+    result.look_at_on_eyes = {side, mapping == LookAtEyeMapping::kRangeMaps};
+    break;
+  }
   const auto [ca, cb] = SelectClipPair(a.asset, b.asset, diff_options);
   result.diff = DiffClips(a.asset, *ca, b.asset, *cb, diff_options);
   return result;
@@ -208,6 +217,11 @@ std::string DiffJson(const std::string& path_a, const std::string& path_b,
   if (normalised.side) {
     out[normalised.side == 'A' ? "a" : "b"]["read_as_normalised_humanoid"] = {
         {"facing", DiffFacingName(normalised.facing)}};
+  }
+  const LookAtOnEyes& look_at = result.look_at_on_eyes;
+  if (look_at.side) {
+    out[look_at.side == 'A' ? "a" : "b"]["look_at_played_on_eyes"] = {
+        {"mapping", look_at.through_range_maps ? "range maps" : "1:1"}};
   }
   return out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
 }

@@ -69,6 +69,16 @@ std::string DiffText(const std::string& path_a, const std::string& path_b,
         "facing {}, as convert retargets it\n",
         normalised.side, DiffFacingName(normalised.facing));
   }
+  if (const LookAtOnEyes& look_at = result.look_at_on_eyes; look_at.side) {
+    const char other = look_at.side == 'A' ? 'B' : 'A';
+    out += fmt::format(
+        "lookAt: {}'s lookAt played on eyes under its head ({}) to compare with {}'s eye bones\n",
+        look_at.side,
+        look_at.through_range_maps
+            ? fmt::format("through {}'s range maps, as three-vrm turns them", other)
+            : std::string("its yaw and pitch as the eyes' own, 1:1"),
+        other);
+  }
   if (fitted.side) {
     out += fmt::format(
         "timing: {}'s rows have no times: read {:.10g} s apart ({:.6g} fps) to span {}'s {:.6g} "

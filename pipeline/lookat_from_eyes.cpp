@@ -1,6 +1,7 @@
 #include "pipeline/lookat_from_eyes.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <array>
@@ -11,16 +12,18 @@
 
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
+#include "animconv/reduce.h"
 #include "animconv/sample.h"
 #include "pipeline/gaze.h"
 
 namespace animconv {
 namespace {
 
-// Eyes that disagree by more than this look at no single point a lookAt can give, and a roll
-// past it is motion a lookAt cannot hold: warnings (exit 0 means the motion is right).
-constexpr double kEyesApartWarningDegrees = 5;
-constexpr double kRollWarningDegrees = 5;
+constexpr double kDegrees = 180.0 / 3.14159265358979323846;
+
+// Eyes that disagree by more than this most likely are not the eye bones they were mapped as: the
+// warning says to check the mapping.
+constexpr double kEyesApartHintDegrees = 5;
 
 bool IsEye(const Node& node) {
   return node.human_bone &&
@@ -35,15 +38,21 @@ struct EyeGaze {
   double largest_apart_degrees = 0;
   double largest_roll_degrees = 0;
   bool beyond_maps = false;  // an eye turned past what its model's lookAt turns it by
+  // How far an eye the gaze turns (as the model turns it, or 1:1) is from the eye's own rotation
+  // at a key: what the roll, the eyes' disagreement and the maps' ends leave out, which `diff`
+  // shows (pipeline/diff_look_at.h).
+  double largest_eye_error_degrees = 0;
 
   // The gaze at `seconds`: the mean of the eyes' yaw and pitch, without roll.
   Quat At(double seconds) {
     double yaw = 0, pitch = 0;
     std::array<std::array<double, 3>, 2> angles{};
+    std::array<Quat, 2> actual{};
     for (size_t e = 0; e < eyes.size(); ++e) {
       double value[4];
       EvaluateChannel(*eyes[e], seconds, value);
-      angles[e] = YawPitchRollDegrees(LoadQuat(value));
+      actual[e] = LoadQuat(value);
+      angles[e] = YawPitchRollDegrees(actual[e]);
       if (maps) {
         const std::array<double, 2> gaze =
             GazeForEyeAngles(*maps, left[e], angles[e][0], angles[e][1], &beyond_maps);
@@ -60,7 +69,16 @@ struct EyeGaze {
       largest_apart_degrees = std::max(largest_apart_degrees, apart);
     }
     const double count = static_cast<double>(eyes.size());
-    return YawPitchRotation(yaw / count, pitch / count);
+    yaw /= count;
+    pitch /= count;
+    for (size_t e = 0; e < eyes.size(); ++e) {
+      const std::array<double, 2> turn =
+          maps ? EyeAnglesForGaze(*maps, left[e], yaw, pitch) : std::array<double, 2>{yaw, pitch};
+      largest_eye_error_degrees =
+          std::max(largest_eye_error_degrees,
+                   AngleBetween(YawPitchRotation(turn[0], turn[1]), actual[e]) * kDegrees);
+    }
+    return YawPitchRotation(yaw, pitch);
   }
 };
 
@@ -140,6 +158,7 @@ void MoveEyesToLookAt(Asset& normalized, const VrmLookAt* source_look_at,
   size_t keys = 0, added_keys = 0;
   double apart = 0, roll = 0;
   bool beyond_maps = false;
+  double eye_error = 0;
   size_t eye_count = 0;
   for (size_t c = 0; c < gazes.size(); ++c) {
     if (gazes[c].eyes.empty()) continue;
@@ -148,6 +167,7 @@ void MoveEyesToLookAt(Asset& normalized, const VrmLookAt* source_look_at,
     apart = std::max(apart, gazes[c].largest_apart_degrees);
     roll = std::max(roll, gazes[c].largest_roll_degrees);
     beyond_maps = beyond_maps || gazes[c].beyond_maps;
+    eye_error = std::max(eye_error, gazes[c].largest_eye_error_degrees);
     eye_count = std::max(eye_count, gazes[c].eyes.size());
   }
   RemoveEyes(normalized);
@@ -173,29 +193,27 @@ void MoveEyesToLookAt(Asset& normalized, const VrmLookAt* source_look_at,
   }
   if (eye_count == 2) note += fmt::format("; the eyes differ by up to {:.3g} deg", apart);
   if (roll > 0.01) note += fmt::format("; their roll (up to {:.3g} deg) is dropped", roll);
-  const bool apart_warning = apart > kEyesApartWarningDegrees;
-  if (apart_warning) {
+  if (beyond_maps) note += "; the eyes turn further than the input's own lookAt turns them";
+  // Exit 0 means the motion is right: eyes that play further off than diff's tolerance are a
+  // warning, with the fix.
+  const bool warn = eye_error > ReduceOptions{}.rotation_degrees;
+  if (warn) {
+    std::vector<std::string> causes;
+    if (eye_count == 2 && apart > 0) causes.push_back("one gaze for both eyes");
+    if (roll > 0.01) causes.push_back("no roll");
+    if (beyond_maps) causes.push_back("no turn past the range maps' end");
     note += fmt::format(
-        ": a lookAt gives both eyes one gaze, so eyes more than {:g} deg apart play as their "
-        "mean (check the eye bones' mapping with `animconv bones`)",
-        kEyesApartWarningDegrees);
+        ": played as a lookAt ({}), the eyes play up to {:.3g} deg off their own rotations; keep "
+        "the eye bones with a glb or bvh output",
+        fmt::join(causes, ", "), eye_error);
+    if (apart > kEyesApartHintDegrees) {
+      note += fmt::format(
+          " (eyes more than {:g} deg apart: check their mapping with `animconv "
+          "bones`)",
+          kEyesApartHintDegrees);
+    }
   }
-  const bool roll_warning = roll > kRollWarningDegrees;
-  if (roll_warning) {
-    note += fmt::format(
-        "{} a lookAt has no roll, so an eye roll of more than {:g} deg does not play (keep the "
-        "eye bones with a glb or bvh output)",
-        apart_warning ? ";" : ":", kRollWarningDegrees);
-  }
-  if (beyond_maps) {
-    note += fmt::format(
-        "{} the eyes turn further than the input's own lookAt turns them, and a lookAt played on "
-        "it stops where its range maps end (keep the eye bones with a glb or bvh output)",
-        apart_warning || roll_warning ? ";" : ":");
-  }
-  AddDiagnostic(diagnostics,
-                apart_warning || roll_warning || beyond_maps ? Severity::kWarning : Severity::kInfo,
-                note);
+  AddDiagnostic(diagnostics, warn ? Severity::kWarning : Severity::kInfo, note);
 }
 
 }  // namespace animconv

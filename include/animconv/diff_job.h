@@ -25,10 +25,18 @@ struct NormalisedReading {
   Facing facing = Facing::kUnknown;
 };
 
+// A VRMA's lookAt, which holds no eye bones, played on eyes to compare with the other input's eye
+// bones (docs/cli.md, `diff`: "lookAt and eyes").
+struct LookAtOnEyes {
+  char side = 0;                    // 'A' or 'B', the side whose lookAt was played; 0: neither
+  bool through_range_maps = false;  // the other side's own (a VRM model's bone lookAt), else 1:1
+};
+
 struct DiffJobResult {
   ClipDiff diff;
   FittedRows fitted;
   NormalisedReading normalised;
+  LookAtOnEyes look_at_on_eyes;
 };
 
 // Reads `path_a` and `path_b` with `options` (their diagnostics go to `diagnostics`, in the order

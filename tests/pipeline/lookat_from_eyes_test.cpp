@@ -83,9 +83,22 @@ TEST(LookAtFromEyesTest, GazeIsTheMeanOfTheEyesYawAndPitchAndTheEyesAreGone) {
   EXPECT_LT(AngleBetween(LookAtAt(asset, 0.5), Gaze(20, -10)), 1e-12);
   EXPECT_LT(AngleBetween(LookAtAt(asset, 1.0), Gaze(-29, 12)), 1e-12);
   ASSERT_EQ(diagnostics.size(), 1u);
-  EXPECT_EQ(diagnostics[0].severity, Severity::kInfo);
   EXPECT_NE(diagnostics[0].text.find("the eyes differ by up to 2 deg"), std::string::npos)
       << diagnostics[0].text;
+  // Each eye plays 1 deg of yaw and 1 of pitch off its own at the keys (and more between them,
+  // where the slerped eyes roll): past diff's 0.1 deg, so a warning that says how far.
+  EXPECT_EQ(diagnostics[0].severity, Severity::kWarning);
+  EXPECT_NE(diagnostics[0].text.find("the eyes play up to"), std::string::npos)
+      << diagnostics[0].text;
+}
+
+// Eyes that agree within the tolerance play as they were: a note, no warning.
+TEST(LookAtFromEyesTest, EyesThatAgreeAreANote) {
+  Asset asset = EyesAsset({Gaze(0, 0), Gaze(21, 0)}, {Gaze(0, 0), Gaze(21.1, 0)});
+  Diagnostics diagnostics;
+  MoveEyesToLookAt(asset, nullptr, &diagnostics);
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(diagnostics[0].severity, Severity::kInfo) << diagnostics[0].text;
 }
 
 TEST(LookAtFromEyesTest, RollIsDroppedAndKeysAreAddedWhereTheSlerpWouldLeaveTheGaze) {

@@ -65,6 +65,14 @@ std::string FormatIds(bool readers) {
   return ids;
 }
 
+// The writers that hand their bytes over as pieces (Format::write_pieces).
+std::vector<Format> WithPieceWriters(std::vector<Format> formats) {
+  for (Format& format : formats) {
+    if (format.id == "three") format.write_pieces = WriteThreeJsonPieces;
+  }
+  return formats;
+}
+
 // The Assimp entry last (its sniffer is the loosest), in the builds that have Assimp.
 std::vector<Format> WithAssimp(std::vector<Format> formats) {
 #if ANIMCONV_WITH_ASSIMP
@@ -83,7 +91,7 @@ std::vector<Format> WithAssimp(std::vector<Format> formats) {
 const std::vector<Format>& Formats() {
   // Order matters twice: sniffers run top to bottom (the specific `csv` header test before the
   // looser unity-csv one), and on an extension tie the first entry wins (".csv" writes `csv`).
-  static const std::vector<Format> formats = WithAssimp({
+  static const std::vector<Format> formats = WithPieceWriters(WithAssimp({
       {"csv",
        "animconv CSV: time + one column per channel component",
        {".csv"},
@@ -174,7 +182,7 @@ const std::vector<Format>& Formats() {
        WriteBvh,
        NormalizedHumanoid::kNo,
        /*holds_morph_weights=*/false},
-  });
+  }));
   return formats;
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -259,6 +260,7 @@ void SyncFolderOf(const std::string& path) {
 // seed pipeline"). Only a hint (Linux sync_file_range, SYNC_FILE_RANGE_WRITE: start, do not
 // wait); the fsync is what makes the file durable, on every system.
 constexpr size_t kWriteChunkBytes = size_t{8} << 20;
+constexpr int kMaxIovecs = 64;  // pieces per writev (IOV_MAX is 1024 on Linux)
 
 void StartWriteback(int descriptor, size_t* sent_to_disk, size_t written) {
 #if defined(__linux__) && !defined(__EMSCRIPTEN__)
@@ -275,7 +277,7 @@ void StartWriteback(int descriptor, size_t* sent_to_disk, size_t written) {
 
 // One attempt of WriteFileAtomic; false when the temporary file was removed before it was locked
 // (another process took it for abandoned in that instant, see RemoveIfAbandoned): try again.
-bool WriteThroughTemporary(const std::string& path, std::string_view bytes) {
+bool WriteThroughTemporary(const std::string& path, const std::vector<std::string_view>& pieces) {
   const std::string temporary = TemporaryNameFor(path);
   const PendingTemporary pending(temporary);  // listed before it exists, released after rename
   FileDescriptor file(::open(temporary.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666));
@@ -293,14 +295,39 @@ bool WriteThroughTemporary(const std::string& path, std::string_view bytes) {
   };
   size_t written = 0;
   size_t sent_to_disk = 0;  // bytes whose writeback has been started
-  while (written < bytes.size()) {
-    const size_t chunk = std::min(bytes.size() - written, kWriteChunkBytes);
-    const ssize_t put = ::write(file.get(), bytes.data() + written, chunk);
+  // The pieces in calls of up to kWriteChunkBytes and kMaxIovecs pieces: the next call starts at
+  // `offset` in pieces[piece]; empty pieces are passed over.
+  size_t piece = 0, offset = 0;
+  const auto skip_empty = [&] {
+    while (piece < pieces.size() && offset == pieces[piece].size()) ++piece, offset = 0;
+  };
+  skip_empty();
+  while (piece < pieces.size()) {
+    iovec vectors[kMaxIovecs];
+    int count = 0;
+    size_t bytes = 0;
+    for (size_t p = piece, start = offset;
+         p < pieces.size() && count < kMaxIovecs && bytes < kWriteChunkBytes; ++p, start = 0) {
+      const size_t length = std::min(pieces[p].size() - start, kWriteChunkBytes - bytes);
+      if (length == 0) continue;
+      vectors[count].iov_base = const_cast<char*>(pieces[p].data() + start);
+      vectors[count].iov_len = length;
+      ++count;
+      bytes += length;
+    }
+    const ssize_t put = count == 1 ? ::write(file.get(), vectors[0].iov_base, vectors[0].iov_len)
+                                   : ::writev(file.get(), vectors, count);
     if (put < 0) {
       if (errno == EINTR) continue;
       fail("cannot write output");
     }
     written += static_cast<size_t>(put);
+    for (size_t left = static_cast<size_t>(put); left > 0;) {  // past what was written
+      const size_t step = std::min(left, pieces[piece].size() - offset);
+      offset += step;
+      left -= step;
+      skip_empty();
+    }
     StartWriteback(file.get(), &sent_to_disk, written);
   }
   if (::fsync(file.get()) != 0) fail("cannot flush output");
@@ -319,7 +346,11 @@ bool WriteThroughTemporary(const std::string& path, std::string_view bytes) {
 }  // namespace
 
 void WriteFileAtomic(const std::string& path, std::string_view bytes) {
-  for (int attempt = 1; !WriteThroughTemporary(path, bytes); ++attempt) {
+  WriteFileAtomic(path, std::vector<std::string_view>{bytes});
+}
+
+void WriteFileAtomic(const std::string& path, const std::vector<std::string_view>& pieces) {
+  for (int attempt = 1; !WriteThroughTemporary(path, pieces); ++attempt) {
     if (attempt == 3) {
       throw Error(ErrorKind::kIo, path, "",
                   "cannot create output: its temporary file was removed as it was created, "

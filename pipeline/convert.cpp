@@ -462,8 +462,8 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
   return prepared;
 }
 
-std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options,
-                        Diagnostics* diagnostics) {
+TextPieces RenderAssetPieces(Asset asset, const Format& format, const ConvertOptions& options,
+                             Diagnostics* diagnostics) {
   if (options.write.gltf_compression && format.id != "gltf" && format.id != "glb" &&
       format.id != "vrma") {
     ThrowUsage(fmt::format("--compress is for gltf, glb and vrma output, not {}", format.id));
@@ -510,7 +510,13 @@ std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions&
   }
   WriteOptions write = options.write;
   write.diagnostics = diagnostics;
-  return format.write(asset, write);
+  return format.write_pieces ? format.write_pieces(asset, write)
+                             : TextPieces(format.write(asset, write));
+}
+
+std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options,
+                        Diagnostics* diagnostics) {
+  return RenderAssetPieces(std::move(asset), format, options, diagnostics).Joined();
 }
 
 void ConvertFile(const std::string& input, const std::string& output, const ConvertOptions& options,
@@ -529,14 +535,19 @@ void ConvertFile(const std::string& input, const std::string& output, const Conv
   }
   // Resolve the writer before reading so a bad output name fails fast.
   report->output_format = &DetectOutputFormat(output, options.to);
-  const std::string bytes =
-      ConvertLoadedAsset(LoadAsset(input, options, &report->diagnostics), input, options, report);
-  WriteFileAtomic(output, bytes);
+  TextPieces bytes = ConvertLoadedAssetPieces(LoadAsset(input, options, &report->diagnostics),
+                                              input, options, report);
+  WriteFileAtomic(output, bytes.Pieces());
   report->output_bytes = bytes.size();
 }
 
 std::string ConvertLoadedAsset(LoadedAsset loaded, const std::string& input,
                                const ConvertOptions& options, ConvertReport* report) {
+  return ConvertLoadedAssetPieces(std::move(loaded), input, options, report).Joined();
+}
+
+TextPieces ConvertLoadedAssetPieces(LoadedAsset loaded, const std::string& input,
+                                    const ConvertOptions& options, ConvertReport* report) {
   report->input_format = loaded.format;
   report->input_bytes = loaded.input_bytes;
   if (options.clip) SelectClip(loaded.asset, *options.clip);
@@ -547,8 +558,8 @@ std::string ConvertLoadedAsset(LoadedAsset loaded, const std::string& input,
   CheckCoverage(coverage, prepared, *report->output_format, options, steps, input,
                 &report->diagnostics);
   ReduceStep(prepared, options, &report->diagnostics);
-  std::string bytes =
-      RenderAsset(std::move(prepared), *report->output_format, options, &report->diagnostics);
+  TextPieces bytes =
+      RenderAssetPieces(std::move(prepared), *report->output_format, options, &report->diagnostics);
   report->output_bytes = bytes.size();
   return bytes;
 }

@@ -26,18 +26,6 @@ uint64_t Round(uint64_t accumulator, uint64_t word) {
   return RotateLeft(accumulator + word * kPrime2, 31) * kPrime1;
 }
 
-// Two FNV-1a 64-bit lanes with different offset bases.
-struct Fnv128 {
-  uint64_t high;
-  uint64_t low;
-  void Add(std::string_view bytes) {
-    for (const char c : bytes) {
-      high = (high ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
-      low = (low ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
-    }
-  }
-};
-
 }  // namespace
 
 // Four independent multiply-rotate lanes over 32-byte stripes (the structure of xxHash64's main
@@ -62,20 +50,26 @@ uint64_t DigestArrayText(std::string_view text) {
   return digest ^ (digest >> 32);
 }
 
-std::string ClipUuid(std::string_view clip_text, const std::vector<DigestedArray>& arrays,
-                     size_t clip_index) {
-  Fnv128 hash{0xcbf29ce484222325ull ^ clip_index, 0x84222325cbf29ce4ull + clip_index};
-  size_t position = 0;
-  for (const DigestedArray& array : arrays) {
-    hash.Add(clip_text.substr(position, array.offset - position));
-    char digest[8];
-    for (int i = 0; i < 8; ++i) digest[i] = static_cast<char>(array.digest >> (8 * i));
-    hash.Add(std::string_view(digest, sizeof digest));
-    position = array.offset + array.length;
+ClipUuidHash::ClipUuidHash(size_t clip_index)
+    : high_(0xcbf29ce484222325ull ^ clip_index), low_(0x84222325cbf29ce4ull + clip_index) {}
+
+// Two FNV-1a 64-bit lanes with different offset bases.
+void ClipUuidHash::AddText(std::string_view text) {
+  for (const char c : text) {
+    high_ = (high_ ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
+    low_ = (low_ ^ static_cast<uint8_t>(c)) * 0x100000001b3ull;
   }
-  hash.Add(clip_text.substr(position));
-  const uint64_t high = (hash.high & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000008000ull;
-  const uint64_t low = (hash.low & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;
+}
+
+void ClipUuidHash::AddArray(uint64_t digest) {
+  char bytes[8];
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>(digest >> (8 * i));
+  AddText(std::string_view(bytes, sizeof bytes));
+}
+
+std::string ClipUuidHash::Uuid() const {
+  const uint64_t high = (high_ & 0xFFFFFFFFFFFF0FFFull) | 0x0000000000008000ull;
+  const uint64_t low = (low_ & 0x3FFFFFFFFFFFFFFFull) | 0x8000000000000000ull;
   return fmt::format("{:08x}-{:04x}-{:04x}-{:04x}-{:012x}", high >> 32, (high >> 16) & 0xFFFF,
                      high & 0xFFFF, low >> 48, low & 0xFFFFFFFFFFFFull);
 }

@@ -16,6 +16,9 @@ bool SniffThreeJson(std::string_view bytes);  // three_sniff.cpp, beside SniffTh
 Asset ReadThreeJson(std::string_view bytes, const ReadOptions& options);
 // Rotations must be unit and hemisphere-aligned (RenderAsset in animconv/convert.h does that).
 std::string WriteThreeJson(const Asset& asset, const WriteOptions& options);
+// The same bytes as pieces: the times and values arrays as they were formatted, not copied into
+// one string (animconv/text_pieces.h; the file job writes them so).
+TextPieces WriteThreeJsonPieces(const Asset& asset, const WriteOptions& options);
 
 // A track name split like three.js PropertyBinding.parseTrackName (three.js r187
 // PropertyBinding.parseTrackName); an empty string stands for a part the name leaves out (an empty

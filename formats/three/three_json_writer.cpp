@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "animconv/error.h"
+#include "animconv/text_pieces.h"
 #include "formats/common/writer_support.h"
 #include "formats/three/three_clip_uuid.h"
 #include "formats/three/three_json.h"
@@ -93,8 +94,11 @@ TrackTexts FormatTracks(std::vector<Track>& tracks) {
   ParallelFor(
       distinct_times.size() + tracks.size(),
       [&](size_t piece) {
+        // Room for ~10 characters a number up front: a text grown by doubling is copied at every
+        // step, and each larger block is fresh memory, first-touched (page faults) again.
         if (piece < distinct_times.size()) {
           const std::vector<double>& times = *distinct_times[piece];
+          texts.times[piece].reserve(times.size() * 10 + 16);
           AppendFloatList(texts.times[piece], times.data(), times.size());
           texts.times_digests[piece] = DigestArrayText(texts.times[piece]);
           return;
@@ -102,6 +106,7 @@ TrackTexts FormatTracks(std::vector<Track>& tracks) {
         const size_t t = piece - distinct_times.size();
         const Track& track = tracks[t];
         const std::vector<double>& data = track.per_target ? track.column : track.channel->values;
+        texts.values[t].reserve(data.size() * 10 + 16);
         AppendFloatList(texts.values[t], data.data(), data.size());
         texts.values_digests[t] = DigestArrayText(texts.values[t]);
       },
@@ -109,23 +114,63 @@ TrackTexts FormatTracks(std::vector<Track>& tracks) {
   return texts;
 }
 
-// Appends track `t`, and where its arrays went (from `clip_start`) to `arrays`.
-void AppendTrack(std::string& out, const Track& track, const TrackTexts& texts, size_t t,
-                 size_t clip_start, std::vector<DigestedArray>* arrays) {
+// A clip's text as it is written (TextPieces: its arrays are kept, not copied), and its uuid's
+// hash of the same bytes.
+class ClipText {
+ public:
+  ClipText(TextPieces& out, size_t clip_index) : out_(out), uuid_(clip_index) {}
+  // Small text, made in `text_` (cleared after).
+  std::string& text() { return text_; }
+  void PutText() {
+    out_.Append(text_);
+    uuid_.AddText(text_);
+    text_.clear();
+  }
+  // An array's text, kept in `out` as `kept`.
+  void PutArray(size_t kept, uint64_t digest) {
+    PutText();
+    out_.AppendKept(kept);
+    uuid_.AddArray(digest);
+  }
+  std::string Uuid() {
+    PutText();
+    return uuid_.Uuid();
+  }
+
+ private:
+  TextPieces& out_;
+  ClipUuidHash uuid_;
+  std::string text_;
+};
+
+// Where a clip's arrays are kept in the output: indices for TextPieces::AppendKept.
+struct KeptTexts {
+  std::vector<size_t> times;
+  std::vector<size_t> values;
+};
+
+KeptTexts Keep(TextPieces& out, TrackTexts& texts) {
+  KeptTexts kept;
+  for (std::string& text : texts.times) kept.times.push_back(out.Keep(std::move(text)));
+  for (std::string& text : texts.values) kept.values.push_back(out.Keep(std::move(text)));
+  return kept;
+}
+
+// Appends track `t`.
+void AppendTrack(ClipText& clip, const Track& track, const TrackTexts& texts, const KeptTexts& kept,
+                 size_t t) {
   const bool first_track = t == 0;
   const Channel& channel = *track.channel;
   const TrackKind kind = KindOf(channel.path);
+  std::string& out = clip.text();
   out += first_track ? "\n" : ",\n";
   out += "{\"name\":";
   AppendJsonString(
       out, *track.object_name + "." + (track.property.empty() ? kind.property : track.property));
   out += ",\"times\":[";
-  arrays->push_back(
-      {out.size() - clip_start, texts.times[track.times].size(), texts.times_digests[track.times]});
-  out += texts.times[track.times];
+  clip.PutArray(kept.times[track.times], texts.times_digests[track.times]);
   out += "],\"values\":[";
-  arrays->push_back({out.size() - clip_start, texts.values[t].size(), texts.values_digests[t]});
-  out += texts.values[t];
+  clip.PutArray(kept.values[t], texts.values_digests[t]);
   out += ']';
   // Written only when not the track type's default (linear), like toJSON.
   if (channel.interpolation == Interpolation::kStep) {
@@ -152,10 +197,11 @@ std::string MorphTargetKey(const Node& node, size_t target) {
   return name;
 }
 
-void AppendClip(std::string& out, const Asset& asset, const Clip& clip, size_t clip_index,
+void AppendClip(TextPieces& pieces, const Asset& asset, const Clip& clip, size_t clip_index,
                 const ThreeObjectNames& names, bool morph_per_target) {
   RequireInterpolation(asset, clip, "three", true);
-  const size_t clip_start = out.size();
+  ClipText text(pieces, clip_index);
+  std::string& out = text.text();
   // Key order as AnimationClip.toJSON writes it (three.js r187 AnimationClip.toJSON).
   out += "{\"name\":";
   AppendJsonString(out, clip.name);
@@ -194,34 +240,24 @@ void AppendClip(std::string& out, const Asset& asset, const Clip& clip, size_t c
       tracks.push_back({&names.nodes[node], &channel, "", {}, false, 0});
     }
   }
-  const TrackTexts texts = FormatTracks(tracks);
-  std::vector<DigestedArray> arrays;
-  for (size_t t = 0; t < tracks.size(); ++t) {
-    AppendTrack(out, tracks[t], texts, t, clip_start, &arrays);
-  }
+  TrackTexts texts = FormatTracks(tracks);
+  const KeptTexts kept = Keep(pieces, texts);
+  for (size_t t = 0; t < tracks.size(); ++t) AppendTrack(text, tracks[t], texts, kept, t);
   out += "],\"uuid\":\"";
-  out += ClipUuid(std::string_view(out).substr(clip_start), arrays, clip_index);
+  const std::string uuid = text.Uuid();  // of the text so far (up to here: PutText)
+  out += uuid;
   // userData must be a JSON *string*: r180+ runs JSON.parse on it (three.js r187
   // AnimationClip.parse). It records the facing, which the format has no place for, so that the
   // clip reads back facing the same way (docs/formats/threejs.md).
   out += fmt::format("\",\"blendMode\":{},\"userData\":", kNormalAnimationBlendMode);
   AppendJsonString(out, ThreeUserDataText(asset.coordinates));
   out += '}';
-}
-
-size_t CountNumbers(const Asset& asset) {
-  size_t numbers = 0;
-  for (const Clip& clip : asset.clips) {
-    for (const Channel& channel : clip.channels) {
-      numbers += channel.times_seconds.size() + channel.values.size();
-    }
-  }
-  return numbers;
+  pieces.Append(out);
 }
 
 }  // namespace
 
-std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
+TextPieces WriteThreeJsonPieces(const Asset& asset, const WriteOptions& options) {
   // The clips first: only the nodes they animate need their names warned about.
   std::vector<const Clip*> clips;
   if (!options.three_array) {
@@ -231,21 +267,23 @@ std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
     for (const Clip& clip : asset.clips) clips.push_back(&clip);
   }
   const ThreeObjectNames node_names = ThreeNodeNames(asset.rig, options.diagnostics, clips);
-  // Room for a typical number (~10 chars and a comma) so the buffer rarely moves.
-  std::string out;
-  ReserveOutput(out, CountNumbers(asset) * 11 + 4096);
+  TextPieces out;
   if (!options.three_array) {
     AppendClip(out, asset, *clips[0], 0, node_names, options.three_morph_per_target);
   } else {
-    out += '[';
+    out.Append('[');
     for (size_t c = 0; c < clips.size(); ++c) {
-      if (c > 0) out += ",\n";
+      if (c > 0) out.Append(",\n");
       AppendClip(out, asset, *clips[c], c, node_names, options.three_morph_per_target);
     }
-    out += ']';
+    out.Append(']');
   }
-  out += '\n';
+  out.Append('\n');
   return out;
+}
+
+std::string WriteThreeJson(const Asset& asset, const WriteOptions& options) {
+  return WriteThreeJsonPieces(asset, options).Joined();
 }
 
 }  // namespace animconv

@@ -96,6 +96,9 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
 // out.
 std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options,
                         Diagnostics* diagnostics = nullptr);
+// The same bytes as pieces (Format::write_pieces), for writing to a file without joining them.
+TextPieces RenderAssetPieces(Asset asset, const Format& format, const ConvertOptions& options,
+                             Diagnostics* diagnostics = nullptr);
 
 struct ConvertReport {
   const Format* input_format = nullptr;
@@ -111,6 +114,9 @@ struct ConvertReport {
 // `input` names the file in errors. `animconv preview` converts through it too.
 std::string ConvertLoadedAsset(LoadedAsset loaded, const std::string& input,
                                const ConvertOptions& options, ConvertReport* report);
+// The same bytes as pieces; ConvertFile writes them so.
+TextPieces ConvertLoadedAssetPieces(LoadedAsset loaded, const std::string& input,
+                                    const ConvertOptions& options, ConvertReport* report);
 
 // The whole job. Refuses to write over the input; leaves no output file on any error.
 ConvertReport ConvertFile(const std::string& input, const std::string& output,

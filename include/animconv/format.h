@@ -13,6 +13,7 @@
 #include "animconv/euler.h"
 #include "animconv/io.h"
 #include "animconv/model.h"
+#include "animconv/text_pieces.h"
 
 namespace animconv {
 
@@ -114,6 +115,9 @@ struct Format {
   // True for formats whose rows carry no times (unity-csv: one row per --interval), so a reader
   // gives them ReadOptions::row_interval_seconds and `diff` may fit them to the other clip.
   bool rows_without_times = false;
+  // The writer's bytes as pieces (animconv/text_pieces.h), for a writer whose output is mostly
+  // texts it has made already: the file job writes them without joining them. Null: `write`.
+  TextPieces (*write_pieces)(const Asset& asset, const WriteOptions& options) = nullptr;
 };
 
 const std::vector<Format>& Formats();

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace animconv {
 
@@ -17,6 +18,8 @@ std::string ReadFile(const std::string& path, uint64_t max_bytes = kDefaultMaxIn
 // over `path`. On any failure the temporary file is removed and an existing `path` is untouched.
 // Afterwards, removes the temporaries of `path` a killed process left (RemoveStaleTemporaryFiles).
 void WriteFileAtomic(const std::string& path, std::string_view bytes);
+// The same for bytes given as pieces in order (TextPieces::Pieces), written without joining them.
+void WriteFileAtomic(const std::string& path, const std::vector<std::string_view>& pieces);
 
 // Removes the `.NAME.XXXXXXXX.tmp` files of the output `path` that no running process is writing
 // (a writer holds a lock on its temporary; the kernel releases it when the writer dies, SIGKILL

@@ -27,6 +27,28 @@ TEST(IoTest, WriteFileAtomicCreatesAndReplaces) {
   EXPECT_EQ(dir.FileCount(), 1u);  // no temporary left behind
 }
 
+// Pieces are written in order without being joined: more of them than one writev takes, empty
+// ones, and one larger than a write chunk (8 MiB), which a call then ends inside of.
+TEST(IoTest, WriteFileAtomicWritesPiecesInOrder) {
+  TempDir dir;
+  const std::string path = dir.File("out.json");
+  std::vector<std::string> texts;
+  for (int i = 0; i < 200; ++i) texts.push_back(i % 7 == 0 ? "" : std::to_string(i) + ",");
+  texts.push_back(std::string((9u << 20) + 5, 'x'));
+  texts.push_back("end");
+  std::vector<std::string_view> pieces;
+  std::string expected;
+  for (const std::string& text : texts) {
+    pieces.emplace_back(text);
+    expected += text;
+  }
+  WriteFileAtomic(path, pieces);
+  EXPECT_EQ(ReadFile(path), expected);
+  WriteFileAtomic(path, std::vector<std::string_view>{"", ""});
+  EXPECT_EQ(ReadFile(path), "");
+  EXPECT_EQ(dir.FileCount(), 1u);
+}
+
 TEST(IoTest, FailedWriteLeavesNothing) {
   TempDir dir;
   const std::string path = dir.File("missing_folder/out.json");

@@ -8,12 +8,14 @@
 namespace animconv {
 namespace {
 
-// A clip text with one array at [10, 10 + array.size()).
-std::string ClipText(const std::string& array) { return "{\"times\":[" + array + "]}"; }
-
-std::string UuidOf(const std::string& array, size_t index = 0) {
-  const std::string text = ClipText(array);
-  return ClipUuid(text, {{10, array.size(), DigestArrayText(array)}}, index);
+// The uuid of a clip text `before` + [array] + "]}", its one array read as its digest.
+std::string UuidOf(const std::string& array, size_t index = 0,
+                   const std::string& before = "{\"times\":[") {
+  ClipUuidHash hash(index);
+  hash.AddText(before);
+  hash.AddArray(DigestArrayText(array));
+  hash.AddText("]}");
+  return hash.Uuid();
 }
 
 TEST(ThreeClipUuidTest, DigestSeesEveryByteOfEveryLength) {
@@ -42,8 +44,7 @@ TEST(ThreeClipUuidTest, IsAVersion8UuidThatFollowsTheTextAndTheIndex) {
   EXPECT_TRUE(seen.insert(UuidOf("0,0.5,2")).second);     // a value in the array
   EXPECT_TRUE(seen.insert(UuidOf("0,0.5,1", 1)).second);  // the clip's place in the file
   // The text outside the arrays counts too.
-  const std::string text = "{\"name\":\"b\",\"times\":[0]}";
-  EXPECT_TRUE(seen.insert(ClipUuid(text, {{20, 1, DigestArrayText("0")}}, 0)).second);
+  EXPECT_TRUE(seen.insert(UuidOf("0", 0, "{\"name\":\"b\",\"times\":[")).second);
 }
 
 }  // namespace

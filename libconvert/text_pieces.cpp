@@ -1,0 +1,44 @@
+#include "animconv/text_pieces.h"
+
+#include <utility>
+
+namespace animconv {
+
+size_t TextPieces::Keep(std::string text) {
+  texts_.push_back(std::move(text));
+  return texts_.size() - 1;
+}
+
+void TextPieces::FlushGlue() {
+  if (glue_.empty()) return;
+  order_.push_back(Keep(std::move(glue_)));
+  size_ += texts_.back().size();
+  glue_.clear();
+}
+
+void TextPieces::AppendKept(size_t kept) {
+  FlushGlue();
+  order_.push_back(kept);
+  size_ += texts_[kept].size();
+}
+
+std::vector<std::string_view> TextPieces::Pieces() {
+  FlushGlue();
+  std::vector<std::string_view> pieces;
+  pieces.reserve(order_.size());
+  for (const size_t text : order_) {
+    if (!texts_[text].empty()) pieces.emplace_back(texts_[text]);
+  }
+  return pieces;
+}
+
+std::string TextPieces::Joined() && {
+  FlushGlue();
+  if (order_.size() == 1) return std::move(texts_[order_[0]]);
+  std::string whole;
+  whole.reserve(size());
+  for (const std::string_view piece : Pieces()) whole += piece;
+  return whole;
+}
+
+}  // namespace animconv

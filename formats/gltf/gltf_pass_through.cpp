@@ -213,18 +213,27 @@ void GltfBuilder::Finish(json& document) {
 
 json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
                                   Diagnostics* diagnostics, bool meshopt) {
-  // Member by member, leaving out the buffers this writer replaces (see SerializeGltfText).
+  // Member by member, leaving out the buffers this writer replaces (see SerializeGltfText), and
+  // each member copied once at most: the animations are only read (a file of 20,000 clips held
+  // three copies of them, docs/reliability.md), the accessors and views copied to be renumbered.
   json document = json::object();
+  static const json kNone = json::array();
+  const json* animations = &kNone;
+  json accessors = json::array();
+  json views = json::array();
   for (auto it = source.json.begin(); it != source.json.end(); ++it) {
-    if (it.key() != "buffers") document[it.key()] = it.value();
+    const std::string& key = it.key();
+    if (key == "buffers") continue;
+    if (key == "animations") {
+      animations = &it.value();
+    } else if (key == "accessors") {
+      accessors = it.value();
+    } else if (key == "bufferViews") {
+      views = it.value();
+    } else {
+      document[key] = it.value();
+    }
   }
-  json animations = document.value("animations", json::array());
-  document.erase("animations");
-  json accessors = document.value("accessors", json::array());
-  json views = document.value("bufferViews", json::array());
-  document.erase("accessors");
-  document.erase("bufferViews");
-  document.erase("buffers");
 
   bool can_drop = true;
   if (const json* used = Find(document, "extensionsUsed")) {
@@ -242,13 +251,14 @@ json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& build
   // Accessors: keep those referenced outside animations, and those nothing references at all.
   std::vector<bool> keep_accessor(accessors.size(), !can_drop);
   std::vector<bool> used_by_animation(accessors.size(), false);
-  for (json& animation : animations) {
-    json* samplers = Find(animation, "samplers");
-    if (!samplers) continue;
-    for (json& sampler : *samplers) {
+  for (const json& animation : *animations) {
+    const auto samplers = animation.is_object() ? animation.find("samplers") : animation.end();
+    if (samplers == animation.end() || !samplers->is_array()) continue;
+    for (const json& sampler : *samplers) {
+      if (!sampler.is_object()) continue;
       for (const char* key : {"input", "output"}) {
-        json* reference = Find(sampler, key);
-        if (!reference) continue;
+        const auto reference = sampler.find(key);
+        if (reference == sampler.end()) continue;
         if (const std::optional<size_t> index = ValidIndex(*reference, accessors.size())) {
           used_by_animation[*index] = true;
         }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "animconv/error.h"
+#include "libconvert/parallel.h"
 
 namespace animconv {
 
@@ -100,9 +101,8 @@ void ChangeBasis(Asset& asset, const AxisMap& map) {
     node.rest_rotation = TransformRotation(map, node.rest_rotation);
     node.rest_scale = PermuteScale(map, node.rest_scale);
   }
-  for (Clip& clip : asset.clips) {
-    for (Channel& channel : clip.channels) TransformChannel(map, channel);
-  }
+  ForEachChannel(asset.clips,
+                 [&map](size_t, size_t, Channel& channel) { TransformChannel(map, channel); });
   if (map.determinant() < 0) {
     asset.coordinates.handedness =
         asset.coordinates.handedness == Handedness::kRight ? Handedness::kLeft : Handedness::kRight;

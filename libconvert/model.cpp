@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <exception>
 
 #include "animconv/error.h"
+#include "libconvert/parallel.h"
 
 namespace animconv {
 
@@ -137,6 +139,54 @@ std::optional<HierarchyFault> FindHierarchyFault(const std::vector<int>& parents
   return std::nullopt;
 }
 
+namespace {
+
+// The checks of one channel, `i` of clip `c` (ValidateAsset).
+void ValidateChannel(const Asset& asset, size_t c, size_t i, const Channel& channel,
+                     const std::string& source) {
+  const auto& nodes = asset.rig.nodes;
+  const std::string where = fmt::format("clip {} channel {}", c, i);
+  if (channel.node < 0 || channel.node >= static_cast<int>(nodes.size())) {
+    ThrowBadInput(source, where, fmt::format("targets missing node {}", channel.node));
+  }
+  const Node& node = nodes[channel.node];
+  if (channel.width != PathWidth(channel.path, node) || channel.width <= 0) {
+    ThrowBadInput(
+        source, where,
+        fmt::format("{} of '{}' has {} components per key, expected {}", PathName(channel.path),
+                    node.name, channel.width, PathWidth(channel.path, node)));
+  }
+  if (channel.times_seconds.empty()) {
+    ThrowBadInput(source, where, "channel has no keys");
+  }
+  const size_t expected =
+      channel.key_count() * channel.elements_per_key() * static_cast<size_t>(channel.width);
+  if (channel.values.size() != expected) {
+    ThrowBadInput(source, where,
+                  fmt::format("{} values for {} keys, expected {}", channel.values.size(),
+                              channel.key_count(), expected));
+  }
+  if (channel.interpolation == Interpolation::kCubicSpline && channel.key_count() < 2) {
+    ThrowBadInput(source, where, "a cubic spline needs at least 2 keys");
+  }
+  double previous = -1;
+  for (size_t k = 0; k < channel.key_count(); ++k) {
+    const double seconds = channel.times_seconds[k];
+    if (!std::isfinite(seconds) || seconds < 0 || seconds <= previous) {
+      ThrowBadInput(source, where,
+                    fmt::format("key {} time {} is not finite, >= 0 and increasing", k, seconds));
+    }
+    previous = seconds;
+  }
+  for (size_t v = 0; v < channel.values.size(); ++v) {
+    if (!std::isfinite(channel.values[v])) {
+      ThrowBadInput(source, where, fmt::format("value {} is not finite", v));
+    }
+  }
+}
+
+}  // namespace
+
 void ValidateAsset(const Asset& asset, const std::string& source) {
   const auto& nodes = asset.rig.nodes;
   for (size_t n = 0; n < nodes.size(); ++n) {
@@ -159,49 +209,20 @@ void ValidateAsset(const Asset& asset, const std::string& source) {
     ThrowBadInput(source, fmt::format("node {}", fault->node),
                   fmt::format("node '{}' is part of a parent cycle", nodes[fault->node].name));
   }
-  for (size_t c = 0; c < asset.clips.size(); ++c) {
-    const Clip& clip = asset.clips[c];
-    for (size_t i = 0; i < clip.channels.size(); ++i) {
-      const Channel& channel = clip.channels[i];
-      const std::string where = fmt::format("clip {} channel {}", c, i);
-      if (channel.node < 0 || channel.node >= static_cast<int>(nodes.size())) {
-        ThrowBadInput(source, where, fmt::format("targets missing node {}", channel.node));
-      }
-      const Node& node = nodes[channel.node];
-      if (channel.width != PathWidth(channel.path, node) || channel.width <= 0) {
-        ThrowBadInput(
-            source, where,
-            fmt::format("{} of '{}' has {} components per key, expected {}", PathName(channel.path),
-                        node.name, channel.width, PathWidth(channel.path, node)));
-      }
-      if (channel.times_seconds.empty()) {
-        ThrowBadInput(source, where, "channel has no keys");
-      }
-      const size_t expected =
-          channel.key_count() * channel.elements_per_key() * static_cast<size_t>(channel.width);
-      if (channel.values.size() != expected) {
-        ThrowBadInput(source, where,
-                      fmt::format("{} values for {} keys, expected {}", channel.values.size(),
-                                  channel.key_count(), expected));
-      }
-      if (channel.interpolation == Interpolation::kCubicSpline && channel.key_count() < 2) {
-        ThrowBadInput(source, where, "a cubic spline needs at least 2 keys");
-      }
-      double previous = -1;
-      for (size_t k = 0; k < channel.key_count(); ++k) {
-        const double seconds = channel.times_seconds[k];
-        if (!std::isfinite(seconds) || seconds < 0 || seconds <= previous) {
-          ThrowBadInput(
-              source, where,
-              fmt::format("key {} time {} is not finite, >= 0 and increasing", k, seconds));
-        }
-        previous = seconds;
-      }
-      for (size_t v = 0; v < channel.values.size(); ++v) {
-        if (!std::isfinite(channel.values[v])) {
-          ThrowBadInput(source, where, fmt::format("value {} is not finite", v));
-        }
-      }
+  // Every channel's keys are checked on every core when there are many (ForEachChannel), and the
+  // first fault in clip and channel order is the one reported, as on one.
+  std::vector<std::vector<std::exception_ptr>> faults(asset.clips.size());
+  for (size_t c = 0; c < asset.clips.size(); ++c) faults[c].resize(asset.clips[c].channels.size());
+  ForEachChannel(asset.clips, [&](size_t c, size_t i, const Channel& channel) {
+    try {
+      ValidateChannel(asset, c, i, channel, source);
+    } catch (const Error&) {
+      faults[c][i] = std::current_exception();
+    }
+  });
+  for (const std::vector<std::exception_ptr>& clip : faults) {
+    for (const std::exception_ptr& fault : clip) {
+      if (fault) std::rethrow_exception(fault);
     }
   }
 }

@@ -53,4 +53,42 @@ void ParallelFor(size_t count, const std::function<void(size_t)>& body, unsigned
   for (size_t i = 0; i < count; ++i) body(i);
 }
 
+namespace {
+
+constexpr size_t kParallelValues = 100000;
+
+template <typename Clips, typename Body>
+void ForEachChannelOf(Clips& clips, const Body& body) {
+  struct Place {
+    size_t clip, index;
+  };
+  std::vector<Place> places;
+  size_t values = 0;
+  for (size_t c = 0; c < clips.size(); ++c) {
+    for (size_t i = 0; i < clips[c].channels.size(); ++i) {
+      places.push_back({c, i});
+      values += clips[c].channels[i].values.size();
+    }
+  }
+  ParallelFor(
+      places.size(),
+      [&](size_t p) {
+        const Place& place = places[p];
+        body(place.clip, place.index, clips[place.clip].channels[place.index]);
+      },
+      values >= kParallelValues ? 0 : 1);
+}
+
+}  // namespace
+
+void ForEachChannel(std::vector<Clip>& clips,
+                    const std::function<void(size_t clip, size_t index, Channel&)>& body) {
+  ForEachChannelOf(clips, body);
+}
+
+void ForEachChannel(const std::vector<Clip>& clips,
+                    const std::function<void(size_t clip, size_t index, const Channel&)>& body) {
+  ForEachChannelOf(clips, body);
+}
+
 }  // namespace animconv

@@ -4,6 +4,9 @@
 
 #include <cstddef>
 #include <functional>
+#include <vector>
+
+#include "animconv/model.h"
 
 namespace animconv {
 
@@ -17,5 +20,14 @@ void ParallelFor(size_t count, const std::function<void(size_t)>& body, unsigned
 // How many threads ParallelFor uses with max_threads 0: one per hardware thread, 1 in builds
 // without threads. For cutting a job into as many pieces.
 unsigned ParallelThreadCount();
+
+// Calls body(clip, index, channel) for every channel of every clip, each exactly once: on every
+// core when the channels hold at least 100,000 values between them (about a millisecond of work
+// a pass: threads pay off from there), else in order on the calling thread. The passes over
+// every key of a large clip (the basis change, rotation normalisation, validation) run so.
+void ForEachChannel(std::vector<Clip>& clips,
+                    const std::function<void(size_t clip, size_t index, Channel&)>& body);
+void ForEachChannel(const std::vector<Clip>& clips,
+                    const std::function<void(size_t clip, size_t index, const Channel&)>& body);
 
 }  // namespace animconv

@@ -1,7 +1,10 @@
 #include "animconv/quaternion.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+
+#include "libconvert/parallel.h"
 
 namespace animconv {
 
@@ -101,15 +104,13 @@ size_t AlignHemispheres(Channel& channel) {
 }
 
 RotationNormalization NormalizeRotations(Asset& asset) {
-  RotationNormalization result;
-  for (Clip& clip : asset.clips) {
-    for (Channel& channel : clip.channels) {
-      if (channel.path != Path::kRotation) continue;
-      result.keys_renormalized += NormalizeRotationKeys(channel);
-      result.keys_flipped += AlignHemispheres(channel);
-    }
-  }
-  return result;
+  std::atomic<size_t> renormalized{0}, flipped{0};
+  ForEachChannel(asset.clips, [&](size_t, size_t, Channel& channel) {
+    if (channel.path != Path::kRotation) return;
+    renormalized += NormalizeRotationKeys(channel);
+    flipped += AlignHemispheres(channel);
+  });
+  return {renormalized.load(), flipped.load()};
 }
 
 }  // namespace animconv

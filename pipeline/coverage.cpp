@@ -9,6 +9,7 @@
 
 #include "animconv/humanoid.h"
 #include "formats/csv/unity_csv.h"
+#include "libconvert/parallel.h"
 
 namespace animconv {
 namespace {
@@ -160,11 +161,18 @@ InputCoverage DescribeInputCoverage(const Asset& input) {
   InputCoverage coverage;
   coverage.rig = input.rig;
   coverage.clips = input.clips.size();
+  // Whether each channel moves, on every core for a large clip (it reads every key).
+  std::vector<std::vector<char>> moves(input.clips.size());
+  for (size_t c = 0; c < input.clips.size(); ++c) moves[c].resize(input.clips[c].channels.size());
+  ForEachChannel(input.clips, [&moves](size_t c, size_t i, const Channel& channel) {
+    moves[c][i] = Animated(channel);
+  });
   std::set<ChannelKey> animated;
-  for (const Clip& clip : input.clips) {
+  for (size_t c = 0; c < input.clips.size(); ++c) {
+    const Clip& clip = input.clips[c];
     coverage.channels += clip.channels.size();
-    for (const Channel& channel : clip.channels) {
-      if (Animated(channel)) animated.emplace(channel.node, channel.path);
+    for (size_t i = 0; i < clip.channels.size(); ++i) {
+      if (moves[c][i]) animated.emplace(clip.channels[i].node, clip.channels[i].path);
     }
   }
   coverage.animated.assign(animated.begin(), animated.end());

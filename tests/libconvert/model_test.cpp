@@ -34,6 +34,23 @@ void ExpectInvalid(const Asset& asset, const std::string& fragment) {
 
 TEST(ModelTest, ValidAssetPasses) { EXPECT_NO_THROW(ValidateAsset(ValidAsset(), "x")); }
 
+// A clip large enough to be checked on every core (ForEachChannel) still reports the first fault
+// in channel order, whichever thread meets it first: here channel 3's, not channel 60's.
+TEST(ModelTest, ALargeClipReportsItsFirstFaultInChannelOrder) {
+  Asset asset = MakeAsset({"hips"});
+  std::vector<double> times, values;
+  for (int k = 0; k < 1000; ++k) {
+    times.push_back(k * 0.01);
+    values.insert(values.end(), {0, 0, 0, 1});
+  }
+  for (int c = 0; c < 64; ++c) {
+    asset.clips[0].channels.push_back(MakeChannel(0, Path::kRotation, times, values, 4));
+  }
+  asset.clips[0].channels[60].values[5] = NAN;
+  asset.clips[0].channels[3].values[17] = INFINITY;
+  for (int run = 0; run < 20; ++run) ExpectInvalid(asset, "clip 0 channel 3: value 17");
+}
+
 TEST(ModelTest, RejectsNonIncreasingTimes) {
   Asset asset = ValidAsset();
   asset.clips[0].channels[0].times_seconds = {0.5, 0.5};

@@ -9,6 +9,7 @@
 #include "animconv/clip_poser.h"
 #include "animconv/error.h"
 #include "libconvert/hips_frame.h"
+#include "libconvert/parallel.h"
 
 namespace animconv {
 namespace {
@@ -18,13 +19,25 @@ namespace {
 constexpr size_t kMaxSamples = size_t{1} << 20;
 
 std::vector<double> SampleTimes(const Clip& clip) {
-  std::vector<double> keys;
+  // Channels mostly share their key times (every bone of a Unity CSV or a BVH): each distinct
+  // list is taken once, and one alone is sorted and unique already.
+  std::vector<const std::vector<double>*> distinct;
   for (const Channel& channel : clip.channels) {
     if (channel.path == Path::kWeights) continue;
-    keys.insert(keys.end(), channel.times_seconds.begin(), channel.times_seconds.end());
+    if (std::none_of(distinct.begin(), distinct.end(), [&](const std::vector<double>* times) {
+          return *times == channel.times_seconds;
+        })) {
+      distinct.push_back(&channel.times_seconds);
+    }
   }
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::vector<double> keys;
+  for (const std::vector<double>* times : distinct) {
+    keys.insert(keys.end(), times->begin(), times->end());
+  }
+  if (distinct.size() > 1) {
+    std::sort(keys.begin(), keys.end());
+    keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  }
   if (keys.size() < 2) return keys;
   const size_t between =
       std::max<size_t>(1, std::min<size_t>(kGroundSubdivisions, kMaxSamples / keys.size()));
@@ -46,16 +59,29 @@ struct Lowest {
   double seconds = 0;
 };
 
+// The lowest foot or toe point at `times`, the first (in time, then in `feet` order) where several
+// are as low. A long clip is searched in blocks of times on every core, each with its own poser;
+// the blocks' results are taken in order, so the answer is the one-core search's.
 Lowest FindLowest(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
                   const std::vector<double>& times) {
-  ClipPoser poser(rig, clip);
-  Lowest lowest;
-  for (const double seconds : times) {
-    poser.Pose(seconds);
-    for (const int foot : feet) {
-      const double height = poser.Height(foot);
-      if (height < lowest.metres) lowest = {height, foot, seconds};
+  constexpr size_t kBlockSamples = 4096;
+  const size_t blocks = (times.size() + kBlockSamples - 1) / kBlockSamples;
+  std::vector<Lowest> lowest_of(blocks);
+  ParallelFor(blocks, [&](size_t block) {
+    ClipPoser poser(rig, clip);
+    Lowest& lowest = lowest_of[block];
+    const size_t end = std::min(times.size(), (block + 1) * kBlockSamples);
+    for (size_t i = block * kBlockSamples; i < end; ++i) {
+      poser.Pose(times[i]);
+      for (const int foot : feet) {
+        const double height = poser.Height(foot);
+        if (height < lowest.metres) lowest = {height, foot, times[i]};
+      }
     }
+  });
+  Lowest lowest;
+  for (const Lowest& block : lowest_of) {
+    if (block.metres < lowest.metres) lowest = block;
   }
   return lowest;
 }

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
+#include <vector>
 
 #include "pose_test_support.h"
 #include "test_support.h"
@@ -81,6 +83,31 @@ TEST(GroundTest, TheLowestFootPointBetweenKeysTouchesTheFloorAndEveryJointMovesA
   // The offset went in through the armature's scale: 20 units of the hips' parent space.
   const Channel* hips = FindChannel(grounded.clips[0], 1, Path::kTranslation);
   EXPECT_NEAR(hips->values[4], 80, 1e-9);
+}
+
+// A long clip is searched in blocks on every core: where the feet are as low at two times in
+// different blocks, the earlier time is the one reported, as a search in order finds it.
+TEST(GroundTest, TheLowestPointOfALongClipIsItsFirstAsInOrder) {
+  Asset asset = MakeAsset({"Hips", "Foot"});
+  asset.rig.rest_pose_known = true;
+  asset.rig.nodes[0].human_bone = HumanBone::kHips;
+  asset.rig.nodes[0].rest_translation = {0, 1, 0};
+  asset.rig.nodes[1].parent = 0;
+  asset.rig.nodes[1].human_bone = HumanBone::kLeftFoot;
+  asset.rig.nodes[1].rest_translation = {0, -0.9, 0};
+  // 3,000 keys a second apart, 8 samples between each: 24,000 samples. The hips at 1 m but at
+  // keys 200 and 2,500, where they dip to 0.5 m.
+  std::vector<double> times, values;
+  for (int k = 0; k < 3000; ++k) {
+    times.push_back(k);
+    values.insert(values.end(), {0, k == 200 || k == 2500 ? 0.5 : 1.0, 0});
+  }
+  asset.clips[0].channels = {MakeChannel(0, Path::kTranslation, times, values, 3)};
+  const std::optional<LowestFootPoint> lowest = MeasureLowestFootPoint(asset.rig, asset.clips[0]);
+  ASSERT_TRUE(lowest.has_value());
+  EXPECT_NEAR(lowest->metres, -0.4, 1e-12);
+  EXPECT_EQ(lowest->seconds, 200);
+  EXPECT_GT(lowest->samples, 8192u);  // more than two blocks
 }
 
 TEST(GroundTest, HipsWithoutATranslationChannelGetAConstantOne) {

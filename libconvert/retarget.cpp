@@ -13,6 +13,7 @@
 #include "animconv/quaternion.h"
 #include "animconv/rest_pose.h"
 #include "animconv/sample.h"
+#include "libconvert/parallel.h"
 
 namespace animconv {
 namespace {
@@ -64,13 +65,27 @@ class Retargeter {
     for (const Channel& channel : clip.channels) {
       if (channel.path == Path::kRotation) rotation[static_cast<size_t>(channel.node)] = &channel;
     }
+    // Which source channels each target bone carries, in bone order; then every bone's keys,
+    // which read every key of its channels, on every core for a large clip.
     std::set<const Channel*> used;
+    std::vector<BonePlan> plans;
     for (size_t bone = 0; bone < kHumanBoneCount; ++bone) {
       if (target_bones_[bone] < 0) continue;
-      if (auto channel = RetargetBone(static_cast<HumanBone>(bone), rotation, used)) {
-        out.channels.push_back(std::move(*channel));
-        ++report_.bones;
+      if (auto plan = PlanBone(static_cast<HumanBone>(bone), rotation, used)) {
+        plans.push_back(std::move(*plan));
       }
+    }
+    size_t keys = 0;
+    for (const BonePlan& plan : plans) {
+      for (const auto& part : plan.parts) keys += part.first->key_count();
+    }
+    std::vector<Channel> bones(plans.size());
+    ParallelFor(
+        plans.size(), [&](size_t b) { bones[b] = RetargetBone(plans[b]); },
+        keys >= kParallelKeys ? 0 : 1);
+    for (Channel& channel : bones) {
+      out.channels.push_back(std::move(channel));
+      ++report_.bones;
     }
     for (const Channel& channel : clip.channels) {
       if (used.count(&channel)) continue;
@@ -128,9 +143,17 @@ class Retargeter {
     return nodes;
   }
 
-  std::optional<Channel> RetargetBone(HumanBone bone, const std::vector<const Channel*>& rotation,
-                                      std::set<const Channel*>& used) {
-    // (channel, to-normalised) pairs from the top of the segment down to `bone`.
+  // What one target bone is made of: (channel, to-normalised) pairs from the top of its segment
+  // down to the bone, and the way from normalised to the target's raw rotation.
+  struct BonePlan {
+    HumanBone bone;
+    std::vector<std::pair<const Channel*, Sandwich>> parts;
+    Sandwich to_target;
+  };
+  static constexpr size_t kParallelKeys = 25000;
+
+  std::optional<BonePlan> PlanBone(HumanBone bone, const std::vector<const Channel*>& rotation,
+                                   std::set<const Channel*>& used) {
     std::vector<std::pair<const Channel*, Sandwich>> parts;
     const std::vector<HumanBone> segment = Segment(bone);
     for (auto it = segment.rbegin(); it != segment.rend(); ++it) {
@@ -151,9 +174,14 @@ class Retargeter {
       }
     }
     if (parts.empty()) return std::nullopt;
-    const Sandwich to_target = FromNormalized(bone);
+    return BonePlan{bone, std::move(parts), FromNormalized(bone)};
+  }
+
+  // The bone's channel: keyed at every key of its parts. Reads only; safe on any thread.
+  Channel RetargetBone(const BonePlan& plan) const {
+    const std::vector<std::pair<const Channel*, Sandwich>>& parts = plan.parts;
     Channel out;
-    out.node = target_bones_[static_cast<size_t>(bone)];
+    out.node = target_bones_[static_cast<size_t>(plan.bone)];
     out.path = Path::kRotation;
     out.width = 4;
     out.interpolation = Interpolation::kStep;
@@ -164,9 +192,11 @@ class Retargeter {
       out.times_seconds.insert(out.times_seconds.end(), part.first->times_seconds.begin(),
                                part.first->times_seconds.end());
     }
-    std::sort(out.times_seconds.begin(), out.times_seconds.end());
-    out.times_seconds.erase(std::unique(out.times_seconds.begin(), out.times_seconds.end()),
-                            out.times_seconds.end());
+    if (parts.size() > 1) {  // one channel's keys are sorted and unique already
+      std::sort(out.times_seconds.begin(), out.times_seconds.end());
+      out.times_seconds.erase(std::unique(out.times_seconds.begin(), out.times_seconds.end()),
+                              out.times_seconds.end());
+    }
     out.values.resize(out.times_seconds.size() * 4);
     for (size_t k = 0; k < out.times_seconds.size(); ++k) {
       Quat normalized = kIdentity;
@@ -176,7 +206,7 @@ class Retargeter {
         normalized = Multiply(normalized, part.second.Apply(raw));
       }
       if (turn_) normalized = TurnAboutY(normalized);
-      StoreQuat(to_target.Apply(normalized), &out.values[k * 4]);
+      StoreQuat(plan.to_target.Apply(normalized), &out.values[k * 4]);
     }
     return out;
   }

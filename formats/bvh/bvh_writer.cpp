@@ -97,6 +97,12 @@ void AppendChannels(std::string& out, const BvhJoint& joint) {
   out += '\n';
 }
 
+// A joint's indentation: one tab a level, up to kMaxIndentLevels (readers split BVH at whitespace,
+// so it is only for people). Without a cap the text of a chain of N joints grows as N²: 200,000
+// nested joints (--max-depth raised) needed 20 GB of tabs; real rigs are under 30 levels deep.
+constexpr size_t kMaxIndentLevels = 64;
+std::string Indent(size_t level) { return std::string(std::min(level, kMaxIndentLevels), '\t'); }
+
 void AppendHierarchy(std::string& out, const BvhSkeleton& skeleton) {
   out += "HIERARCHY\n";
   // Iterative, so a deep rig (up to --max-depth) cannot exhaust the stack.
@@ -107,7 +113,7 @@ void AppendHierarchy(std::string& out, const BvhSkeleton& skeleton) {
   std::vector<Open> stack = {{0, 0}};
   auto open = [&](int index) {
     const BvhJoint& joint = skeleton.joints[static_cast<size_t>(index)];
-    const std::string indent(stack.size() - 1, '\t');
+    const std::string indent = Indent(stack.size() - 1);
     out += indent + (joint.parent < 0 ? "ROOT " : "JOINT ") + joint.name + '\n';
     out += indent + "{\n" + indent + "\tOFFSET";
     AppendVector(out, joint.offset);
@@ -124,7 +130,7 @@ void AppendHierarchy(std::string& out, const BvhSkeleton& skeleton) {
       open(child);
       continue;
     }
-    const std::string indent(stack.size() - 1, '\t');
+    const std::string indent = Indent(stack.size() - 1);
     if (joint.end_site) {
       out += indent + "\tEnd Site\n" + indent + "\t{\n" + indent + "\t\tOFFSET";
       AppendVector(out, *joint.end_site);

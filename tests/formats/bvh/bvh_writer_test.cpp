@@ -498,6 +498,30 @@ TEST(BvhWriterTest, UniqueNamesTakeTheSmallestFreeSuffix) {
   EXPECT_EQ(bvh.joints.back().name, "joint_2000");
 }
 
+// Indentation stops growing at 64 levels: a chain of N joints is O(N) text, not O(N²) (200,000
+// nested joints needed 20 GB of tabs), and it still reads back as the same chain.
+TEST(BvhWriterTest, IndentationOfADeepChainIsCapped) {
+  std::vector<std::string> names;
+  for (int n = 0; n < 200; ++n) names.push_back("j" + std::to_string(n));
+  Asset asset = MakeAsset(names);
+  for (size_t n = 1; n < names.size(); ++n) {
+    asset.rig.nodes[n].parent = static_cast<int>(n) - 1;
+    asset.rig.nodes[n].rest_translation = {0, 0.1, 0};
+  }
+  asset.clips[0].channels.push_back(MakeChannel(199, Path::kRotation, {0}, {0, 0, 0, 1}, 4));
+  const std::string text = WriteBvh(asset, {});
+  size_t longest_indent = 0;
+  for (size_t line = 0; line < text.size();) {
+    const size_t end = text.find('\n', line);
+    longest_indent = std::max(longest_indent, text.find_first_not_of('\t', line) - line);
+    line = end == std::string::npos ? text.size() : end + 1;
+  }
+  EXPECT_EQ(longest_indent, 66u);  // 64 levels, then a joint's OFFSET and its End Site's
+  const ParsedBvh bvh = ParseBvh(text);
+  ASSERT_EQ(bvh.joints.size(), names.size());
+  EXPECT_EQ(bvh.joints.back().parent, 198);
+}
+
 TEST(BvhWriterTest, SeveralRigRootsShareASyntheticRoot) {
   Asset asset = MakeAsset({"A", "B"});
   asset.rig.nodes[1].rest_translation = {1, 0, 0};

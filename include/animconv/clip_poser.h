@@ -26,6 +26,7 @@ class ClipPoser {
   double seconds_ = 0;
   std::vector<bool> done_;
   std::vector<glm::dmat4> world_;
+  std::vector<int> path_;  // World's chain of nodes still to pose, from `node` up
 };
 
 }  // namespace animconv

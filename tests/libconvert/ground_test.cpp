@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "pose_test_support.h"
@@ -108,6 +109,29 @@ TEST(GroundTest, TheLowestPointOfALongClipIsItsFirstAsInOrder) {
   EXPECT_NEAR(lowest->metres, -0.4, 1e-12);
   EXPECT_EQ(lowest->seconds, 200);
   EXPECT_GT(lowest->samples, 8192u);  // more than two blocks
+}
+
+// The feet are posed without recursion (ClipPoser::World): a foot at the end of a 300,000-joint
+// chain (a --max-depth raised that far) overflowed the stack, a segfault, when its height was
+// measured for the retarget's note.
+TEST(GroundTest, AFootAtTheEndOfAVeryDeepChainIsMeasured) {
+  constexpr size_t kDepth = 300000;
+  Asset asset;
+  asset.rig.rest_pose_known = true;
+  asset.rig.nodes.resize(kDepth);
+  for (size_t n = 0; n < kDepth; ++n) {
+    asset.rig.nodes[n].name = "j" + std::to_string(n);
+    asset.rig.nodes[n].parent = static_cast<int>(n) - 1;
+    asset.rig.nodes[n].rest_translation = {0, n == 0 ? 1.0 : -1e-6, 0};
+  }
+  asset.rig.nodes[0].human_bone = HumanBone::kHips;
+  asset.rig.nodes[kDepth - 1].human_bone = HumanBone::kLeftFoot;
+  asset.clips.resize(1);
+  asset.clips[0].channels = {MakeChannel(0, Path::kTranslation, {0, 1}, {0, 1, 0, 0, 2, 0}, 3)};
+  const std::optional<LowestFootPoint> lowest = MeasureLowestFootPoint(asset.rig, asset.clips[0]);
+  ASSERT_TRUE(lowest.has_value());
+  EXPECT_NEAR(lowest->metres, 1 - 1e-6 * (kDepth - 1), 1e-9);
+  EXPECT_EQ(lowest->seconds, 0);
 }
 
 TEST(GroundTest, HipsWithoutATranslationChannelGetAConstantOne) {

@@ -18,8 +18,10 @@ trap 'rm -rf "$out"' EXIT
 seconds() {  # seconds FILE OUTPUT: wall time of one conversion, or "rc=N" on failure
   local start end
   start=$(date +%s.%N)
-  if ! timeout 120 "$animconv" -q convert "$1" -o "$2" >/dev/null 2>"$out/err"; then
-    echo "rc=$?"
+  timeout 120 "$animconv" -q convert "$1" -o "$2" >/dev/null 2>"$out/err"
+  local rc=$?
+  if [ $rc -ne 0 ]; then
+    echo "rc=$rc"  # 1 for the formats with no humanoid to make a .vrma of
     return
   fi
   end=$(date +%s.%N)
@@ -45,7 +47,7 @@ for format in gltf glb vrm hierarchy three csv bvh fbx; do
       python3 bench/gen_deep.py $format "$size" "$out/d$size.$ext"
     fi
   done
-  for to in glb json csv; do
+  for to in glb json csv vrma bvh; do
     t1=$(seconds "$out/d$n.$ext" "$out/o.$to")
     t2=$(seconds "$out/d$((2 * n)).$ext" "$out/o.$to")
     t4=$(seconds "$out/d$((4 * n)).$ext" "$out/o.$to")

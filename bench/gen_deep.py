@@ -42,7 +42,9 @@ def gltf_document(n, vrm=False):
                                       "target": {"node": n - 1, "path": "rotation"}}]}],
     }
     if vrm:
-        bones = ["hips", "spine", "chest", "neck", "head"]
+        # A foot at the end of the chain: the retarget's foot-height note and --ground pose it
+        # through every joint above it (a recursive walk crashed on a 200,000-joint chain).
+        bones = ["hips", "spine", "chest", "neck", "head", "leftFoot"]
         doc["extensionsUsed"] = ["VRMC_vrm"]
         doc["extensions"] = {"VRMC_vrm": {"specVersion": "1.0", "humanoid": {"humanBones": {
             b: {"node": i * (n - 1) // (len(bones) - 1)} for i, b in enumerate(bones)}}}}

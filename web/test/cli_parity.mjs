@@ -186,18 +186,19 @@ same('batch usage', ['batch', '-o', 'out', '--to', 'three'], {expectStatus: 1});
 same('batch both', ['batch', walk, '-o', 'out', '--to', 'three', '--overwrite', '--skip-existing'],
      {expectStatus: 1});
 
-// Ctrl-C 1 s into a conversion of a 49 MB CSV (several seconds): the process dies by the signal, as the native one does, and
-// leaves neither the output nor a temporary file (docs/reliability.md).
+// Ctrl-C half a second into a conversion of a 98 MB CSV (a few seconds; 49 MB ended within the
+// first second once the build got faster): the process dies by the signal, as the native one
+// does, and leaves neither the output nor a temporary file (docs/reliability.md).
 async function interrupted() {
   const folder = path.join(tmp, 'interrupt');
   fs.mkdirSync(folder);
   const rows = fs.readFileSync(walk, 'utf8').trimEnd().split('\n');
   const big = path.join(folder, 'big.csv');
-  fs.writeFileSync(big, Array.from({length: 600}, () => rows.join('\n')).join('\n') + '\n');  // 49 MB
+  fs.writeFileSync(big, Array.from({length: 1200}, () => rows.join('\n')).join('\n') + '\n');  // 98 MB
   const child = spawn(process.execPath, [bin, 'convert', big, '-o', 'big.json', '--reduce'],
                       {cwd: folder, stdio: 'ignore'});
   const exited = new Promise((resolve) => child.on('exit', (c, s) => resolve([c, s])));
-  const early = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 1000))]);
+  const early = await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 500))]);
   if (early) {
     failures.push(`interrupt: the conversion ended (exit ${early[0]}) before the signal; make big.csv larger`);
     return;

@@ -19,14 +19,13 @@ namespace {
 constexpr size_t kMaxSamples = size_t{1} << 20;
 
 std::vector<double> SampleTimes(const Clip& clip) {
-  // Channels mostly share their key times (every bone of a Unity CSV or a BVH): each distinct
-  // list is taken once, and one alone is sorted and unique already.
+  // Channels mostly share their key times (every bone of a Unity CSV or a BVH): a list equal to
+  // the one before is taken once (compared with that one only, so this stays linear in the
+  // channels), and one list alone is sorted and unique already.
   std::vector<const std::vector<double>*> distinct;
   for (const Channel& channel : clip.channels) {
     if (channel.path == Path::kWeights) continue;
-    if (std::none_of(distinct.begin(), distinct.end(), [&](const std::vector<double>* times) {
-          return *times == channel.times_seconds;
-        })) {
+    if (distinct.empty() || *distinct.back() != channel.times_seconds) {
       distinct.push_back(&channel.times_seconds);
     }
   }

@@ -70,10 +70,7 @@ LookAtEyeMapping PlayLookAtOnEyes(Asset& look_at_side, const Asset& eyes_side) {
           double value[4];
           EvaluateChannel(look_at, seconds, value);
           const std::array<double, 3> gaze = YawPitchRollDegrees(LoadQuat(value));
-          const std::array<double, 2> turn =
-              maps ? EyeAnglesForGaze(*maps, side == 0, gaze[0], gaze[1])
-                   : std::array<double, 2>{gaze[0], gaze[1]};
-          return YawPitchRotation(turn[0], turn[1]);
+          return EyeTurnForGaze(maps, side == 0, gaze[0], gaze[1]);
         };
         size_t added_keys = 0;
         Channel eye =

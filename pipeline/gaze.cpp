@@ -44,9 +44,12 @@ YawMaps YawMapsOf(const VrmLookAt& maps, bool left) {
 // The input >= 0 for which MapRange gives `output` >= 0; past the map's reach, its input maximum.
 double UnmapRange(const VrmLookAt::RangeMap& map, double output, bool* beyond) {
   if (output <= 0) return 0;
+  if (!(map.output_scale > 0)) {  // the map turns the eye by nothing: no gaze gives this turn
+    *beyond = true;
+    return 0;
+  }
   // Within a float32 step of the reach counts as at it (the eyes were written as float32).
-  if (!(map.output_scale > 0) || output > map.output_scale * (1 + 1e-6)) *beyond = true;
-  if (!(map.output_scale > 0)) return 0;
+  if (output > map.output_scale * (1 + 1e-6)) *beyond = true;
   return std::min(output / map.output_scale, 1.0) * map.input_max_degrees;
 }
 
@@ -60,6 +63,12 @@ std::array<double, 2> EyeAnglesForGaze(const VrmLookAt& maps, bool left, double 
   const double eye_pitch = pitch_degrees < 0 ? -MapRange(maps.vertical_down, -pitch_degrees)
                                              : MapRange(maps.vertical_up, pitch_degrees);
   return {eye_yaw, eye_pitch};
+}
+
+Quat EyeTurnForGaze(const VrmLookAt* maps, bool left, double yaw_degrees, double pitch_degrees) {
+  if (!maps) return YawPitchRotation(yaw_degrees, pitch_degrees);
+  const std::array<double, 2> eye = EyeAnglesForGaze(*maps, left, yaw_degrees, pitch_degrees);
+  return YawPitchRotation(eye[0], eye[1]);
 }
 
 std::array<double, 2> GazeForEyeAngles(const VrmLookAt& maps, bool left, double eye_yaw_degrees,

@@ -31,6 +31,9 @@ double MapRange(const VrmLookAt::RangeMap& map, double input_degrees);
 // the *down* map, as three-vrm 3.5 does (docs/formats/vrma.md, "lookAt on a model").
 std::array<double, 2> EyeAnglesForGaze(const VrmLookAt& maps, bool left, double yaw_degrees,
                                        double pitch_degrees);
+// The eye's turn Ry(eye yaw) · Rx(eye pitch) for the gaze: through `maps` (EyeAnglesForGaze), or
+// 1:1 when `maps` is null (a rig without a lookAt of its own; lookat_from_eyes.h writes so).
+Quat EyeTurnForGaze(const VrmLookAt* maps, bool left, double yaw_degrees, double pitch_degrees);
 // Its inverse: the gaze for which EyeAnglesForGaze gives the eye (eye_yaw_degrees,
 // eye_pitch_degrees). An angle past what its map reaches (its output scale) takes the map's input
 // maximum, where the eye stops on the model, and sets `*beyond`.

@@ -13,13 +13,12 @@
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
 #include "animconv/reduce.h"
+#include "animconv/resample.h"
 #include "animconv/sample.h"
 #include "pipeline/gaze.h"
 
 namespace animconv {
 namespace {
-
-constexpr double kDegrees = 180.0 / 3.14159265358979323846;
 
 // Eyes that disagree by more than this most likely are not the eye bones they were mapped as: the
 // warning says to check the mapping.
@@ -72,11 +71,10 @@ struct EyeGaze {
     yaw /= count;
     pitch /= count;
     for (size_t e = 0; e < eyes.size(); ++e) {
-      const std::array<double, 2> turn =
-          maps ? EyeAnglesForGaze(*maps, left[e], yaw, pitch) : std::array<double, 2>{yaw, pitch};
+      const Quat played = EyeTurnForGaze(maps, left[e], yaw, pitch);
       largest_eye_error_degrees =
           std::max(largest_eye_error_degrees,
-                   AngleBetween(YawPitchRotation(turn[0], turn[1]), actual[e]) * kDegrees);
+                   ErrorInPrintedUnit(Path::kRotation, AngleBetween(played, actual[e])));
     }
     return YawPitchRotation(yaw, pitch);
   }

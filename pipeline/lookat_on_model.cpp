@@ -77,8 +77,7 @@ EyeFrame FrameOf(const Rig& rig, const RestPose& rest, int eye) {
 Quat EyeRotationInFrame(const EyeFrame& frame, bool left, const VrmLookAt& look_at,
                         const Quat& gaze) {
   const std::array<double, 3> angles = YawPitchRollDegrees(gaze);
-  const std::array<double, 2> eye = EyeAnglesForGaze(look_at, left, angles[0], angles[1]);
-  Quat turn = YawPitchRotation(eye[0], eye[1]);
+  Quat turn = EyeTurnForGaze(&look_at, left, angles[0], angles[1]);
   // _getWorldFaceFrontQuat: 180° about Y for faceFront (0, 0, -1).
   if (look_at.faces_minus_z) turn = {-turn[0], turn[1], -turn[2], turn[3]};
   const Quat& parent = frame.parent_world;

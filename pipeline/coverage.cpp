@@ -62,9 +62,10 @@ std::set<ChannelKey> HeldChannels(const Asset& output, const Format& format,
 
 // The output node standing for input node `n`: the same index when the rig is the same, else the
 // node with the same humanoid bone, else with the same name.
-int Counterpart(const Rig& input, const Asset& output, int n, bool same_nodes) {
+int Counterpart(const std::vector<CoverageNode>& input, const Asset& output, int n,
+                bool same_nodes) {
   if (same_nodes) return n;
-  const Node& node = input.nodes[static_cast<size_t>(n)];
+  const CoverageNode& node = input[static_cast<size_t>(n)];
   for (size_t m = 0; m < output.rig.nodes.size(); ++m) {
     const Node& candidate = output.rig.nodes[m];
     if (node.human_bone ? candidate.human_bone == node.human_bone
@@ -83,15 +84,16 @@ std::string NameList(const std::vector<std::string>& names) {
   return text;
 }
 
-std::string ChannelName(const Rig& rig, const ChannelKey& key) {
-  const Node& node = rig.nodes[static_cast<size_t>(key.first)];
+std::string ChannelName(const std::vector<CoverageNode>& nodes, const ChannelKey& key) {
+  const CoverageNode& node = nodes[static_cast<size_t>(key.first)];
   return fmt::format("{}.{}", node.name, PathName(key.second));
 }
 
 // A .vrma's expression track played onto a VRM model (pipeline/vrm_expression_binds.h) lives on
 // in the weights of the meshes its binds name; an expression of the model that binds nothing
 // shows nothing in three-vrm either.
-bool PlayedThroughBinds(const Node& node, const Asset& output, const std::set<ChannelKey>& held) {
+bool PlayedThroughBinds(const CoverageNode& node, const Asset& output,
+                        const std::set<ChannelKey>& held) {
   if (!node.vrma_role || node.vrma_role->kind == VrmaRole::Kind::kLookAt) return false;
   for (const VrmExpression& expression : output.vrm_expressions) {
     if (expression.name != node.vrma_role->name) continue;
@@ -104,7 +106,7 @@ bool PlayedThroughBinds(const Node& node, const Asset& output, const std::set<Ch
 }
 
 // Morph weights made into VRMA expressions (pipeline/expressions_from_morphs.h).
-bool MadeIntoExpressions(const Node& node, Path path, const Asset& output) {
+bool MadeIntoExpressions(const CoverageNode& node, Path path, const Asset& output) {
   if (path != Path::kWeights) return false;
   return std::any_of(output.rig.nodes.begin(), output.rig.nodes.end(), [&node](const Node& n) {
     return n.vrma_role && !n.vrma_role->morph_source.empty() &&
@@ -113,7 +115,7 @@ bool MadeIntoExpressions(const Node& node, Path path, const Asset& output) {
 }
 
 // An eye's rotation a VRMA holds as its lookAt (pipeline/lookat_from_eyes.h).
-bool MadeIntoLookAt(const Node& node, Path path, const Asset& output,
+bool MadeIntoLookAt(const CoverageNode& node, Path path, const Asset& output,
                     const std::set<ChannelKey>& held) {
   if (path != Path::kRotation || !node.human_bone ||
       (*node.human_bone != HumanBone::kLeftEye && *node.human_bone != HumanBone::kRightEye)) {
@@ -131,7 +133,7 @@ bool MadeIntoLookAt(const Node& node, Path path, const Asset& output,
 
 // A VRMA's lookAt a model plays (pipeline/lookat_on_model.h): on its eyes, or for an expression
 // lookAt in the weights the look expressions' binds name.
-bool PlayedOnEyes(const Node& node, Path path, const Asset& output,
+bool PlayedOnEyes(const CoverageNode& node, Path path, const Asset& output,
                   const std::set<ChannelKey>& held) {
   if (path != Path::kRotation || !node.vrma_role ||
       node.vrma_role->kind != VrmaRole::Kind::kLookAt) {
@@ -159,7 +161,10 @@ std::string BoneName(HumanBone bone) { return std::string(GetHumanBoneInfo(bone)
 
 InputCoverage DescribeInputCoverage(const Asset& input) {
   InputCoverage coverage;
-  coverage.rig = input.rig;
+  coverage.nodes.reserve(input.rig.nodes.size());
+  for (const Node& node : input.rig.nodes) {
+    coverage.nodes.push_back({node.name, node.parent, node.human_bone, node.vrma_role});
+  }
   coverage.clips = input.clips.size();
   // Whether each channel moves, on every core for a large clip (it reads every key).
   std::vector<std::vector<char>> moves(input.clips.size());
@@ -203,14 +208,13 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
 
   // Input nodes whose motion a retargeted output still carries through a humanoid bone below
   // them (RetargetClips folds a rotation into the bones below, docs/retargeting.md).
-  std::vector<bool> carried_below(input.rig.nodes.size(), false);
+  std::vector<bool> carried_below(input.nodes.size(), false);
   if (check.retargeted) {
-    for (size_t n = 0; n < input.rig.nodes.size(); ++n) {
-      if (!input.rig.nodes[n].human_bone) continue;
-      const int m = Counterpart(input.rig, output, static_cast<int>(n), check.same_nodes);
+    for (size_t n = 0; n < input.nodes.size(); ++n) {
+      if (!input.nodes[n].human_bone) continue;
+      const int m = Counterpart(input.nodes, output, static_cast<int>(n), check.same_nodes);
       if (m < 0 || !held.count({m, Path::kRotation})) continue;
-      for (int p = input.rig.nodes[n].parent; p >= 0;
-           p = input.rig.nodes[static_cast<size_t>(p)].parent) {
+      for (int p = input.nodes[n].parent; p >= 0; p = input.nodes[static_cast<size_t>(p)].parent) {
         carried_below[static_cast<size_t>(p)] = true;
       }
     }
@@ -223,8 +227,8 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
   std::vector<std::string> folded_other;
   std::set<HumanBone> animated_bones, kept_bones, folded_bones;
   for (const ChannelKey& key : animated) {
-    const Node& node = input.rig.nodes[static_cast<size_t>(key.first)];
-    const int m = Counterpart(input.rig, output, key.first, check.same_nodes);
+    const CoverageNode& node = input.nodes[static_cast<size_t>(key.first)];
+    const int m = Counterpart(input.nodes, output, key.first, check.same_nodes);
     const bool kept = (m >= 0 && held.count({m, key.second})) ||
                       PlayedThroughBinds(node, output, held) ||
                       MadeIntoExpressions(node, key.second, output) ||
@@ -239,7 +243,7 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
     } else if (folded) {
       folded_other.push_back(node.name);
     }
-    if (!kept && !folded) lost_channels.push_back(ChannelName(input.rig, key));
+    if (!kept && !folded) lost_channels.push_back(ChannelName(input.nodes, key));
   }
   std::vector<std::string> lost_bones, lost_required;
   std::vector<std::string> folded_names;

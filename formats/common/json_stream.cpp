@@ -60,8 +60,11 @@ size_t StreamedJson::ElementCount(const json& array, const std::string& pointer)
 class JsonStreamBuilder : public nlohmann::json_sax<json> {
  public:
   JsonStreamBuilder(const JsonSinkFactory& factory, const JsonMemberFilter& keep_member,
-                    const JsonArrayPolicyFactory& array_policy)
-      : factory_(factory), keep_member_(keep_member), array_policy_(array_policy) {}
+                    const JsonArrayPolicyFactory& array_policy, bool throw_parse_errors = false)
+      : factory_(factory),
+        keep_member_(keep_member),
+        array_policy_(array_policy),
+        throw_parse_errors_(throw_parse_errors) {}
 
   // A syntax error leaves partial trees in the frames: freed leaves first (json_release.h).
   ~JsonStreamBuilder() override {
@@ -124,7 +127,14 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
     return Complete(json::binary({}, streamed.sink_index));
   }
 
-  bool parse_error(std::size_t, const std::string&, const json::exception&) override {
+  bool parse_error(std::size_t, const std::string&, const json::exception& error) override {
+    if (throw_parse_errors_) {
+      // What json::parse throws: its DOM builder rethrows the parser's exception as it is (a
+      // parse_error, or out_of_range for a number beyond double range).
+      if (const auto* parse = dynamic_cast<const json::parse_error*>(&error)) throw *parse;
+      if (const auto* range = dynamic_cast<const json::out_of_range*>(&error)) throw *range;
+      throw json::other_error::create(501, error.what(), nullptr);
+    }
     return false;  // the caller locates it (ThrowJsonSyntaxError)
   }
 
@@ -259,6 +269,7 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
   const JsonSinkFactory& factory_;
   const JsonMemberFilter& keep_member_;
   const JsonArrayPolicyFactory& array_policy_;
+  const bool throw_parse_errors_;
   std::vector<Frame> frames_;
   JsonPath path_;
   size_t streamed_depth_ = 0;    // streamed arrays open (array policies apply outside them)
@@ -277,6 +288,12 @@ StreamedJson ParseJsonStreamingOrThrow(std::string_view bytes, const std::string
   }
   JsonStreamBuilder builder(factory, keep_member, array_policy);
   if (!json::sax_parse(bytes, &builder)) ThrowJsonSyntaxError(source, bytes);
+  return builder.Finish();
+}
+
+StreamedJson ParseJsonStreaming(std::string_view bytes, const JsonSinkFactory& factory) {
+  JsonStreamBuilder builder(factory, nullptr, nullptr, /*throw_parse_errors=*/true);
+  json::sax_parse(bytes, &builder);
   return builder.Finish();
 }
 

@@ -107,11 +107,12 @@ void ReadElements(const std::string& bytes, size_t offset, size_t stride, size_t
 
 }  // namespace
 
-GltfAccessors::GltfAccessors(const json& document, const std::vector<std::string>& views,
-                             const GltfErrors& errors, uint64_t budget_bytes)
+GltfAccessors::GltfAccessors(const json& document, const GltfLists& lists,
+                             const std::vector<std::string>& views, const GltfErrors& errors,
+                             uint64_t budget_bytes)
     : views_(views), errors_(errors), budget_bytes_(budget_bytes) {
-  definitions_ = errors.OptionalArray(document, "accessors", "");
-  view_definitions_ = errors.OptionalArray(document, "bufferViews", "");
+  definitions_ = errors.OptionalList(document, lists.accessors.get(), "accessors");
+  view_definitions_ = errors.OptionalList(document, lists.buffer_views.get(), "bufferViews");
   if (view_definitions_ && view_definitions_->size() != views.size()) {
     errors.Fail("/bufferViews", "internal: bufferView bytes and definitions differ in count");
   }
@@ -151,7 +152,7 @@ std::vector<double> GltfAccessors::TakeValues(size_t index) {
 
 AccessorData GltfAccessors::Decode(size_t index) {
   const std::string pointer = Pointer(index);
-  const json& accessor = (*definitions_)[index];
+  const json accessor = definitions_->At(index);
   if (!accessor.is_object()) errors_.Fail(pointer, "expected an object");
   AccessorData data;
   data.component_type =
@@ -194,7 +195,7 @@ AccessorData GltfAccessors::Decode(size_t index) {
     const std::string& view = views_[view_index];
     const size_t offset = errors_.OptionalCount(accessor, "byteOffset", pointer, 0);
     const size_t stride =
-        errors_.OptionalCount((*view_definitions_)[view_index], "byteStride",
+        errors_.OptionalCount(view_definitions_->At(view_index), "byteStride",
                               fmt::format("/bufferViews/{}", view_index), layout.element_size);
     if (stride < layout.element_size) {
       errors_.Fail(fmt::format("/bufferViews/{}/byteStride", view_index),

@@ -10,7 +10,7 @@
 #include "animconv/error.h"
 #include "formats/common/base64.h"
 #include "formats/common/json_errors.h"
-#include "formats/common/json_release.h"
+#include "formats/common/json_stream.h"
 #include "formats/gltf/glb.h"
 
 namespace animconv {
@@ -24,7 +24,36 @@ uint32_t ReadU32(std::string_view bytes, size_t offset) {
   return value;  // GLB is little-endian, like every machine we build for
 }
 
-json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offset_in_file) {
+// json::parse(text) with the top-level accessors, bufferViews and animations packed as they are
+// parsed (GltfLists): as a tree they were most of the reader's peak on a file of many clips.
+void ParseDocument(std::string_view text, GltfContainer& container) {
+  static const std::pair<const char*, std::unique_ptr<PackedJsonArray> GltfLists::*> kPacked[] = {
+      {"accessors", &GltfLists::accessors},
+      {"bufferViews", &GltfLists::buffer_views},
+      {"animations", &GltfLists::animations}};
+  StreamedJson parsed = ParseJsonStreaming(text, [](const JsonPath& path) {
+    std::unique_ptr<JsonElementSink> sink;
+    if (path.depth() == 1 && !path.steps()[0].is_index) {
+      for (const auto& [key, member] : kPacked) {
+        if (path.steps()[0].key == key) sink = std::make_unique<PackedJsonArray>();
+      }
+    }
+    return sink;
+  });
+  for (const auto& [key, member] : kPacked) {
+    if (!parsed.document.is_object()) break;
+    const auto found = parsed.document.find(key);
+    if (found == parsed.document.end() || !found->is_binary()) continue;
+    const json::binary_t& placeholder = found->get_binary();
+    std::unique_ptr<JsonElementSink>& sink = parsed.sinks[placeholder.subtype()];
+    (container.lists.*member).reset(static_cast<PackedJsonArray*>(sink.release()));
+    parsed.document.erase(found);
+  }
+  container.json = std::move(parsed.document);
+}
+
+void ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offset_in_file,
+                   GltfContainer& container) {
   if (const std::optional<size_t> excess = FindExcessJsonNesting(text)) {
     const std::string where = offset_in_file == 0
                                   ? JsonLineColumn(text, *excess)
@@ -32,7 +61,8 @@ json ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offse
     ThrowBadInput(errors.source(), where, ExcessJsonNestingMessage());
   }
   try {
-    return ParseJsonReleasingPartial(text);
+    ParseDocument(text, container);
+    return;
   } catch (const json::parse_error& error) {
     // nlohmann reports "byte" as the 1-based position where parsing failed.
     const size_t byte = error.byte > 0 ? error.byte - 1 : 0;
@@ -140,7 +170,7 @@ bool DecodeDataUri(const std::string& uri, std::string* bytes) {
 GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& errors) {
   GltfContainer container;
   if (!IsGlb(bytes)) {
-    container.json = ParseJsonText(bytes, errors, 0);
+    ParseJsonText(bytes, errors, 0, container);
   } else {
     container.binary = true;
     auto fail = [&](const std::string& where, const std::string& message) {
@@ -161,7 +191,7 @@ GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& error
     if (json_length > total - 20) {
       fail("GLB chunk 0", fmt::format("JSON chunk of {} bytes does not fit the file", json_length));
     }
-    container.json = ParseJsonText(bytes.substr(20, json_length), errors, 20);
+    ParseJsonText(bytes.substr(20, json_length), errors, 20, container);
     const size_t bin_header = 20 + ((static_cast<size_t>(json_length) + 3) & ~size_t{3});
     if (bin_header + 8 <= total) {
       const uint32_t bin_length = ReadU32(bytes, bin_header);
@@ -240,10 +270,11 @@ std::vector<std::string> LoadBufferViews(GltfContainer& container, const ReadOpt
 
   std::vector<std::string> views;
   uint64_t decoded_total = 0;
-  if (const json* list = errors.OptionalArray(document, "bufferViews", "")) {
+  if (const PackedJsonArray* list =
+          errors.OptionalList(document, container.lists.buffer_views.get(), "bufferViews")) {
     views.reserve(list->size());
     for (size_t v = 0; v < list->size(); ++v) {
-      const json& view = (*list)[v];
+      const json view = list->At(v);
       const std::string pointer = fmt::format("/bufferViews/{}", v);
       if (!view.is_object()) errors.Fail(pointer, "expected an object");
       const size_t buffer = errors.Index(view, "buffer", pointer, buffers.size(), "buffers");

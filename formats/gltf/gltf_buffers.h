@@ -11,7 +11,8 @@
 namespace animconv {
 
 struct GltfContainer {
-  nlohmann::json json;
+  nlohmann::json json;  // without the members in `lists`
+  GltfLists lists;
   bool binary = false;       // came from a GLB
   std::string_view glb_bin;  // the GLB BIN chunk (a view into the input bytes), if any
   bool has_glb_bin = false;

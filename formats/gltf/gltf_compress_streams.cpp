@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "animconv/error.h"
+
 namespace animconv {
 
 using nlohmann::json;
@@ -13,13 +15,14 @@ size_t AnimationStreams::Add(const EncodedAccessor& encoded, std::optional<json>
   if (encoded.normalized) accessor["normalized"] = true;
   if (min) accessor["min"] = *min;
   if (max) accessor["max"] = *max;
-  const size_t index = builder_.AddAccessorDefinition(std::move(accessor));
+  if (pending_.empty()) first_index_ = builder_.accessor_count();
+  const size_t index = first_index_ + pending_.size();
   const size_t stride = StreamStride(encoded);
-  Stream& stream =
-      streams_[fmt::format("{}/{}/{}", encoded.filter, stride, encoded.component_type)];
+  const std::string key = fmt::format("{}/{}/{}", encoded.filter, stride, encoded.component_type);
+  Stream& stream = streams_[key];
   stream.stride = stride;
   stream.filter = encoded.filter;
-  stream.members.emplace_back(index, stream.bytes.size());
+  pending_.push_back({std::move(accessor), key, stream.bytes.size()});
   stream.bytes += encoded.bytes;
   stream.decoded_bytes += encoded.filtered_bytes.empty() ? encoded.bytes : encoded.filtered_bytes;
   // Every accessor starts on an element of the stream (so also on a multiple of its component
@@ -34,6 +37,7 @@ void AnimationStreams::Finish() {
   // Compressed only where that pays for the extension's JSON (~150 bytes): a tiny stream is
   // smaller as it is, and a file where none pays needs no extension at all.
   constexpr size_t kExtensionJsonBytes = 150;
+  std::map<std::string, size_t> views;  // per stream
   for (auto& [key, stream] : streams_) {
     std::optional<size_t> view;
     if (meshopt_) {
@@ -48,13 +52,19 @@ void AnimationStreams::Finish() {
       }
     }
     if (!view) view = builder_.AddBufferView(stream.decoded_bytes);
-    for (const auto& [index, offset] : stream.members) {
-      json& accessor = builder_.Accessor(index);
-      accessor["bufferView"] = *view;
-      if (offset > 0) accessor["byteOffset"] = offset;
-    }
+    views[key] = *view;
   }
   streams_.clear();
+  // The accessors, in the order their indices were given out, now that their views are known.
+  if (!pending_.empty() && builder_.accessor_count() != first_index_) {
+    ThrowInternal("AnimationStreams: another accessor was added between Add and Finish");
+  }
+  for (Pending& accessor : pending_) {
+    accessor.definition["bufferView"] = views.at(accessor.stream);
+    if (accessor.byte_offset > 0) accessor.definition["byteOffset"] = accessor.byte_offset;
+    builder_.AddAccessorDefinition(accessor.definition);
+  }
+  pending_.clear();
 }
 
 }  // namespace animconv

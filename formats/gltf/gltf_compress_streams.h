@@ -33,12 +33,20 @@ class AnimationStreams {
     std::string decoded_bytes;  // what the accessors read (differs with a filter)
     size_t stride = 4;
     std::string filter = "NONE";
-    std::vector<std::pair<size_t, size_t>> members;  // accessor index, byteOffset
+  };
+  // An accessor whose bufferView and byteOffset Finish sets (its index is first_index_ + its
+  // place here: no other accessor is added in between).
+  struct Pending {
+    nlohmann::json definition;
+    std::string stream;  // its key in streams_
+    size_t byte_offset = 0;
   };
 
   GltfBuilder& builder_;
   const bool meshopt_;
   std::map<std::string, Stream> streams_;
+  std::vector<Pending> pending_;
+  size_t first_index_ = 0;
 };
 
 }  // namespace animconv

@@ -31,12 +31,12 @@ std::optional<size_t> Index(const json& value) {
 
 }  // namespace
 
-std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(const json& document,
+std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(const json* meshes,
                                                               const json& accessors,
                                                               const json& views) {
   std::set<size_t> index_accessors;
-  if (document.contains("meshes") && document["meshes"].is_array()) {
-    for (const json& mesh : document["meshes"]) {
+  if (meshes && meshes->is_array()) {
+    for (const json& mesh : *meshes) {
       if (!mesh.is_object() || !mesh.contains("primitives")) continue;
       for (const json& primitive : mesh["primitives"]) {
         if (primitive.is_object() && primitive.contains("indices")) {

@@ -16,10 +16,10 @@ struct ViewLayout {
   bool indices = false;  // mode INDICES (stride 2 or 4), else ATTRIBUTES (stride divisible by 4)
 };
 
-// The layout of every bufferView of `document` (after renumbering) given the accessors that will
-// be written: nullopt where the view holds something else (an image, mixed index and vertex use,
-// 8-bit indices).
-std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(const nlohmann::json& document,
+// The layout of every bufferView (after renumbering) given the document's `meshes` (null when it
+// has none) and the accessors that will be written: nullopt where the view holds something else (an
+// image, mixed index and vertex use, 8-bit indices).
+std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(const nlohmann::json* meshes,
                                                               const nlohmann::json& accessors,
                                                               const nlohmann::json& views);
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "animconv/error.h"
 #include "formats/common/json_release.h"
 
 namespace animconv {
@@ -72,6 +73,17 @@ const std::string& GltfErrors::OptionalString(const json& parent, const char* ke
   if (found == parent.end()) return kAbsent;
   if (!found->is_string()) Fail(pointer + "/" + key, "expected a string");
   return found->get_ref<const std::string&>();
+}
+
+const PackedJsonArray* GltfErrors::OptionalList(const json& document, const PackedJsonArray* list,
+                                                const char* key) const {
+  if (list) return list;
+  // Every array at this place was packed while parsing (gltf_buffers.cpp), so only another kind
+  // of value can be here.
+  if (OptionalArray(document, key, "")) {
+    ThrowInternal(fmt::format("GltfErrors::OptionalList: /{} was not packed", key));
+  }
+  return nullptr;
 }
 
 std::vector<double> GltfErrors::OptionalNumbers(const json& parent, const char* key,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -11,13 +12,26 @@
 #include "animconv/format.h"
 #include "animconv/model.h"
 #include "formats/common/json_pointer.h"
+#include "formats/common/packed_json.h"
 
 namespace animconv {
+
+class GltfOutputJson;
+
+// The arrays a glTF file holds by the ten thousand, packed (packed_json.h) and taken out of the
+// document's tree while it is parsed (gltf_buffers.cpp); null where the document has no such
+// array. A member of another type stays in the tree, where the reader's check refuses it.
+struct GltfLists {
+  std::unique_ptr<PackedJsonArray> accessors;
+  std::unique_ptr<PackedJsonArray> buffer_views;
+  std::unique_ptr<PackedJsonArray> animations;
+};
 
 struct GltfDocument : SourceDocument {
   ~GltfDocument() override;
 
-  nlohmann::json json;  // the whole document as read
+  nlohmann::json json;  // the document as read, without the members in `lists`
+  GltfLists lists;
   // The bytes of every bufferView, decompressed where EXT_meshopt_compression was used, so a
   // writer can repack them without knowing how they were stored.
   std::vector<std::string> buffer_views;
@@ -42,10 +56,10 @@ int ComponentSize(int type);
 // The glTF writer (gltf_writer.cpp) with a last step on the finished JSON document, for formats
 // that are glTF plus an extension (VRM Animation). What it leaves out goes to `diagnostics`.
 std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnostics,
-                              const std::function<void(nlohmann::json&)>& finish);
+                              const std::function<void(GltfOutputJson&)>& finish);
 // The same with every glTF write option (WriteOptions::gltf_compression: --compress).
 std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& options,
-                              const std::function<void(nlohmann::json&)>& finish);
+                              const std::function<void(GltfOutputJson&)>& finish);
 
 // Reports a problem at a JSON pointer of the document being read; the document itself is "/".
 class GltfErrors : public JsonPointerReader {
@@ -67,6 +81,10 @@ class GltfErrors : public JsonPointerReader {
                                     const std::string& pointer) const;
   std::vector<double> OptionalNumbers(const nlohmann::json& parent, const char* key,
                                       const std::string& pointer, size_t expected) const;
+  // The top-level array `key` of `document`, packed in `list`: `list` itself, or null when the
+  // document has no such member; a member that is not an array is refused as OptionalArray does.
+  const PackedJsonArray* OptionalList(const nlohmann::json& document, const PackedJsonArray* list,
+                                      const char* key) const;
 };
 
 }  // namespace animconv

@@ -30,7 +30,7 @@ class MeshReader {
   MeshReader(const GltfDocument& document, const GltfErrors& errors)
       : errors_(errors),
         budget_(Budget(document)),
-        accessors_(document.json, document.buffer_views, errors, budget_) {}
+        accessors_(document.json, document.lists, document.buffer_views, errors, budget_) {}
 
   MorphMesh Read(const json& mesh, const std::string& pointer) {
     const json* primitives = errors_.OptionalArray(mesh, "primitives", pointer);

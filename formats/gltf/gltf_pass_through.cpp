@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <set>
 
 #include "formats/gltf/gltf_compress_views.h"
@@ -34,69 +35,81 @@ bool KnownReferences(const std::string& extension) {
   return kKnown.count(extension) > 0 || extension.compare(0, 14, "KHR_materials_") == 0;
 }
 
-json* Find(json& object, const char* key) {
+template <typename Json>
+Json* Find(Json& object, const char* key) {
   if (!object.is_object()) return nullptr;
   auto found = object.find(key);
   return found == object.end() ? nullptr : &*found;
 }
 
-// Calls `visit` on every accessor index outside animations, and `visit_view` on every bufferView
-// index, as mutable references.
-template <typename VisitAccessor, typename VisitView>
-void ForEachReference(json& document, VisitAccessor visit, VisitView visit_view) {
-  if (json* meshes = Find(document, "meshes")) {
-    for (json& mesh : *meshes) {
-      json* primitives = Find(mesh, "primitives");
+// The top-level members whose objects refer to accessors or bufferViews (outside animations).
+constexpr const char* kReferringMembers[] = {"meshes", "skins", "nodes", "images"};
+
+// Calls `visit` on every accessor index in the top-level member `key` (one of kReferringMembers),
+// and `visit_view` on every bufferView index, as references (mutable for a mutable `member`).
+template <typename Json, typename VisitAccessor, typename VisitView>
+void ForEachReference(const std::string& key, Json& member, VisitAccessor visit,
+                      VisitView visit_view) {
+  if (key == "meshes") {
+    for (Json& mesh : member) {
+      Json* primitives = Find(mesh, "primitives");
       if (!primitives) continue;
-      for (json& primitive : *primitives) {
-        if (json* attributes = Find(primitive, "attributes")) {
-          for (json& index : *attributes) visit(index);
+      for (Json& primitive : *primitives) {
+        if (Json* attributes = Find(primitive, "attributes")) {
+          for (Json& index : *attributes) visit(index);
         }
-        if (json* indices = Find(primitive, "indices")) visit(*indices);
-        if (json* targets = Find(primitive, "targets")) {
-          for (json& target : *targets) {
+        if (Json* indices = Find(primitive, "indices")) visit(*indices);
+        if (Json* targets = Find(primitive, "targets")) {
+          for (Json& target : *targets) {
             if (target.is_object()) {
-              for (json& index : target) visit(index);
+              for (Json& index : target) visit(index);
             }
           }
         }
-        if (json* extensions = Find(primitive, "extensions")) {
-          if (json* draco = Find(*extensions, "KHR_draco_mesh_compression")) {
-            if (json* view = Find(*draco, "bufferView")) visit_view(*view);
+        if (Json* extensions = Find(primitive, "extensions")) {
+          if (Json* draco = Find(*extensions, "KHR_draco_mesh_compression")) {
+            if (Json* view = Find(*draco, "bufferView")) visit_view(*view);
           }
         }
       }
     }
-  }
-  if (json* skins = Find(document, "skins")) {
-    for (json& skin : *skins) {
-      if (json* matrices = Find(skin, "inverseBindMatrices")) visit(*matrices);
+  } else if (key == "skins") {
+    for (Json& skin : member) {
+      if (Json* matrices = Find(skin, "inverseBindMatrices")) visit(*matrices);
     }
-  }
-  if (json* nodes = Find(document, "nodes")) {
-    for (json& node : *nodes) {
-      json* extensions = Find(node, "extensions");
-      json* instancing = extensions ? Find(*extensions, "EXT_mesh_gpu_instancing") : nullptr;
-      json* attributes = instancing ? Find(*instancing, "attributes") : nullptr;
+  } else if (key == "nodes") {
+    for (Json& node : member) {
+      Json* extensions = Find(node, "extensions");
+      Json* instancing = extensions ? Find(*extensions, "EXT_mesh_gpu_instancing") : nullptr;
+      Json* attributes = instancing ? Find(*instancing, "attributes") : nullptr;
       if (attributes) {
-        for (json& index : *attributes) visit(index);
+        for (Json& index : *attributes) visit(index);
       }
     }
-  }
-  if (json* images = Find(document, "images")) {
-    for (json& image : *images) {
-      if (json* view = Find(image, "bufferView")) visit_view(*view);
+  } else if (key == "images") {
+    for (Json& image : member) {
+      if (Json* view = Find(image, "bufferView")) visit_view(*view);
     }
   }
 }
 
-template <typename Visit>
-void ForEachAccessorView(json& accessor, Visit visit) {
-  if (json* view = Find(accessor, "bufferView")) visit(*view);
-  if (json* sparse = Find(accessor, "sparse")) {
+// Every reference of the source's referring members, read only.
+template <typename VisitAccessor, typename VisitView>
+void ForEachSourceReference(const json& document, VisitAccessor visit, VisitView visit_view) {
+  for (const char* key : kReferringMembers) {
+    if (const json* member = Find(document, key)) {
+      ForEachReference(key, *member, visit, visit_view);
+    }
+  }
+}
+
+template <typename Json, typename Visit>
+void ForEachAccessorView(Json& accessor, Visit visit) {
+  if (Json* view = Find(accessor, "bufferView")) visit(*view);
+  if (Json* sparse = Find(accessor, "sparse")) {
     for (const char* part : {"indices", "values"}) {
-      json* member = Find(*sparse, part);
-      if (json* view = member ? Find(*member, "bufferView") : nullptr) visit(*view);
+      Json* member = Find(*sparse, part);
+      if (Json* view = member ? Find(*member, "bufferView") : nullptr) visit(*view);
     }
   }
 }
@@ -107,6 +120,14 @@ std::optional<size_t> ValidIndex(const json& reference, size_t size) {
   const int64_t value = reference.get<int64_t>();
   if (value < 0 || static_cast<uint64_t>(value) >= size) return std::nullopt;
   return static_cast<size_t>(value);
+}
+
+// Whether `map` changes no index (nothing was dropped before a kept one).
+bool IsIdentity(const std::vector<int64_t>& map) {
+  for (size_t i = 0; i < map.size(); ++i) {
+    if (map[i] >= 0 && map[i] != static_cast<int64_t>(i)) return false;
+  }
+  return true;
 }
 
 std::vector<int64_t> Compact(const std::vector<bool>& keep) {
@@ -137,17 +158,19 @@ std::string MimeTypeOf(const std::string& uri, const std::string& bytes) {
   return "";
 }
 
-void EraseExtension(json& document, const char* list, const std::string& name) {
-  json* names = Find(document, list);
+void EraseExtension(GltfOutputJson& document, const char* list, const std::string& name) {
+  const json* names = document.Find(list);
   if (!names || !names->is_array()) return;
+  // Unchanged unless it names `name`, or is empty (an empty list is left out).
+  if (!names->empty() && std::find(names->begin(), names->end(), name) == names->end()) return;
   json kept = json::array();
   for (const json& entry : *names) {
     if (entry != name) kept.push_back(entry);
   }
   if (kept.empty()) {
-    document.erase(list);
+    document.Erase(list);
   } else {
-    *names = kept;
+    document[list] = std::move(kept);
   }
 }
 
@@ -159,7 +182,7 @@ size_t GltfBuilder::AddBufferView(std::string_view bytes, json definition) {
   definition["byteOffset"] = binary_.size();
   definition["byteLength"] = bytes.size();
   binary_.append(bytes);
-  views_.push_back(std::move(definition));
+  views_.Append(definition);
   return views_.size() - 1;
 }
 
@@ -171,7 +194,7 @@ size_t GltfBuilder::AddAccessor(std::string_view float_bytes, size_t count, cons
                    {"type", type}};
   if (min) accessor["min"] = *min;
   if (max) accessor["max"] = *max;
-  accessors_.push_back(std::move(accessor));
+  accessors_.Append(accessor);
   return accessors_.size() - 1;
 }
 
@@ -189,54 +212,45 @@ size_t GltfBuilder::AddCompressedBufferView(std::string_view compressed, size_t 
   view["byteLength"] = byte_length;
   view["extensions"]["EXT_meshopt_compression"] = std::move(extension);
   fallback_length_ += byte_length;
-  views_.push_back(std::move(view));
+  views_.Append(view);
   return views_.size() - 1;
 }
 
-size_t GltfBuilder::AddAccessorDefinition(json accessor) {
-  accessors_.push_back(std::move(accessor));
+size_t GltfBuilder::AddAccessorDefinition(const json& accessor) {
+  accessors_.Append(accessor);
   return accessors_.size() - 1;
 }
 
-void GltfBuilder::Finish(json& document) {
+void GltfBuilder::Finish(GltfOutputJson& document) {
   if (views_.empty()) {
-    document.erase("bufferViews");
+    document.Erase("bufferViews");
   } else {
-    document["bufferViews"] = std::move(views_);
+    document.SetText("bufferViews", views_.Take());
   }
   if (accessors_.empty()) {
-    document.erase("accessors");
+    document.Erase("accessors");
   } else {
-    document["accessors"] = std::move(accessors_);
+    document.SetText("accessors", accessors_.Take());
   }
 }
 
-json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
-                                  Diagnostics* diagnostics, bool meshopt) {
-  // Member by member, leaving out the buffers this writer replaces (see SerializeGltfText), and
-  // each member copied once at most: the animations are only read (a file of 20,000 clips held
-  // three copies of them, docs/reliability.md), the accessors and views copied to be renumbered.
-  json document = json::object();
-  static const json kNone = json::array();
-  const json* animations = &kNone;
-  json accessors = json::array();
-  json views = json::array();
+GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
+                                            Diagnostics* diagnostics, bool meshopt) {
+  // The source's members are referred to, not copied (gltf_output.h), leaving out the buffers
+  // this writer replaces (see SerializeGltfText); a member is copied only where this changes it.
+  // The packed accessors, bufferViews and animations (GltfLists) are decoded one at a time.
+  GltfOutputJson document;
   for (auto it = source.json.begin(); it != source.json.end(); ++it) {
-    const std::string& key = it.key();
-    if (key == "buffers") continue;
-    if (key == "animations") {
-      animations = &it.value();
-    } else if (key == "accessors") {
-      accessors = it.value();
-    } else if (key == "bufferViews") {
-      views = it.value();
-    } else {
-      document[key] = it.value();
-    }
+    if (it.key() != "buffers") document.Refer(it.key(), it.value());
   }
+  const PackedJsonArray* const accessors = source.lists.accessors.get();
+  const PackedJsonArray* const views = source.lists.buffer_views.get();
+  const PackedJsonArray* const animations = source.lists.animations.get();
+  const size_t accessor_count = accessors ? accessors->size() : 0;
+  const size_t view_count = views ? views->size() : 0;
 
   bool can_drop = true;
-  if (const json* used = Find(document, "extensionsUsed")) {
+  if (const json* used = Find(source.json, "extensionsUsed")) {
     for (const json& name : *used) {
       if (!name.is_string() || !KnownReferences(name.get<std::string>())) {
         can_drop = false;
@@ -249,9 +263,10 @@ json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& build
   }
 
   // Accessors: keep those referenced outside animations, and those nothing references at all.
-  std::vector<bool> keep_accessor(accessors.size(), !can_drop);
-  std::vector<bool> used_by_animation(accessors.size(), false);
-  for (const json& animation : *animations) {
+  std::vector<bool> keep_accessor(accessor_count, !can_drop);
+  std::vector<bool> used_by_animation(accessor_count, false);
+  for (size_t a = 0; animations && a < animations->size(); ++a) {
+    const json animation = animations->At(a);
     const auto samplers = animation.is_object() ? animation.find("samplers") : animation.end();
     if (samplers == animation.end() || !samplers->is_array()) continue;
     for (const json& sampler : *samplers) {
@@ -259,68 +274,76 @@ json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& build
       for (const char* key : {"input", "output"}) {
         const auto reference = sampler.find(key);
         if (reference == sampler.end()) continue;
-        if (const std::optional<size_t> index = ValidIndex(*reference, accessors.size())) {
+        if (const std::optional<size_t> index = ValidIndex(*reference, accessor_count)) {
           used_by_animation[*index] = true;
         }
       }
     }
   }
-  std::vector<bool> keep_view(views.size(), !can_drop);
-  auto mark_accessor = [&](json& reference) {
-    if (const std::optional<size_t> index = ValidIndex(reference, accessors.size())) {
+  std::vector<bool> keep_view(view_count, !can_drop);
+  // A bufferView nothing refers to was unused in the source already; keep it as it was.
+  std::vector<bool> referenced_view(view_count, false);
+  const auto mark_accessor = [&](const json& reference) {
+    if (const std::optional<size_t> index = ValidIndex(reference, accessor_count)) {
       keep_accessor[*index] = true;
     }
   };
-  auto mark_view = [&](json& reference) {
-    if (const std::optional<size_t> index = ValidIndex(reference, views.size())) {
+  const auto mark_view = [&](const json& reference) {
+    if (const std::optional<size_t> index = ValidIndex(reference, view_count)) {
       keep_view[*index] = true;
-    }
-  };
-  ForEachReference(document, mark_accessor, mark_view);
-  for (size_t a = 0; a < accessors.size(); ++a) {
-    if (!used_by_animation[a]) keep_accessor[a] = true;
-    if (keep_accessor[a]) ForEachAccessorView(accessors[a], mark_view);
-  }
-  // A bufferView nothing refers to was unused in the source already; keep it as it was.
-  std::vector<bool> referenced_view(views.size(), false);
-  auto note_view = [&](json& reference) {
-    if (const std::optional<size_t> index = ValidIndex(reference, views.size())) {
       referenced_view[*index] = true;
     }
   };
-  ForEachReference(
-      document, [](json&) {}, note_view);
-  for (json& accessor : accessors) ForEachAccessorView(accessor, note_view);
-  for (size_t v = 0; v < views.size(); ++v) {
+  ForEachSourceReference(source.json, mark_accessor, mark_view);
+  for (size_t a = 0; a < accessor_count; ++a) {
+    if (!used_by_animation[a]) keep_accessor[a] = true;
+    const json accessor = accessors->At(a);
+    ForEachAccessorView(accessor, [&](const json& reference) {
+      if (const std::optional<size_t> index = ValidIndex(reference, view_count)) {
+        referenced_view[*index] = true;
+        if (keep_accessor[a]) keep_view[*index] = true;
+      }
+    });
+  }
+  for (size_t v = 0; v < view_count; ++v) {
     if (!referenced_view[v]) keep_view[v] = true;
   }
 
   const std::vector<int64_t> accessor_map = Compact(keep_accessor);
   const std::vector<int64_t> view_map = Compact(keep_view);
-  ForEachReference(
-      document, [&](json& reference) { Renumber(reference, accessor_map); },
-      [&](json& reference) { Renumber(reference, view_map); });
+  if (!IsIdentity(accessor_map) || !IsIdentity(view_map)) {
+    for (const char* key : kReferringMembers) {
+      if (!document.Find(key)) continue;
+      ForEachReference(
+          key, document[key], [&](json& reference) { Renumber(reference, accessor_map); },
+          [&](json& reference) { Renumber(reference, view_map); });
+    }
+  }
 
+  // The kept accessors, renumbered, go to the builder as text; with `meshopt` (--compress) they
+  // are also needed as a tree for the views' layouts.
   json kept_accessors = json::array();
-  for (size_t a = 0; a < accessors.size(); ++a) {
+  for (size_t a = 0; a < accessor_count; ++a) {
     if (!keep_accessor[a]) continue;
-    json accessor = accessors[a];
+    json accessor = accessors->At(a);
     ForEachAccessorView(accessor, [&](json& reference) { Renumber(reference, view_map); });
-    kept_accessors.push_back(std::move(accessor));
+    builder.AddAccessorDefinition(accessor);
+    if (meshopt) kept_accessors.push_back(std::move(accessor));
   }
   // Repack the kept views into the one output buffer, in their original order; with `meshopt`
-  // (--compress) losslessly compressed where that pays (gltf_compress_views.h).
-  json kept_views = json::array();
-  for (size_t v = 0; v < views.size(); ++v) {
-    if (keep_view[v]) kept_views.push_back(views[v]);
+  // losslessly compressed where that pays (gltf_compress_views.h).
+  std::vector<std::optional<ViewLayout>> layouts;
+  if (meshopt) {
+    json kept_views = json::array();
+    for (size_t v = 0; v < view_count; ++v) {
+      if (keep_view[v]) kept_views.push_back(views->At(v));
+    }
+    layouts = PassThroughViewLayouts(document.Find("meshes"), kept_accessors, kept_views);
   }
-  const std::vector<std::optional<ViewLayout>> layouts =
-      meshopt ? PassThroughViewLayouts(document, kept_accessors, kept_views)
-              : std::vector<std::optional<ViewLayout>>(kept_views.size());
   constexpr size_t kExtensionJsonBytes = 150;
-  for (size_t v = 0, n = 0; v < views.size(); ++v) {
+  for (size_t v = 0, n = 0; v < view_count; ++v) {
     if (!keep_view[v]) continue;
-    json definition = views[v];
+    json definition = views->At(v);
     definition.erase("buffer");
     definition.erase("byteOffset");
     definition.erase("byteLength");
@@ -328,7 +351,7 @@ json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& build
       extensions->erase("EXT_meshopt_compression");  // stored decompressed now
       if (extensions->empty()) definition.erase("extensions");
     }
-    const std::optional<ViewLayout>& layout = layouts[n++];
+    const std::optional<ViewLayout> layout = meshopt ? layouts[n++] : std::nullopt;
     if (layout) {
       size_t length = 0;
       const std::string compressed = CompressView(source.buffer_views[v], *layout, &length);
@@ -343,14 +366,17 @@ json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& build
     }
     builder.AddBufferView(source.buffer_views[v], definition);
   }
-  builder.AdoptAccessors(std::move(kept_accessors));
 
   // Embed images that were separate files: the output stands on its own.
-  if (json* images = Find(document, "images")) {
-    for (size_t i = 0; i < images->size() && i < source.external_images.size(); ++i) {
+  const bool external_images =
+      std::any_of(source.external_images.begin(), source.external_images.end(),
+                  [](const std::string& bytes) { return !bytes.empty(); });
+  if (external_images && document.Find("images")) {
+    json& images = document["images"];
+    for (size_t i = 0; i < images.size() && i < source.external_images.size(); ++i) {
       const std::string& bytes = source.external_images[i];
       if (bytes.empty()) continue;
-      json& image = (*images)[i];
+      json& image = images[i];
       const std::string mime = MimeTypeOf(image.value("uri", ""), bytes);
       image.erase("uri");
       image["bufferView"] = builder.AddBufferView(bytes);

@@ -7,10 +7,12 @@
 #include <string_view>
 
 #include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_output.h"
 
 namespace animconv {
 
-// Owns the output's single buffer, its bufferViews and accessors.
+// Owns the output's single buffer, its bufferViews and accessors (held as their text,
+// gltf_output.h).
 class GltfBuilder {
  public:
   // Appends `bytes` 4-byte aligned (glTF 2.0 §3.6 buffers and accessors) as a new bufferView;
@@ -28,29 +30,28 @@ class GltfBuilder {
   size_t AddCompressedBufferView(std::string_view compressed, size_t byte_length,
                                  nlohmann::json extension,
                                  nlohmann::json definition = nlohmann::json::object());
-  size_t AddAccessorDefinition(nlohmann::json accessor);  // returns its index
-  nlohmann::json& Accessor(size_t index) { return accessors_[index]; }
+  size_t AddAccessorDefinition(const nlohmann::json& accessor);  // returns its index
+  size_t accessor_count() const { return accessors_.size(); }
   // The fallback buffer's byteLength; 0 when no view is compressed.
   size_t fallback_byte_length() const { return fallback_length_; }
-  void AdoptAccessors(nlohmann::json accessors) { accessors_ = std::move(accessors); }
   // Puts bufferViews and accessors into `document` (omitting empty arrays).
-  void Finish(nlohmann::json& document);
+  void Finish(GltfOutputJson& document);
   std::string TakeBinary() { return std::move(binary_); }
 
  private:
   std::string binary_;
   size_t fallback_length_ = 0;
-  nlohmann::json views_ = nlohmann::json::array();
-  nlohmann::json accessors_ = nlohmann::json::array();
+  JsonArrayText views_;
+  JsonArrayText accessors_;
 };
 
-// The source document without its animations: accessors and bufferViews that only animations used
-// are dropped (when every extension in use is one whose references we know how to renumber),
-// the remaining bufferViews are repacked into `builder` (decompressed where they were meshopt-
-// compressed), and external images are embedded. Why data is kept goes to `diagnostics`.
-// With `meshopt` (--compress) the kept views are losslessly EXT_meshopt_compression-compressed
-// where that pays (gltf_compress_views.h).
-nlohmann::json PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
+// The source document without its animations, its unchanged members referred to (not copied):
+// accessors and bufferViews that only animations used are dropped (when every extension in use is
+// one whose references we know how to renumber), the remaining bufferViews are repacked into
+// `builder` (decompressed where they were meshopt- compressed), and external images are embedded.
+// Why data is kept goes to `diagnostics`. With `meshopt` (--compress) the kept views are losslessly
+// EXT_meshopt_compression-compressed where that pays (gltf_compress_views.h).
+GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
                                             Diagnostics* diagnostics, bool meshopt = false);
 
 }  // namespace animconv

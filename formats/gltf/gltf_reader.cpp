@@ -405,10 +405,10 @@ const json* ValidIndexIn(const json& parent, const char* key, size_t limit) {
 // whose sampler exists, takes that sampler's input and output. So one accessor shared by many
 // channels (one time accessor for a clip) is decoded once, copied into all but the last channel
 // and moved into that one.
-void PlanChannelTakes(const json& document, GltfAccessors& accessors) {
-  const auto animations = document.find("animations");
-  if (animations == document.end() || !animations->is_array()) return;
-  for (const json& animation : *animations) {
+void PlanChannelTakes(const PackedJsonArray* animations, GltfAccessors& accessors) {
+  if (!animations) return;
+  for (size_t a = 0; a < animations->size(); ++a) {
+    const json animation = animations->At(a);
     if (!animation.is_object()) continue;
     const auto channels = animation.find("channels");
     const auto samplers = animation.find("samplers");
@@ -489,14 +489,14 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   const VrmKind vrm_kind = ReadVrmHumanoid(document, asset, errors);
   ReadVrmExpressions(document, vrm_kind, asset, errors);
   ReadVrmLookAt(document, vrm_kind, asset, errors);
-  GltfAccessors accessors(document, source->buffer_views, errors, budget);
-  PlanChannelTakes(document, accessors);
+  GltfAccessors accessors(document, container.lists, source->buffer_views, errors, budget);
+  const PackedJsonArray* animations =
+      errors.OptionalList(document, container.lists.animations.get(), "animations");
+  PlanChannelTakes(animations, accessors);
   size_t skipped_channels = 0;
-  if (const json* animations = errors.OptionalArray(document, "animations", "")) {
-    for (size_t a = 0; a < animations->size(); ++a) {
-      asset.clips.push_back(ReadAnimation((*animations)[a], a, asset, accessors, options.limits,
-                                          errors, &skipped_channels, options.diagnostics));
-    }
+  for (size_t a = 0; animations && a < animations->size(); ++a) {
+    asset.clips.push_back(ReadAnimation(animations->At(a), a, asset, accessors, options.limits,
+                                        errors, &skipped_channels, options.diagnostics));
   }
   if (skipped_channels > 0) {
     asset.notes.push_back(fmt::format(
@@ -511,6 +511,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   }
   source->external_images = LoadExternalImages(document, options, errors);
   source->json = std::move(container.json);
+  source->lists = std::move(container.lists);
   // The buffers live on decoded in buffer_views; their data: URIs (a third larger again) would
   // only be carried along and copied by every pass-through writer (the memory bound of
   // docs/reliability.md), which writes buffers of its own.

@@ -7,18 +7,17 @@
 #include <algorithm>
 #include <functional>
 #include <map>
-#include <set>
 
 #include "animconv/error.h"
 #include "formats/common/base64.h"
 #include "formats/common/json_dump.h"
-#include "formats/common/json_release.h"
 #include "formats/common/writer_support.h"
 #include "formats/gltf/glb.h"
 #include "formats/gltf/gltf.h"
 #include "formats/gltf/gltf_compress.h"
 #include "formats/gltf/gltf_compress_streams.h"
 #include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_output.h"
 #include "formats/gltf/gltf_pass_through.h"
 
 namespace animconv {
@@ -61,9 +60,11 @@ class AnimationWriter {
         meshopt_(meshopt),
         streams_(builder, meshopt) {}
 
-  json Write(const Asset& asset, const Clip& clip) {
-    json channels = json::array();
-    json samplers = json::array();
+  // The animation's text, as dump() of its object writes it: its members in key order, channels
+  // and samplers rendered one by one (a clip of 30,000 channels held them as two trees and a copy).
+  std::string Write(const Asset& asset, const Clip& clip) {
+    JsonArrayText channels;
+    JsonArrayText samplers;
     for (const Channel& channel : clip.channels) {
       const size_t input = InputAccessor(asset, clip, channel);
       size_t output = 0;
@@ -79,13 +80,17 @@ class AnimationWriter {
       if (!compression_ || channel.interpolation != Interpolation::kLinear) {
         sampler["interpolation"] = SamplerInterpolation(channel.interpolation);
       }
-      samplers.push_back(std::move(sampler));
-      channels.push_back({{"sampler", samplers.size() - 1},
-                          {"target", {{"node", channel.node}, {"path", PathName(channel.path)}}}});
+      samplers.Append(sampler);
+      channels.Append({{"sampler", samplers.size() - 1},
+                       {"target", {{"node", channel.node}, {"path", PathName(channel.path)}}}});
     }
-    json animation = {{"channels", channels}, {"samplers", samplers}};
-    if (!clip.name.empty()) animation["name"] = clip.name;
-    return animation;
+    std::string text = "{\"channels\":" + channels.Take();
+    if (!clip.name.empty()) {
+      text += ",\"name\":";
+      AppendJsonDump(clip.name, text);
+    }
+    text += ",\"samplers\":" + samplers.Take() + "}";
+    return text;
   }
 
   // Writes the compact accessors' bufferViews (after the last Write).
@@ -206,9 +211,9 @@ class AnimationWriter {
   size_t merged_ = 0;
 };
 
-// Nodes for a rig that did not come from a glTF file.
-json GenerateNodes(const Rig& rig, json& document) {
-  json nodes = json::array();
+// Nodes for a rig that did not come from a glTF file, as text (a BVH of 30,000 joints held them
+// as 30,000 JSON objects, docs/reliability.md).
+std::string GenerateNodes(const Rig& rig, GltfOutputJson& document) {
   std::vector<json> children(rig.nodes.size(), json::array());
   json roots = json::array();
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
@@ -222,37 +227,54 @@ json GenerateNodes(const Rig& rig, json& document) {
                              rig.nodes[n].name));
     }
   }
+  JsonArrayText nodes;
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     const Node& node = rig.nodes[n];
     json out = json::object();
     if (!node.generated_name) out["name"] = node.name;
-    if (!children[n].empty()) out["children"] = children[n];
+    if (!children[n].empty()) out["children"] = std::move(children[n]);
     if (node.rest_translation != Vec3{0, 0, 0}) out["translation"] = node.rest_translation;
     if (node.rest_rotation != Quat{0, 0, 0, 1}) out["rotation"] = node.rest_rotation;
     if (node.rest_scale != Vec3{1, 1, 1}) out["scale"] = node.rest_scale;
-    nodes.push_back(out);
+    nodes.Append(out);
   }
   document["scene"] = 0;
-  document["scenes"] = json::array({{{"nodes", roots}}});
-  return nodes;
+  document["scenes"] = json::array({{{"nodes", std::move(roots)}}});
+  return nodes.Take();
 }
 
-// An animated node may not carry a `matrix` (ANIMATION_CHANNEL_TARGET_NODE_MATRIX): give it the
-// decomposed TRS the reader computed.
-void ReplaceAnimatedMatrices(const Asset& asset, json& nodes) {
-  std::set<int> animated;
+// The source's nodes as text, each copied only where it changes: an animated node may not carry
+// a `matrix` (ANIMATION_CHANNEL_TARGET_NODE_MATRIX), so it gets the decomposed TRS the reader
+// computed; and a node takes the rig's name, so a rename (--bone-map, --bone-names) shows.
+std::string PassThroughNodes(const Asset& asset, const json& nodes) {
+  const Rig& rig = asset.rig;
+  std::vector<bool> animated(nodes.size(), false);
   for (const Clip& clip : asset.clips) {
-    for (const Channel& channel : clip.channels) animated.insert(channel.node);
+    for (const Channel& channel : clip.channels) animated[static_cast<size_t>(channel.node)] = true;
   }
-  for (const int n : animated) {
-    json& node = nodes[static_cast<size_t>(n)];
-    if (!node.contains("matrix")) continue;
-    node.erase("matrix");
-    const Node& rest = asset.rig.nodes[static_cast<size_t>(n)];
-    node["translation"] = rest.rest_translation;
-    node["rotation"] = rest.rest_rotation;
-    node["scale"] = rest.rest_scale;
+  JsonArrayText text;
+  for (size_t n = 0; n < nodes.size(); ++n) {
+    const json& node = nodes[n];
+    const bool replace_matrix = animated[n] && node.contains("matrix");
+    const auto name = node.find("name");
+    const bool rename = n < rig.nodes.size() && !rig.nodes[n].generated_name &&
+                        (name == node.end() || *name != rig.nodes[n].name);
+    if (!replace_matrix && !rename) {
+      text.Append(node);
+      continue;
+    }
+    json changed = node;
+    if (replace_matrix) {
+      changed.erase("matrix");
+      const Node& rest = rig.nodes[n];
+      changed["translation"] = rest.rest_translation;
+      changed["rotation"] = rest.rest_rotation;
+      changed["scale"] = rest.rest_scale;
+    }
+    if (rename) changed["name"] = rig.nodes[n].name;
+    text.Append(changed);
   }
+  return text.Take();
 }
 
 void AppendU32(std::string& out, uint32_t value) {
@@ -291,13 +313,12 @@ class SizedOutput {
   size_t size_ = 0;
 };
 
-// The .gltf text: `document` as json::dump() writes it, with the buffer's data: URI encoded
-// straight into the output. Serialising the URI inside the document held the buffer four times
-// over (bytes, base64, the URI string, the dump) and broke the memory bound of
-// docs/reliability.md; the bytes are the same, since dump() writes an object's members in key
-// order, each as its own dump().
-void WriteGltfText(const json& document, const std::string& binary, const json& fallback,
-                   SizedOutput& out) {
+// `document` as json::dump() writes it, member by member (gltf_output.h). With `binary` (.gltf),
+// the buffer's data: URI is encoded straight into the output: serialising the URI inside the
+// document held the buffer four times over (bytes, base64, the URI string, the dump) and broke the
+// memory bound of docs/reliability.md.
+void WriteDocumentText(const GltfOutputJson& document, const std::string* binary,
+                       const json& fallback, SizedOutput& out) {
   static constexpr std::string_view kUriPrefix = "data:application/octet-stream;base64,";
   out.Add("{");
   bool first = true;
@@ -307,12 +328,12 @@ void WriteGltfText(const json& document, const std::string& binary, const json& 
     out.AddJson(key);
     out.Add(":");
   };
-  bool buffers_written = binary.empty();
+  bool buffers_written = !binary || binary->empty();
   const auto write_buffers = [&] {
     member("buffers");
-    out.Add(fmt::format("[{{\"byteLength\":{},\"uri\":\"", binary.size()));
+    out.Add(fmt::format("[{{\"byteLength\":{},\"uri\":\"", binary->size()));
     out.Add(kUriPrefix);
-    out.AddBase64(binary);
+    out.AddBase64(*binary);
     out.Add("\"}");
     if (!fallback.is_null()) {
       out.Add(",");
@@ -321,25 +342,27 @@ void WriteGltfText(const json& document, const std::string& binary, const json& 
     out.Add("]");
     buffers_written = true;
   };
-  for (auto it = document.begin(); it != document.end(); ++it) {
-    if (!buffers_written && it.key() > std::string("buffers")) write_buffers();
-    if (it.key() == "buffers") continue;
-    member(it.key());
-    out.AddJson(it.value());
-  }
+  document.ForEach([&](const std::string& key, const json* value, std::string_view text) {
+    if (!buffers_written && key > std::string("buffers")) write_buffers();
+    if (binary && key == "buffers") return;
+    member(key);
+    if (value) {
+      out.AddJson(*value);
+    } else {
+      out.Add(text);
+    }
+  });
   if (!buffers_written) write_buffers();
-  out.Add("}\n");
+  out.Add("}");
 }
 
-std::string SerializeGltfText(const json& document, const std::string& binary,
-                              const json& fallback) {
+// The JSON text, measured first so that it is written once into an output reserved to its size,
+// after `prefix_bytes` (a GLB's headers).
+size_t DocumentTextSize(const GltfOutputJson& document, const std::string* binary,
+                        const json& fallback) {
   SizedOutput measure(nullptr);
-  WriteGltfText(document, binary, fallback, measure);
-  std::string out;
-  ReserveOutput(out, measure.size());
-  SizedOutput write(&out);
-  WriteGltfText(document, binary, fallback, write);
-  return out;
+  WriteDocumentText(document, binary, fallback, measure);
+  return measure.size();
 }
 
 // The EXT_meshopt_compression fallback buffer: no data, as large as the views on it say (the
@@ -350,22 +373,27 @@ json FallbackBuffer(size_t byte_length) {
           {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}};
 }
 
-std::string Serialize(json document, std::string binary, bool glb, const json& fallback) {
-  if (binary.empty() || !glb) {
-    document.erase("buffers");
-  } else {
-    document["buffers"] = json::array({{{"byteLength", binary.size()}}});
-    if (!fallback.is_null()) document["buffers"].push_back(fallback);
-  }
+std::string Serialize(GltfOutputJson& document, std::string binary, bool glb,
+                      const json& fallback) {
   if (!glb) {
-    std::string text = SerializeGltfText(document, binary, fallback);
-    ReleaseJson(document);
-    return text;
+    document.Erase("buffers");
+    std::string out;
+    ReserveOutput(out, DocumentTextSize(document, &binary, fallback) + 1);
+    SizedOutput write(&out);
+    WriteDocumentText(document, &binary, fallback, write);
+    out += '\n';
+    return out;
+  }
+  if (binary.empty()) {
+    document.Erase("buffers");
+  } else {
+    json& buffers = document["buffers"];
+    buffers = json::array({{{"byteLength", binary.size()}}});
+    if (!fallback.is_null()) buffers.push_back(fallback);
   }
   // GLB 2.0: 12-byte header, JSON chunk padded with spaces, BIN chunk padded with zeros, every
-  // chunk 4-byte aligned (glTF 2.0 §3.6 buffers and accessors). The JSON is measured first and
-  // written straight into the output (SizedOutput).
-  const size_t text_size = JsonDumpSize(document);
+  // chunk 4-byte aligned (glTF 2.0 §3.6 buffers and accessors).
+  const size_t text_size = DocumentTextSize(document, nullptr, fallback);
   const size_t text_padding = (4 - text_size % 4) % 4;
   const size_t binary_padding = (4 - binary.size() % 4) % 4;
   const size_t binary_chunk = binary.size() + binary_padding;
@@ -378,7 +406,8 @@ std::string Serialize(json document, std::string binary, bool glb, const json& f
   AppendU32(out, static_cast<uint32_t>(total));
   AppendU32(out, static_cast<uint32_t>(text_size + text_padding));
   AppendU32(out, kGlbJsonChunk);
-  AppendJsonDump(document, out);
+  SizedOutput write(&out);
+  WriteDocumentText(document, nullptr, fallback, write);
   out.append(text_padding, ' ');
   if (!binary.empty()) {
     AppendU32(out, static_cast<uint32_t>(binary_chunk));
@@ -386,21 +415,13 @@ std::string Serialize(json document, std::string binary, bool glb, const json& f
     out += binary;
     out.append(binary_padding, '\0');
   }
-  ReleaseJson(document);
   return out;
-}
-
-// Pass-through nodes take the rig's names, so a rename (--bone-map, --bone-names) shows.
-void RenameNodes(const Rig& rig, json& nodes) {
-  for (size_t n = 0; n < rig.nodes.size() && n < nodes.size(); ++n) {
-    if (!rig.nodes[n].generated_name) nodes[n]["name"] = rig.nodes[n].name;
-  }
 }
 
 }  // namespace
 
 std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& options,
-                              const std::function<void(nlohmann::json&)>& finish) {
+                              const std::function<void(GltfOutputJson&)>& finish) {
   Diagnostics* diagnostics = options.diagnostics;
   const auto* source = dynamic_cast<const GltfDocument*>(asset.source_document.get());
   if (source && source->json.contains("nodes") &&
@@ -415,19 +436,18 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
                   "written without EXT_meshopt_compression, quantized only");
   }
   GltfBuilder builder;
-  json document;
+  GltfOutputJson document;
   if (source) {
     document = PassThroughWithoutAnimations(*source, builder, diagnostics, meshopt);
-    if (document.contains("nodes")) {
-      ReplaceAnimatedMatrices(asset, document["nodes"]);
-      RenameNodes(asset.rig, document["nodes"]);
+    if (const json* nodes = document.Find("nodes")) {
+      document.SetText("nodes", PassThroughNodes(asset, *nodes));
     }
   } else {
-    document = {{"asset", {{"version", "2.0"}, {"generator", "animconv"}}}};
-    document["nodes"] = GenerateNodes(asset.rig, document);
+    document["asset"] = {{"version", "2.0"}, {"generator", "animconv"}};
+    document.SetText("nodes", GenerateNodes(asset.rig, document));
   }
   AnimationWriter animations(builder, compression, meshopt);
-  json written = json::array();
+  JsonArrayText written;
   for (const Clip& clip : asset.clips) {
     if (clip.channels.empty()) {
       // A glTF animation needs at least one channel (EMPTY_ENTITY).
@@ -435,11 +455,12 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
                     fmt::format("gltf: clip '{}' has no channels and is not written", clip.name));
       continue;
     }
-    written.push_back(animations.Write(asset, clip));
+    written.AppendText(animations.Write(asset, clip));
   }
-  if (!written.empty()) document["animations"] = written;
+  const bool wrote_animations = !written.empty();
+  if (wrote_animations) document.SetText("animations", written.Take());
   animations.Finish();
-  if (compression && !written.empty()) {
+  if (compression && wrote_animations) {
     AddDiagnostic(diagnostics, Severity::kInfo, "--compress: " + animations.Summary());
   }
   const json fallback = FallbackBuffer(builder.fallback_byte_length());
@@ -457,11 +478,11 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
   }
   builder.Finish(document);
   if (finish) finish(document);
-  return Serialize(std::move(document), builder.TakeBinary(), glb, fallback);
+  return Serialize(document, builder.TakeBinary(), glb, fallback);
 }
 
 std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnostics,
-                              const std::function<void(nlohmann::json&)>& finish) {
+                              const std::function<void(GltfOutputJson&)>& finish) {
   WriteOptions options;
   options.diagnostics = diagnostics;
   return WriteGltfDocument(asset, glb, options, finish);

@@ -9,6 +9,7 @@
 #include "formats/gltf/gltf.h"
 #include "formats/gltf/gltf_buffers.h"
 #include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_output.h"
 
 namespace animconv {
 namespace {
@@ -110,7 +111,7 @@ std::string WriteVrma(const Asset& asset, const WriteOptions& options) {
   }
   CheckChannels(asset);
   const json human_bones = HumanBones(asset.rig);
-  return WriteGltfDocument(asset, true, options, [&](json& document) {
+  return WriteGltfDocument(asset, true, options, [&](GltfOutputJson& document) {
     json& used = document["extensionsUsed"];
     if (!used.is_array()) used = json::array();
     used.push_back("VRMC_vrm_animation");

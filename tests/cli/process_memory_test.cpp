@@ -10,7 +10,9 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -153,6 +155,104 @@ std::string TestName(const ::testing::TestParamInfo<Format>& format) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Formats, ProcessMemoryTest, ::testing::ValuesIn(Formats()), TestName);
+
+// Structure-heavy inputs, where a file's bulk is JSON objects or nodes rather than keyframes
+// (issue 14, docs/reliability.md "The whole process"). Per rig node the model costs about a
+// kilobyte whatever the text (the fuzz harnesses' allowance, fuzz/resource_bounds.cpp).
+constexpr double kMiBPerNode = 1.0 / 1024;
+
+// A .gltf of `clips` one-channel clips, each with its own time and translation accessors and
+// bufferViews (in an external .bin), on 4 nodes: 40,000 accessors and bufferViews for 20,000 clips.
+void WriteManyClipsGltf(const std::string& path, int clips) {
+  std::string binary, views, accessors, animations;
+  for (int c = 0; c < clips; ++c) {
+    const float times[2] = {0, 1 + static_cast<float>(c) * 1e-4f};
+    const float values[6] = {0, 0, 0, static_cast<float>(c % 7), 1, 0};
+    const std::string sep = c ? "," : "";
+    views +=
+        sep + "{\"buffer\":0,\"byteOffset\":" + std::to_string(binary.size()) +
+        ",\"byteLength\":8},{\"buffer\":0,\"byteOffset\":" + std::to_string(binary.size() + 8) +
+        ",\"byteLength\":24}";
+    binary.append(reinterpret_cast<const char*>(times), sizeof times);
+    binary.append(reinterpret_cast<const char*>(values), sizeof values);
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "{\"bufferView\":%d,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\","
+                  "\"min\":[0],\"max\":[%.9g]},{\"bufferView\":%d,\"componentType\":5126,"
+                  "\"count\":2,\"type\":\"VEC3\"}",
+                  2 * c, times[1], 2 * c + 1);
+    accessors += sep + text;
+    std::snprintf(text, sizeof text,
+                  "{\"name\":\"clip%d\",\"samplers\":[{\"input\":%d,\"output\":%d}],"
+                  "\"channels\":[{\"sampler\":0,\"target\":{\"node\":%d,\"path\":"
+                  "\"translation\"}}]}",
+                  c, 2 * c, 2 * c + 1, c % 4);
+    animations += sep + text;
+  }
+  const std::string bin_path = path + ".bin";
+  std::ofstream(bin_path, std::ios::binary) << binary;
+  std::ofstream(path, std::ios::binary)
+      << "{\"asset\":{\"version\":\"2.0\"},\"scene\":0,\"scenes\":[{\"nodes\":[0,1,2,3]}],"
+      << "\"nodes\":[{\"name\":\"a\"},{\"name\":\"b\"},{\"name\":\"c\"},{\"name\":\"d\"}],"
+      << "\"buffers\":[{\"byteLength\":" << binary.size() << ",\"uri\":\""
+      << fs::path(bin_path).filename().string() << "\"}],\"bufferViews\":[" << views
+      << "],\"accessors\":[" << accessors << "],\"animations\":[" << animations << "]}";
+}
+
+// A BVH whose root has `joints` sibling joints, each with an End Site (2 x joints + 1 nodes),
+// and two frames.
+void WriteWideBvh(const std::string& path, int joints) {
+  std::ofstream out(path, std::ios::binary);
+  out << "HIERARCHY\nROOT root\n{\n\tOFFSET 0 0 0\n"
+      << "\tCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n";
+  for (int j = 0; j < joints; ++j) {
+    out << "\tJOINT j" << j << "\n\t{\n\t\tOFFSET 1 2 3\n\t\tCHANNELS 3 Zrotation Xrotation "
+        << "Yrotation\n\t\tEnd Site\n\t\t{\n\t\t\tOFFSET 0 1 0\n\t\t}\n\t}\n";
+  }
+  out << "}\nMOTION\nFrames: 2\nFrame Time: 0.033333\n";
+  for (int frame = 0; frame < 2; ++frame) {
+    for (int channel = 0; channel < 6 + 3 * joints; ++channel) out << (channel ? " " : "") << frame;
+    out << "\n";
+  }
+}
+
+// `input` to each of `outputs`, each within 3 x (input + output bytes) + the baseline + the
+// per-node allowance for `nodes` rig nodes.
+void ExpectStructureHeavyWithin(const TempDir& dir, const std::string& input, size_t nodes,
+                                const std::vector<std::string>& outputs) {
+  for (const std::string& extension : outputs) {
+    SCOPED_TRACE(input + " -> " + extension);
+    const std::string output = dir.File("output" + extension);
+    const Measured run = Convert(dir, {"convert", input, "-o", output});
+    ASSERT_EQ(run.exit_code, 0) << run.errors;
+    const double bytes_mib = MiB(input) + MiB(output);
+    const double bound =
+        kBoundFactor * bytes_mib + kBaselineMiB + static_cast<double>(nodes) * kMiBPerNode;
+    std::fprintf(stderr, "| %s | %s | %.1f | %.1f | %.1f | %.1f |\n",
+                 fs::path(input).filename().c_str(), extension.c_str(), MiB(input), MiB(output),
+                 run.peak_mib, bound);
+    EXPECT_LE(run.peak_mib, bound);
+    fs::remove(output);
+  }
+}
+
+// 196 MB before the glTF reader packed its accessors, bufferViews and animations and the writers
+// wrote theirs as text (formats/gltf/gltf_output.h), against a bound of 65.
+TEST(ProcessStructureTest, AGltfOfManySmallClips) {
+  TempDir dir;
+  const std::string input = dir.File("clips.gltf");
+  WriteManyClipsGltf(input, 20000);
+  ExpectStructureHeavyWithin(dir, input, 4, {".glb", ".gltf"});
+}
+
+// 183 MB to .glb before (the writer's node, channel and sampler trees, and the coverage check's
+// copy of the rig), against a bound of 114.
+TEST(ProcessStructureTest, ABvhOfManySiblingJoints) {
+  TempDir dir;
+  const std::string input = dir.File("wide.bvh");
+  WriteWideBvh(input, 30000);
+  ExpectStructureHeavyWithin(dir, input, 60001, {".glb", ".json"});
+}
 
 }  // namespace
 }  // namespace animconv

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "animconv/error.h"
+#include "formats/gltf/gltf_buffers.h"
 #include "formats/gltf/gltf_test_support.h"
 
 namespace animconv {
@@ -39,7 +40,9 @@ TEST(GltfAccessorsTest, TheLastPlannedTakeMovesTheDecodedValuesEarlierOnesCopy) 
   const size_t times = gltf.AddFloats({0, 0.5f, 1}, "SCALAR", 3);
   const std::vector<std::string> views = ViewsOf(gltf);
   const GltfErrors errors("model.gltf");
-  GltfAccessors accessors(gltf.document(), views, errors, 1 << 20);
+  // The document as the reader holds it: its accessors and bufferViews packed (GltfLists).
+  const GltfContainer container = ParseGltfContainer(gltf.document().dump(), errors);
+  GltfAccessors accessors(container.json, container.lists, views, errors, 1 << 20);
   accessors.PlanTake(times);
   accessors.PlanTake(times);
   const double* decoded = accessors.Get(times).values.data();
@@ -60,7 +63,9 @@ TEST(GltfAccessorsTest, AnUnplannedTakeIsAnInternalError) {
   const size_t times = gltf.AddFloats({0, 1}, "SCALAR", 2);
   const std::vector<std::string> views = ViewsOf(gltf);
   const GltfErrors errors("model.gltf");
-  GltfAccessors accessors(gltf.document(), views, errors, 1 << 20);
+  // The document as the reader holds it: its accessors and bufferViews packed (GltfLists).
+  const GltfContainer container = ParseGltfContainer(gltf.document().dump(), errors);
+  GltfAccessors accessors(container.json, container.lists, views, errors, 1 << 20);
   EXPECT_TRUE(ThrowsInternal([&] { accessors.TakeValues(times); }));
 }
 

@@ -266,9 +266,11 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
     return true;
   }
 
-  const JsonSinkFactory& factory_;
-  const JsonMemberFilter& keep_member_;
-  const JsonArrayPolicyFactory& array_policy_;
+  // Copies, not references: ParseJsonStreaming passes nullptr for the filter and the policy,
+  // temporaries that end with the constructor's call.
+  const JsonSinkFactory factory_;
+  const JsonMemberFilter keep_member_;
+  const JsonArrayPolicyFactory array_policy_;
   const bool throw_parse_errors_;
   std::vector<Frame> frames_;
   JsonPath path_;

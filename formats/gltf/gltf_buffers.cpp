@@ -43,9 +43,9 @@ void ParseDocument(std::string_view text, GltfContainer& container) {
   for (const auto& [key, member] : kPacked) {
     if (!parsed.document.is_object()) break;
     const auto found = parsed.document.find(key);
-    if (found == parsed.document.end() || !found->is_binary()) continue;
-    const json::binary_t& placeholder = found->get_binary();
-    std::unique_ptr<JsonElementSink>& sink = parsed.sinks[placeholder.subtype()];
+    if (found == parsed.document.end() || parsed.SinkOf(*found) == nullptr) continue;
+    std::unique_ptr<JsonElementSink>& sink =
+        parsed.sinks[static_cast<size_t>(found->get_binary().subtype())];
     (container.lists.*member).reset(static_cast<PackedJsonArray*>(sink.release()));
     parsed.document.erase(found);
   }

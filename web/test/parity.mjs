@@ -139,6 +139,7 @@ async function convertBoth(file, format, extraArgs, tag = '') {
 
 async function checkConversion(file, format, extraArgs = [], counter = null) {
   const label = `${nameOf(file)} -> ${format}${extraArgs.length ? ' ' + extraArgs.join(' ') : ''}`;
+  if (process.env.PARITY_TRACE) console.error(label);
   const { native, wasm, nativeOutput } = await convertBoth(file, format, extraArgs);
   let problem;
   if (ASSIMP_ONLY.test(file)) problem = expectedRefusal(label, native, wasm, ASSIMP_REFUSAL);

@@ -25,7 +25,7 @@ void PackedJsonArray::Element(json&& element) {
   }
   std::string& chunk = chunks_.back();
   chunk += encoded;
-  ends_.push_back(static_cast<uint32_t>(chunk.size()));
+  ends_.push_back(static_cast<uint16_t>(chunk.size()));
 }
 
 json PackedJsonArray::At(size_t index) const {

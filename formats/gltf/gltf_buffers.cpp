@@ -25,29 +25,51 @@ uint32_t ReadU32(std::string_view bytes, size_t offset) {
 }
 
 // json::parse(text) with the top-level accessors, bufferViews and animations packed as they are
-// parsed (GltfLists): as a tree they were most of the reader's peak on a file of many clips.
+// parsed (GltfLists): as a tree they were most of the reader's peak on a file of many clips. The
+// top-level arrays no reader reads are packed too (GltfLists::unread); those it reads as a tree
+// stay in it.
 void ParseDocument(std::string_view text, GltfContainer& container) {
   static const std::pair<const char*, std::unique_ptr<PackedJsonArray> GltfLists::*> kPacked[] = {
       {"accessors", &GltfLists::accessors},
       {"bufferViews", &GltfLists::buffer_views},
       {"animations", &GltfLists::animations}};
-  StreamedJson parsed = ParseJsonStreaming(text, [](const JsonPath& path) {
+  // The checks before UnpackDeferredLists read these; `buffers` (a data: URI each) is decoded in
+  // place (LoadBufferViews).
+  const auto read_as_tree = [](const std::string& key) {
+    return IsOneOf(key, {"buffers", "extensionsUsed", "extensionsRequired"});
+  };
+  const auto deferred = [](const std::string& key) {
+    return IsOneOf(key, {"nodes", "meshes", "skins", "scenes", "images"});
+  };
+  StreamedJson parsed = ParseJsonStreaming(text, [&](const JsonPath& path) {
     std::unique_ptr<JsonElementSink> sink;
-    if (path.depth() == 1 && !path.steps()[0].is_index) {
-      for (const auto& [key, member] : kPacked) {
-        if (path.steps()[0].key == key) sink = std::make_unique<PackedJsonArray>();
-      }
+    if (path.depth() == 1 && !path.steps()[0].is_index && !read_as_tree(path.steps()[0].key)) {
+      sink = std::make_unique<PackedJsonArray>();
     }
     return sink;
   });
-  for (const auto& [key, member] : kPacked) {
-    if (!parsed.document.is_object()) break;
-    const auto found = parsed.document.find(key);
-    if (found == parsed.document.end() || parsed.SinkOf(*found) == nullptr) continue;
+  if (!parsed.document.is_object()) {
+    container.json = std::move(parsed.document);
+    return;
+  }
+  for (auto member = parsed.document.begin(); member != parsed.document.end();) {
+    if (parsed.SinkOf(*member) == nullptr) {
+      ++member;
+      continue;
+    }
     std::unique_ptr<JsonElementSink>& sink =
-        parsed.sinks[static_cast<size_t>(found->get_binary().subtype())];
-    (container.lists.*member).reset(static_cast<PackedJsonArray*>(sink.release()));
-    parsed.document.erase(found);
+        parsed.sinks[static_cast<size_t>(member->get_binary().subtype())];
+    std::unique_ptr<PackedJsonArray> packed(static_cast<PackedJsonArray*>(sink.release()));
+    std::unique_ptr<PackedJsonArray>* list = nullptr;
+    for (const auto& [key, field] : kPacked) {
+      if (member.key() == key) list = &(container.lists.*field);
+    }
+    if (!list) {
+      list = deferred(member.key()) ? &container.lists.deferred[member.key()]
+                                    : &container.lists.unread[member.key()];
+    }
+    *list = std::move(packed);
+    member = parsed.document.erase(member);
   }
   container.json = std::move(parsed.document);
 }
@@ -165,6 +187,17 @@ bool DecodeDataUri(const std::string& uri, std::string* bytes) {
     return false;
   }
   return Base64Decode(std::string_view(uri).substr(comma + 1), bytes);
+}
+
+void UnpackDeferredLists(GltfContainer& container) {
+  for (auto& [key, list] : container.lists.deferred) {
+    json array = json::array();
+    array.get_ref<json::array_t&>().reserve(list->size());
+    for (size_t i = 0; i < list->size(); ++i) array.push_back(list->At(i));
+    list.reset();
+    container.json[key] = std::move(array);
+  }
+  container.lists.deferred.clear();
 }
 
 GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& errors) {

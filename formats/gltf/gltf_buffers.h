@@ -22,6 +22,9 @@ bool IsGlb(std::string_view bytes);
 // Parses GLB or JSON text. Syntax errors are reported at line:column of the JSON.
 GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& errors);
 
+// Puts the lists.deferred arrays back into container.json as trees, in their keys' places.
+void UnpackDeferredLists(GltfContainer& container);
+
 // Loads every buffer (data: URIs, external files through options.load_resource, the GLB BIN
 // chunk, read in place) and returns the bytes of every bufferView, decoding
 // EXT_meshopt_compression within `decode_budget` bytes in total. Each data: URI is erased from

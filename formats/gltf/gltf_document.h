@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -25,6 +26,15 @@ struct GltfLists {
   std::unique_ptr<PackedJsonArray> accessors;
   std::unique_ptr<PackedJsonArray> buffer_views;
   std::unique_ptr<PackedJsonArray> animations;
+  // Every other top-level array no reader reads (materials, textures, samplers, cameras, an
+  // `extras` array, an unknown member), by key: a pass-through writer copies them out as they are
+  // (gltf_pass_through.cpp). Packed while parsing, so that a file whose bulk they are holds no
+  // tree of them, even when it is refused later (docs/reliability.md "Known gaps").
+  std::map<std::string, std::unique_ptr<PackedJsonArray>> unread;
+  // The top-level arrays the reader reads as a tree (nodes, meshes, skins, scenes, images), packed
+  // until the document's own checks and its buffers have passed (UnpackDeferredLists): a file
+  // refused before it is read, whose bulk is one of these, builds no tree of it.
+  std::map<std::string, std::unique_ptr<PackedJsonArray>> deferred;
 };
 
 struct GltfDocument : SourceDocument {

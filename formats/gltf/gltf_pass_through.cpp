@@ -243,6 +243,11 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   for (auto it = source.json.begin(); it != source.json.end(); ++it) {
     if (it.key() != "buffers") document.Refer(it.key(), it.value());
   }
+  for (const auto& [key, list] : source.lists.unread) {
+    JsonArrayText text;
+    for (size_t i = 0; i < list->size(); ++i) text.Append(list->At(i));
+    document.SetText(key, text.Take());
+  }
   const PackedJsonArray* const accessors = source.lists.accessors.get();
   const PackedJsonArray* const views = source.lists.buffer_views.get();
   const PackedJsonArray* const animations = source.lists.animations.get();

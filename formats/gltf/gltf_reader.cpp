@@ -482,6 +482,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   // Decoded data (meshopt views, then keyframes as doubles) may exceed the file, but not wildly.
   const uint64_t budget = uint64_t{16} * bytes.size() + (uint64_t{64} << 20);
   source->buffer_views = LoadBufferViews(container, options, budget, errors);
+  UnpackDeferredLists(container);
 
   Asset asset;
   asset.coordinates = {Handedness::kRight, Facing::kPlusZ};  // glTF: the front faces +Z

@@ -254,5 +254,56 @@ TEST(ProcessStructureTest, ABvhOfManySiblingJoints) {
   ExpectStructureHeavyWithin(dir, input, 60001, {".glb", ".json"});
 }
 
+// `count` glTF defaults: `{},{},…`.
+std::string EmptyObjects(int count) {
+  std::string text;
+  text.reserve(3 * static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) text += i ? ",{}" : "{}";
+  return text;
+}
+
+// A one-node, one-clip .gltf (buffer in a data: URI) with `materials` default materials, which no
+// reader reads and the writers pass through.
+void WriteManyMaterialsGltf(const std::string& path, int materials) {
+  std::ofstream(path, std::ios::binary)
+      << "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{\"name\":\"a\"}],\"materials\":["
+      << EmptyObjects(materials)
+      << "],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":"
+         "\"SCALAR\",\"min\":[0],\"max\":[1]},{\"bufferView\":1,\"componentType\":5126,"
+         "\"count\":2,\"type\":\"VEC3\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},"
+         "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],\"buffers\":[{\"byteLength\":32,"
+         "\"uri\":\"data:application/octet-stream;base64,"
+         "AAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAA=\"}],\"animations\":[{\"channels\":[{"
+         "\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],\"samplers\":[{"
+         "\"input\":0,\"output\":1}]}]}";
+}
+
+// 165 MiB to .glb before the reader packed the top-level arrays it does not read
+// (GltfLists::unread) and the writers wrote them from there, against a bound of 29.
+TEST(ProcessStructureTest, AGltfOfManyMaterials) {
+  TempDir dir;
+  const std::string input = dir.File("materials.gltf");
+  WriteManyMaterialsGltf(input, 1000000);
+  ExpectStructureHeavyWithin(dir, input, 1, {".glb", ".gltf"});
+}
+
+// 120 MiB before the reader kept `nodes` packed until the document's own checks had passed
+// (GltfLists::deferred), against a bound of 21: a file refused for its asset version holds no tree
+// of its million nodes.
+TEST(ProcessStructureTest, AGltfOfManyNodesRefusedBeforeTheyAreRead) {
+  TempDir dir;
+  const std::string input = dir.File("nodes.gltf");
+  std::ofstream(input, std::ios::binary)
+      << "{\"asset\":{\"version\":\"3.0\"},\"nodes\":[" << EmptyObjects(1000000) << "]}";
+  const Measured run = Convert(dir, {"convert", input, "-o", dir.File("output.glb")});
+  EXPECT_EQ(run.exit_code, 2) << run.errors;
+  EXPECT_NE(run.errors.find("/asset/version"), std::string::npos) << run.errors;
+  EXPECT_FALSE(fs::exists(dir.File("output.glb")));
+  const double bound = kBoundFactor * MiB(input) + kBaselineMiB;
+  std::fprintf(stderr, "| nodes.gltf (refused) | - | %.1f | - | %.1f | %.1f |\n", MiB(input),
+               run.peak_mib, bound);
+  EXPECT_LE(run.peak_mib, bound);
+}
+
 }  // namespace
 }  // namespace animconv

@@ -8,6 +8,7 @@
 #include "animconv/error.h"
 #include "formats/csv/unity_csv.h"
 #include "formats/gltf/gltf.h"
+#include "formats/gltf/gltf_document.h"
 #include "formats/gltf/gltf_test_support.h"
 #include "test_support.h"
 
@@ -178,6 +179,39 @@ TEST(GltfWriterTest, PassThroughKeepsMeshesAndDropsOldAnimationData) {
   EXPECT_EQ(out["animations"][0]["name"], "renamed");
   // The mesh's accessor plus the rewritten animation's two; the old animation's are gone.
   EXPECT_EQ(out["accessors"].size(), 3u);
+}
+
+// The top-level arrays no reader reads are held packed (GltfLists::unread, not in the tree) and
+// written back as they were, in .gltf and .glb alike (docs/reliability.md "Known gaps").
+TEST(GltfWriterTest, PassThroughWritesUnreadTopLevelArraysAsTheyWere) {
+  GltfFixture gltf;
+  gltf.AddNodes({"hips"});
+  gltf.document()["materials"] = {{{"name", "skin"}, {"doubleSided", true}}, {{"name", "hair"}}};
+  gltf.document()["textures"] = {{{"source", 0}, {"sampler", 0}}};
+  gltf.document()["samplers"] = {{{"magFilter", 9729}}};
+  gltf.document()["cameras"] = {
+      {{"type", "perspective"}, {"perspective", {{"yfov", 0.8}, {"znear", 0.01}}}}};
+  gltf.document()["extras"] = json::array({1, "two", {{"three", json::array({3.5, nullptr})}}});
+  gltf.document()["vendorList"] = json::array({json::object(), json::array({false})});
+  const size_t times = gltf.AddFloats({0, 1}, "SCALAR", 2);
+  gltf.AddChannel(0, 0, "translation", times, gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
+  const Asset asset = ReadGltf(gltf.Text(), ReadOptions{});
+  const auto* source = dynamic_cast<const GltfDocument*>(asset.source_document.get());
+  ASSERT_NE(source, nullptr);
+  const char* const unread[] = {"cameras",  "extras",   "materials",
+                                "samplers", "textures", "vendorList"};
+  for (const char* key : unread) {
+    EXPECT_EQ(source->lists.unread.count(key), 1u) << key;
+    EXPECT_FALSE(source->json.contains(key)) << key;
+  }
+  EXPECT_TRUE(source->lists.deferred.empty());  // nodes are a tree again once read
+  EXPECT_TRUE(source->json.contains("nodes"));
+  const json glb = JsonOfGlb(RenderAsset(asset, *FindFormat("glb"), ConvertOptions{}));
+  const json text = json::parse(RenderAsset(asset, *FindFormat("gltf"), ConvertOptions{}));
+  for (const char* key : unread) {
+    EXPECT_EQ(glb[key], gltf.document()[key]) << key;
+    EXPECT_EQ(text[key], gltf.document()[key]) << key;
+  }
 }
 
 TEST(GltfWriterTest, AnimatedMatrixNodesGetTrs) {

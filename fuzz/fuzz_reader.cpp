@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "animconv/bake.h"
@@ -49,6 +50,30 @@ void CheckNotInternal(const Error& error) {
   }
 }
 
+// The rig nodes a refused glTF or GLB read had made: the glTF reader makes one model node per
+// element of `nodes` before it reads the humanoid, the expressions and the clips, and a read
+// refused there held them as a read that succeeds holds the rig it returns, so it is credited them
+// alike (resource_bounds.h). Whether it got that far: the same read with a node limit of 0 is then
+// refused by the rig's own limit check (ReadRig in formats/gltf/gltf_reader.cpp, at /nodes: "N
+// nodes, more than the limit of 0"), and only then; 0 for the other readers, which count their
+// nodes before they make them.
+size_t NodesMadeBeforeRefusal(const Format& reader, std::string_view bytes, ReadOptions read) {
+  const std::string_view format = ANIMCONV_FUZZ_FORMAT;
+  if (format != "gltf" && format != "glb") return 0;
+  read.limits.nodes = 0;
+  try {
+    reader.read(bytes, read);
+  } catch (const Error& probe) {
+    const std::string_view message = probe.message();
+    constexpr std::string_view kLimitCheck = " nodes, more than the limit of 0";
+    if (probe.location() == "/nodes" && message.size() > kLimitCheck.size() &&
+        message.substr(message.size() - kLimitCheck.size()) == kLimitCheck) {
+      return std::stoul(std::string(message.substr(0, message.size() - kLimitCheck.size())));
+    }
+  }
+  return 0;
+}
+
 }  // namespace
 }  // namespace animconv
 
@@ -70,6 +95,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     ValidateAsset(asset, read.source);
   } catch (const Error& error) {
     CheckReadError(error);
+    checked.budget.SetNodes(NodesMadeBeforeRefusal(reader, bytes, read));
     return 0;
   }
   Summarize(asset);

@@ -17,13 +17,13 @@ size_t LiveHeapBytes();
 // input's and every output's bytes (a writer's time is linear in what it writes, and a 103-byte CSV
 // spanning 10,000 s rightly writes megabytes of Unity CSV rows), times kSanitizerSlowdown (20) in a
 // sanitizer build; the peak of heap bytes held beyond those held at the start ≤ 3 × (input +
-// largest output) + kFixedHeapBytes + kHeapPerNode per node of the rig read. Check() aborts with
-// the figures when either is exceeded.
+// largest output) + kFixedHeapBytes + kHeapPerNode per node of the rig read (or made before a
+// refusal: fuzz_reader.cpp). Check() aborts with the figures when either is exceeded.
 class InputBudget {
  public:
   explicit InputBudget(size_t input_bytes);
   void AddOutput(size_t output_bytes);  // each output rendered from the input
-  void SetNodes(size_t nodes);          // the rig the reader built (kHeapPerNode each)
+  void SetNodes(size_t nodes);          // the rig the reader made (kHeapPerNode each)
   void Check() const;
 
   double TimeLimitSeconds() const;

@@ -34,9 +34,12 @@ void ParseDocument(std::string_view text, GltfContainer& container) {
       {"bufferViews", &GltfLists::buffer_views},
       {"animations", &GltfLists::animations}};
   // The checks before UnpackDeferredLists read these; `buffers` (a data: URI each) is decoded in
-  // place (LoadBufferViews).
+  // place (LoadBufferViews). The members the reader reads that are not arrays stay trees whatever
+  // the file holds, so that an array there is refused at its place ("/asset: expected an object"),
+  // as before the lists were packed.
   const auto read_as_tree = [](const std::string& key) {
-    return IsOneOf(key, {"buffers", "extensionsUsed", "extensionsRequired"});
+    return IsOneOf(
+        key, {"buffers", "extensionsUsed", "extensionsRequired", "asset", "scene", "extensions"});
   };
   const auto deferred = [](const std::string& key) {
     return IsOneOf(key, {"nodes", "meshes", "skins", "scenes", "images"});

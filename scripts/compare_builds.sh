@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Byte-for-byte comparison of two animconv binaries over every sample input (data/ and
-# ../shared/data) × every writable format, plus `info --json`: for refactors that promise
+# ../shared/data) × every writable format, plus `info --json`, and over variants of the .gltf
+# samples that the readers refuse (scripts/gltf_member_mutations.py): for refactors that promise
 # identical behaviour (docs/architecture.md). Compares outputs, exit codes and messages.
 # Usage: scripts/compare_builds.sh OLD_ANIMCONV NEW_ANIMCONV [SCRATCH_DIR]
 set -uo pipefail
@@ -30,11 +31,27 @@ for input in "${inputs[@]}"; do
     runs=$((runs + 1))
   done
 done
+# The readers' refusals too: every .gltf sample with each top-level member replaced by a value of
+# each JSON kind (scripts/gltf_member_mutations.py), converted to .glb by both from its own folder.
+mapfile -t gltf_inputs < <(printf '%s\n' "${inputs[@]}" | grep '\.gltf$')
+rm -rf "$scratch/mutations"
+mutations=$(python3 scripts/gltf_member_mutations.py "$scratch/mutations" "${gltf_inputs[@]}")
+for variant in "$scratch"/mutations/*/; do
+  name="mutation_$(basename "$variant")"
+  for side in old new; do
+    bin=$old
+    [ "$side" = new ] && bin=$new
+    (cd "$variant" && "$bin" convert in.gltf -o out.glb >"$scratch/$side/$name.stdout" \
+      2>"$scratch/$side/$name.stderr"; echo $? >"$scratch/$side/$name.rc")
+    [ -e "$variant/out.glb" ] && mv "$variant/out.glb" "$scratch/$side/$name.glb"
+  done
+  runs=$((runs + 1))
+done
 # Messages name the binary's path only through argv[0]-free text, so the trees compare whole.
 if diff -r "$scratch/old" "$scratch/new" >"$scratch/differences.txt"; then
-  echo "compare_builds: $runs runs over ${#inputs[@]} inputs, identical"
+  echo "compare_builds: $runs runs over ${#inputs[@]} inputs and $mutations glTF variants, identical"
 else
-  echo "compare_builds: $runs runs over ${#inputs[@]} inputs, differences in $scratch/differences.txt:"
+  echo "compare_builds: $runs runs over ${#inputs[@]} inputs and $mutations glTF variants, differences in $scratch/differences.txt:"
   head -40 "$scratch/differences.txt"
   exit 1
 fi

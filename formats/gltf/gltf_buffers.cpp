@@ -10,6 +10,7 @@
 #include "animconv/error.h"
 #include "formats/common/base64.h"
 #include "formats/common/json_errors.h"
+#include "formats/common/json_release.h"
 #include "formats/common/json_stream.h"
 #include "formats/gltf/glb.h"
 
@@ -191,6 +192,8 @@ bool DecodeDataUri(const std::string& uri, std::string* bytes) {
   }
   return Base64Decode(std::string_view(uri).substr(comma + 1), bytes);
 }
+
+GltfContainer::~GltfContainer() { ReleaseJson(json); }
 
 void UnpackDeferredLists(GltfContainer& container) {
   for (auto& [key, list] : container.lists.deferred) {

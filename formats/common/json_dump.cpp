@@ -3,6 +3,8 @@
 #include <ostream>
 #include <streambuf>
 
+#include "formats/common/canonical_json.h"
+
 namespace animconv {
 namespace {
 
@@ -41,12 +43,58 @@ class AppendingBuffer : public std::streambuf {
   std::string& out_;
 };
 
+// Whether `value` holds a packed value (canonical_json.h) anywhere.
+bool HoldsPackedValue(const nlohmann::json& value) {
+  if (IsPackedJsonValue(value)) return true;
+  if (!value.is_structured()) return false;
+  for (const nlohmann::json& child : value) {
+    if (HoldsPackedValue(child)) return true;
+  }
+  return false;
+}
+
+// dump() of a tree holding packed values: containers written here, packed values as their text,
+// everything else by dump(). Recursive: a parsed tree nests at most kMaxJsonNesting levels.
+void DumpWithPackedValues(const nlohmann::json& value, std::ostream& stream) {
+  if (IsPackedJsonValue(value)) {
+    const std::string_view text = PackedJsonText(value);
+    stream.write(text.data(), static_cast<std::streamsize>(text.size()));
+    return;
+  }
+  if (value.is_object()) {
+    stream << '{';
+    bool first = true;
+    for (auto member = value.begin(); member != value.end(); ++member) {
+      if (!first) stream << ',';
+      first = false;
+      stream << nlohmann::json(member.key()) << ':';
+      DumpWithPackedValues(member.value(), stream);
+    }
+    stream << '}';
+  } else if (value.is_array()) {
+    stream << '[';
+    bool first = true;
+    for (const nlohmann::json& element : value) {
+      if (!first) stream << ',';
+      first = false;
+      DumpWithPackedValues(element, stream);
+    }
+    stream << ']';
+  } else {
+    stream << value;
+  }
+}
+
 // dump() into `buffer`; rethrows what dump() would throw (invalid UTF-8), which a stream would
 // otherwise turn into its failbit.
 void DumpInto(const nlohmann::json& value, std::streambuf& buffer) {
   std::ostream stream(&buffer);
   stream.exceptions(std::ios::badbit);
-  stream << value;
+  if (HoldsPackedValue(value)) {
+    DumpWithPackedValues(value, stream);
+  } else {
+    stream << value;
+  }
 }
 
 }  // namespace

@@ -52,18 +52,45 @@ size_t StreamedJson::ElementCount(const json& array, const std::string& pointer)
   return cut == cut_arrays.end() ? array.size() : cut->second;
 }
 
+namespace {
+
+// A scalar parse event into a canonical text writer.
+void WriteScalar(const json& value, CanonicalJsonWriter& writer) {
+  switch (value.type()) {
+    case json::value_t::null:
+      return writer.Null();
+    case json::value_t::boolean:
+      return writer.Boolean(value.get<bool>());
+    case json::value_t::number_integer:
+      return writer.Integer(value.get<int64_t>());
+    case json::value_t::number_unsigned:
+      return writer.Unsigned(value.get<uint64_t>());
+    case json::value_t::number_float:
+      return writer.Float(value.get<double>());
+    case json::value_t::string:
+      return writer.String(value.get_ref<const std::string&>());
+    default:
+      ThrowInternal("WriteScalar: JSON text holds no such value");
+  }
+}
+
+}  // namespace
+
 // The SAX handler: builds the tree as nlohmann's own DOM parser does (a repeated member's last
-// value wins), streaming the arrays the factory picks and leaving out the members the filter
-// refuses and the elements past an array's policy. `path_` is the path of the value being read:
-// a member's name is pushed at its key, an element's index when it starts, and both are popped
-// when the value ends.
+// value wins), streaming the arrays the factory picks, packing the members the pack filter picks
+// and the elements of sinks that take text, and leaving out the members the filter refuses and
+// the elements past an array's policy. `path_` is the path of the value being read: a member's
+// name is pushed at its key, an element's index when it starts, and both are popped when the
+// value ends (nothing is pushed inside a packed value).
 class JsonStreamBuilder : public nlohmann::json_sax<json> {
  public:
   JsonStreamBuilder(const JsonSinkFactory& factory, const JsonMemberFilter& keep_member,
-                    const JsonArrayPolicyFactory& array_policy, bool throw_parse_errors = false)
+                    const JsonArrayPolicyFactory& array_policy, bool throw_parse_errors = false,
+                    const JsonPackFilter& pack = nullptr)
       : factory_(factory),
         keep_member_(keep_member),
         array_policy_(array_policy),
+        pack_(pack),
         throw_parse_errors_(throw_parse_errors) {}
 
   // A syntax error leaves partial trees in the frames: freed leaves first (json_release.h).
@@ -82,25 +109,42 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
   bool binary(binary_t& value) override { return Scalar(json::binary(std::move(value))); }
 
   bool start_object(std::size_t) override {
+    if (StartsPackedContainer()) {
+      packer_->StartObject();
+      return true;
+    }
     if (!StartContainer()) return true;
     frames_.emplace_back(Frame::kObject, json::object());
     return true;
   }
   bool key(string_t& key) override {
     if (skip_depth_ > 0) return true;
+    if (packer_) {
+      packer_->Key(key);
+      return true;
+    }
     path_.PushKey(key);
     skip_member_ = keep_member_ && !keep_member_(path_);
+    pack_member_ = !skip_member_ && pack_ && pack_(path_);
     frames_.back().key = std::move(key);
     return true;
   }
   bool end_object() override {
     if (EndSkipped()) return true;
+    if (packer_) {
+      packer_->EndObject();
+      return packer_->depth() == 0 ? EndPacked() : true;
+    }
     return EndContainer();
   }
 
   bool start_array(std::size_t) override {
+    if (StartsPackedContainer()) {
+      packer_->StartArray();
+      return true;
+    }
     if (!StartContainer()) return true;
-    if (std::unique_ptr<JsonElementSink> sink = factory_(path_)) {
+    if (std::unique_ptr<JsonElementSink> sink = factory_ ? factory_(path_) : nullptr) {
       frames_.emplace_back(Frame::kStreamed, json(), sink.get(), result_.sinks.size());
       result_.sinks.push_back(std::move(sink));
       ++streamed_depth_;
@@ -119,6 +163,10 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
   }
   bool end_array() override {
     if (EndSkipped()) return true;
+    if (packer_) {
+      packer_->EndArray();
+      return packer_->depth() == 0 ? EndPacked() : true;
+    }
     if (frames_.back().kind != Frame::kStreamed) return EndContainer();
     const Frame streamed = std::move(frames_.back());
     frames_.pop_back();
@@ -183,16 +231,60 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
 
   bool Scalar(json&& value) {
     if (skip_depth_ > 0) return true;
+    if (packer_) {
+      WriteScalar(value, *packer_);
+      return true;  // inside a packed container: it ends the packed value at its own end
+    }
     if (skip_member_) {
       skip_member_ = false;
       path_.Pop();
       return true;
+    }
+    if (StartPacking()) {
+      WriteScalar(value, *packer_);
+      return EndPacked();
     }
     if (DropsElement()) return true;
     // No index joins the path for a scalar element: nothing asks for a scalar's path, and
     // streamed arrays hold millions of numbers.
     if (frames_.empty() || frames_.back().kind == Frame::kObject) return Complete(std::move(value));
     return Insert(std::move(value));
+  }
+
+  // Whether the value starting now is packed: a member the pack filter picked, or an element of a
+  // sink that takes text (and still wants elements). If so, packer_ takes its events.
+  bool StartPacking() {
+    if (pack_member_) {
+      pack_member_ = false;
+      packed_member_text_.clear();
+      packer_ = &member_writer_;
+      return true;
+    }
+    if (frames_.empty() || frames_.back().kind != Frame::kStreamed) return false;
+    JsonElementSink* sink = frames_.back().sink;
+    if (!sink->wants() || sink->TextWriter() == nullptr) return false;
+    packer_ = sink->TextWriter();
+    packing_sink_ = sink;
+    return true;
+  }
+
+  // A container starts inside a packed value, or starts one.
+  bool StartsPackedContainer() {
+    if (skip_depth_ > 0) return false;
+    return packer_ != nullptr || (!skip_member_ && StartPacking());
+  }
+
+  // The packed value is complete: to its sink, or as a packed value into its object.
+  bool EndPacked() {
+    packer_ = nullptr;
+    if (packing_sink_) {
+      packing_sink_->AddText();
+      packing_sink_ = nullptr;
+      return true;
+    }
+    json value = PackedJsonValue(packed_member_text_);
+    if (packed_member_text_.capacity() > 64 * 1024) packed_member_text_ = std::string();
+    return Complete(std::move(value));
   }
 
   // False when the container is left out (a refused member, an element of a cut array, or inside
@@ -271,6 +363,7 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
   const JsonSinkFactory factory_;
   const JsonMemberFilter keep_member_;
   const JsonArrayPolicyFactory array_policy_;
+  const JsonPackFilter pack_;
   const bool throw_parse_errors_;
   std::vector<Frame> frames_;
   JsonPath path_;
@@ -278,6 +371,13 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
   bool skip_member_ = false;     // the member whose key was just read is left out
   size_t skip_depth_ = 0;        // containers open inside a member or element left out
   bool skip_pops_path_ = false;  // whether the value left out was a member (its name on the path)
+  bool pack_member_ = false;     // the member whose key was just read is packed
+  // The value being packed: the writer its events go to, and the sink it is an element of (null
+  // for a member, written into packed_member_text_).
+  CanonicalJsonWriter* packer_ = nullptr;
+  JsonElementSink* packing_sink_ = nullptr;
+  std::string packed_member_text_;
+  CanonicalJsonWriter member_writer_{packed_member_text_};
   StreamedJson result_;
 };
 
@@ -293,8 +393,9 @@ StreamedJson ParseJsonStreamingOrThrow(std::string_view bytes, const std::string
   return builder.Finish();
 }
 
-StreamedJson ParseJsonStreaming(std::string_view bytes, const JsonSinkFactory& factory) {
-  JsonStreamBuilder builder(factory, nullptr, nullptr, /*throw_parse_errors=*/true);
+StreamedJson ParseJsonStreaming(std::string_view bytes, const JsonSinkFactory& factory,
+                                const JsonPackFilter& pack) {
+  JsonStreamBuilder builder(factory, nullptr, nullptr, /*throw_parse_errors=*/true, pack);
   json::sax_parse(bytes, &builder);
   return builder.Finish();
 }

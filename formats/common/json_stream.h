@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "animconv/error.h"
+#include "formats/common/canonical_json.h"
 #include "formats/common/json_pointer.h"
 
 namespace animconv {
@@ -72,10 +73,20 @@ class JsonElementSink {
   bool wants() const { return wants_; }
   // After the last element (the array's `]`).
   virtual void End() {}
+  // A sink that takes its elements as canonical text (canonical_json.h) instead of trees returns
+  // the writer each element's parse events go to; the parser calls AddText() at each element's
+  // end. No tree of such an element is built, and no sink is asked for an array inside it.
+  virtual CanonicalJsonWriter* TextWriter() { return nullptr; }
+  void AddText() {
+    ++size_;
+    TextElement();
+  }
 
  protected:
   // Element number size() - 1.
   virtual void Element(nlohmann::json&& element) = 0;
+  // Element number size() - 1, written into TextWriter().
+  virtual void TextElement() {}
   // For a sink whose reader will never read the elements after this one (past a limit, or after
   // one it refuses whatever follows).
   void StopWanting() { wants_ = false; }
@@ -116,6 +127,11 @@ using JsonSinkFactory = std::function<std::unique_ptr<JsonElementSink>(const Jso
 // arrays' elements too. Readers keep exactly the members they read, so that a file's other
 // members, however large, cost no memory (issue 14).
 using JsonMemberFilter = std::function<bool(const JsonPath& path)>;
+
+// Whether the member at `path` (its last step the member's name) is kept as its canonical text
+// (a packed value, canonical_json.h) instead of a tree: a member a reader never reads but a writer
+// may copy (a glTF `extras`, an unknown extension). Not asked inside a packed value.
+using JsonPackFilter = std::function<bool(const JsonPath& path)>;
 
 // How much of a kept array (one not streamed) the tree holds (issue 14, docs/reliability.md
 // "Limits"): a reader's count limit and its first certain refusal take effect while the document
@@ -170,11 +186,13 @@ StreamedJson ParseJsonStreamingOrThrow(std::string_view bytes, const std::string
                                        const JsonMemberFilter& keep_member = nullptr,
                                        const JsonArrayPolicyFactory& array_policy = nullptr);
 
-// json::parse(bytes) with the arrays `factory` picks streamed into their sinks, throwing what
-// json::parse throws (nlohmann's parse_error at its byte, out_of_range for a number beyond double
-// range), for a reader that reports those itself (the glTF reader, gltf_buffers.cpp). No nesting
-// check: the caller makes it first (FindExcessJsonNesting).
-StreamedJson ParseJsonStreaming(std::string_view bytes, const JsonSinkFactory& factory);
+// json::parse(bytes) with the arrays `factory` (which may be null) picks streamed into their
+// sinks and the members `pack` picks kept packed, throwing what json::parse throws (nlohmann's
+// parse_error at its byte, out_of_range for a number beyond double range), for a reader that
+// reports those itself (the glTF reader, gltf_buffers.cpp). No nesting check: the caller makes it
+// first (FindExcessJsonNesting).
+StreamedJson ParseJsonStreaming(std::string_view bytes, const JsonSinkFactory& factory,
+                                const JsonPackFilter& pack = nullptr);
 
 // The sink for a three.js track's number array: the numbers as float32 (doubles holding the
 // float32 rounding, like JsonPointerReader::Float32At), and the first element that is not one.

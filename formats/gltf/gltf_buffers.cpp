@@ -25,10 +25,35 @@ uint32_t ReadU32(std::string_view bytes, size_t offset) {
   return value;  // GLB is little-endian, like every machine we build for
 }
 
+// Whether the member at `path` of the document is one no reader reads, kept packed
+// (canonical_json.h) and written from its text: a top-level `extras` or unknown member, the
+// asset's `extras`, a top-level extension other than the VRM ones the readers read, and the
+// members of those the VRM readers do not read (vrm_humanoid.cpp, vrm_expressions.cpp,
+// vrm_look_at.cpp: a VRM 0.x model's materialProperties and secondaryAnimation are most of it).
+bool PackedInDocument(const JsonPath& path) {
+  const std::string& key = path.steps().back().key;
+  if (path.depth() == 1) {
+    return !IsOneOf(
+        key, {"accessors", "animations", "asset", "buffers", "bufferViews", "cameras", "extensions",
+              "extensionsUsed", "extensionsRequired", "images", "materials", "meshes", "nodes",
+              "samplers", "scene", "scenes", "skins", "textures"});
+  }
+  if (path.depth() == 2 && path.Is(0, "asset")) return key == "extras";
+  if (path.depth() == 2 && path.Is(0, "extensions")) {
+    return !IsOneOf(key, {"VRM", "VRMC_vrm", "VRMC_vrm_animation"});
+  }
+  if (path.depth() == 3 && path.Is(0, "extensions")) {
+    return path.Is(1, "VRM") ? !IsOneOf(key, {"humanoid", "blendShapeMaster", "firstPerson"})
+                             : !IsOneOf(key, {"humanoid", "expressions", "lookAt"});
+  }
+  return false;
+}
+
 // json::parse(text) with the top-level accessors, bufferViews and animations packed as they are
 // parsed (GltfLists): as a tree they were most of the reader's peak on a file of many clips. The
 // top-level arrays no reader reads are packed too (GltfLists::unread); those it reads as a tree
-// stay in it.
+// are packed until the document's checks have passed (UnpackDeferredLists), and the other members
+// no reader reads are packed values in the tree (PackedInDocument).
 void ParseDocument(std::string_view text, GltfContainer& container) {
   static const std::pair<const char*, std::unique_ptr<PackedJsonArray> GltfLists::*> kPacked[] = {
       {"accessors", &GltfLists::accessors},
@@ -43,15 +68,18 @@ void ParseDocument(std::string_view text, GltfContainer& container) {
         key, {"buffers", "extensionsUsed", "extensionsRequired", "asset", "scene", "extensions"});
   };
   const auto deferred = [](const std::string& key) {
-    return IsOneOf(key, {"nodes", "meshes", "skins", "scenes", "images"});
+    return IsOneOf(key, {"nodes", "meshes", "skins", "images"});
   };
-  StreamedJson parsed = ParseJsonStreaming(text, [&](const JsonPath& path) {
-    std::unique_ptr<JsonElementSink> sink;
-    if (path.depth() == 1 && !path.steps()[0].is_index && !read_as_tree(path.steps()[0].key)) {
-      sink = std::make_unique<PackedJsonArray>();
-    }
-    return sink;
-  });
+  StreamedJson parsed = ParseJsonStreaming(
+      text,
+      [&](const JsonPath& path) {
+        std::unique_ptr<JsonElementSink> sink;
+        if (path.depth() == 1 && !path.steps()[0].is_index && !read_as_tree(path.steps()[0].key)) {
+          sink = std::make_unique<PackedJsonArray>();
+        }
+        return sink;
+      },
+      PackedInDocument);
   if (!parsed.document.is_object()) {
     container.json = std::move(parsed.document);
     return;
@@ -195,11 +223,55 @@ bool DecodeDataUri(const std::string& uri, std::string* bytes) {
 
 GltfContainer::~GltfContainer() { ReleaseJson(json); }
 
+namespace {
+
+// Whether the member at `path` (from an element of the deferred list `list` down) is one no reader
+// reads, so kept packed (canonical_json.h) in the element's tree: every `extras` but a mesh's own
+// (GLTFLoader's targetNames), whose other members are; a member the glTF 2.0 schema does not give
+// the node, mesh or primitive; a skin's all but its inverseBindMatrices; an image's all but what
+// the pass-through embeds; and an extension the pass-through does not renumber
+// (gltf_pass_through.cpp).
+bool PackedInElement(const std::string& list, const JsonPath& path) {
+  const std::string& key = path.steps().back().key;
+  const size_t depth = path.depth();
+  const bool meshes = list == "meshes";
+  if (meshes && depth == 1 && key == "extras") return false;
+  if (meshes && depth == 2 && path.Is(0, "extras")) return key != "targetNames";
+  if (key == "extras") return true;
+  if (depth == 1) {
+    if (list == "nodes") {
+      return !IsOneOf(key, {"camera", "children", "skin", "matrix", "mesh", "rotation", "scale",
+                            "translation", "weights", "name", "extensions"});
+    }
+    if (meshes) return !IsOneOf(key, {"primitives", "weights", "name", "extensions"});
+    // The pass-through renumbers a skin's inverseBindMatrices; nothing else of it is read.
+    if (list == "skins") return key != "inverseBindMatrices";
+    if (list == "images") return !IsOneOf(key, {"uri", "mimeType", "bufferView", "name"});
+    return false;
+  }
+  if (depth == 2 && path.Is(0, "extensions")) {
+    return !(list == "nodes" && key == "EXT_mesh_gpu_instancing");
+  }
+  if (meshes && depth == 3 && path.Is(0, "primitives") && path.Is(1, nullptr)) {
+    return !IsOneOf(key, {"attributes", "indices", "material", "mode", "targets", "extensions"});
+  }
+  if (meshes && depth == 4 && path.Is(0, "primitives") && path.Is(2, "extensions")) {
+    return key != "KHR_draco_mesh_compression";
+  }
+  return false;
+}
+
+}  // namespace
+
 void UnpackDeferredLists(GltfContainer& container) {
   for (auto& [key, list] : container.lists.deferred) {
     json array = json::array();
     array.get_ref<json::array_t&>().reserve(list->size());
-    for (size_t i = 0; i < list->size(); ++i) array.push_back(list->At(i));
+    const std::string& list_key = key;
+    const JsonPackFilter pack = [&list_key](const JsonPath& path) {
+      return PackedInElement(list_key, path);
+    };
+    for (size_t i = 0; i < list->size(); ++i) array.push_back(list->At(i, pack));
     list.reset();
     container.json[key] = std::move(array);
   }

@@ -26,14 +26,16 @@ struct GltfLists {
   std::unique_ptr<PackedJsonArray> accessors;
   std::unique_ptr<PackedJsonArray> buffer_views;
   std::unique_ptr<PackedJsonArray> animations;
-  // Every other top-level array no reader reads (materials, textures, samplers, cameras, an
-  // `extras` array, an unknown member), by key: a pass-through writer copies them out as they are
-  // (gltf_pass_through.cpp). Packed while parsing, so that a file whose bulk they are holds no
-  // tree of them, even when it is refused later (docs/reliability.md "Known gaps").
+  // Every other top-level array no reader reads (scenes, materials, textures, samplers, cameras),
+  // by key: a pass-through writer copies them out as they are (gltf_pass_through.cpp). Packed while
+  // parsing, so that a file whose bulk they are holds no tree of them, even when it is refused
+  // later (docs/reliability.md "Known gaps").
   std::map<std::string, std::unique_ptr<PackedJsonArray>> unread;
-  // The top-level arrays the reader reads as a tree (nodes, meshes, skins, scenes, images), packed
-  // until the document's own checks and its buffers have passed (UnpackDeferredLists): a file
-  // refused before it is read, whose bulk is one of these, builds no tree of it.
+  // The top-level arrays the reader or the pass-through read as a tree (nodes, meshes, skins,
+  // images), packed until the document's own checks and its buffers have passed
+  // (UnpackDeferredLists): a file refused before it is read, whose bulk is one of these, builds no
+  // tree of it; and then only the members something reads become trees (PackedInElement,
+  // gltf_buffers.cpp).
   std::map<std::string, std::unique_ptr<PackedJsonArray>> deferred;
 };
 

@@ -245,7 +245,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   }
   for (const auto& [key, list] : source.lists.unread) {
     JsonArrayText text;
-    for (size_t i = 0; i < list->size(); ++i) text.Append(list->At(i));
+    for (size_t i = 0; i < list->size(); ++i) text.AppendText(list->Text(i));
     document.SetText(key, text.Take());
   }
   const PackedJsonArray* const accessors = source.lists.accessors.get();

@@ -6,6 +6,7 @@
 
 #include "animconv/convert.h"
 #include "animconv/error.h"
+#include "formats/common/canonical_json.h"
 #include "formats/csv/unity_csv.h"
 #include "formats/gltf/gltf.h"
 #include "formats/gltf/gltf_document.h"
@@ -181,7 +182,53 @@ TEST(GltfWriterTest, PassThroughKeepsMeshesAndDropsOldAnimationData) {
   EXPECT_EQ(out["accessors"].size(), 3u);
 }
 
-// The top-level arrays no reader reads are held packed (GltfLists::unread, not in the tree) and
+// Inside the nodes, meshes, skins and images, and in the asset and the extensions, what no reader
+// reads is a packed value, not a tree (PackedInElement, PackedInDocument in gltf_buffers.cpp), and
+// written back as it was; what a reader reads (a node's children, a mesh's targetNames) is a tree.
+TEST(GltfWriterTest, PassThroughKeepsUnreadMembersPackedAndWritesThemAsTheyWere) {
+  GltfFixture gltf;
+  gltf.AddNodes({"hips", "spine"});
+  json& document = gltf.document();
+  document["nodes"][0]["children"] = {1};
+  document["nodes"][0]["extras"] = {{"z", {1, 2}}, {"a", json::object()}};
+  document["nodes"][0]["vendorMember"] = {{"b", 1}, {"a", "x\ny"}};
+  document["nodes"][1]["extensions"] = {{"VENDOR_node", {{"k", {true, nullptr}}}}};
+  document["meshes"] = {{{"primitives", json::array()},
+                         {"extras", {{"targetNames", {"smile"}}, {"tool", {{"v", 2}}}}},
+                         {"vendorMesh", 1.5}}};
+  document["skins"] = {{{"joints", {0, 1}}, {"name", "skin"}, {"extras", {{"k", 1}}}}};
+  document["asset"]["extras"] = {{"author", {"a", "b"}}};
+  document["extensions"] = {{"VENDOR_top", {{"list", {3, 2, 1}}}}};
+  document["extensionsUsed"] = {"VENDOR_node", "VENDOR_top"};
+  const size_t times = gltf.AddFloats({0, 1}, "SCALAR", 2);
+  gltf.AddChannel(0, 0, "translation", times, gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
+  const Asset asset = ReadGltf(gltf.Text(), ReadOptions{});
+  const auto* source = dynamic_cast<const GltfDocument*>(asset.source_document.get());
+  ASSERT_NE(source, nullptr);
+  const json& read = source->json;
+  EXPECT_TRUE(IsPackedJsonValue(read["nodes"][0]["extras"]));
+  EXPECT_TRUE(IsPackedJsonValue(read["nodes"][0]["vendorMember"]));
+  EXPECT_TRUE(read["nodes"][0]["children"].is_array());
+  EXPECT_TRUE(IsPackedJsonValue(read["nodes"][1]["extensions"]["VENDOR_node"]));
+  EXPECT_TRUE(read["meshes"][0]["extras"]["targetNames"].is_array());
+  EXPECT_TRUE(IsPackedJsonValue(read["meshes"][0]["extras"]["tool"]));
+  EXPECT_TRUE(IsPackedJsonValue(read["meshes"][0]["vendorMesh"]));
+  EXPECT_TRUE(IsPackedJsonValue(read["skins"][0]["joints"]));
+  EXPECT_TRUE(IsPackedJsonValue(read["asset"]["extras"]));
+  EXPECT_TRUE(IsPackedJsonValue(read["extensions"]["VENDOR_top"]));
+  const json glb = JsonOfGlb(RenderAsset(asset, *FindFormat("glb"), ConvertOptions{}));
+  const json text = json::parse(RenderAsset(asset, *FindFormat("gltf"), ConvertOptions{}));
+  for (const json* written : {&glb, &text}) {
+    EXPECT_EQ((*written)["nodes"], document["nodes"]);
+    EXPECT_EQ((*written)["meshes"], document["meshes"]);
+    EXPECT_EQ((*written)["skins"], document["skins"]);
+    EXPECT_EQ((*written)["asset"]["extras"], document["asset"]["extras"]);
+    EXPECT_EQ((*written)["extensions"], document["extensions"]);
+  }
+}
+
+// The top-level arrays no reader reads are held packed (GltfLists::unread, not in the tree), the
+// other members no reader reads as packed values in the tree (canonical_json.h), and both are
 // written back as they were, in .gltf and .glb alike (docs/reliability.md "Known gaps").
 TEST(GltfWriterTest, PassThroughWritesUnreadTopLevelArraysAsTheyWere) {
   GltfFixture gltf;
@@ -193,16 +240,21 @@ TEST(GltfWriterTest, PassThroughWritesUnreadTopLevelArraysAsTheyWere) {
       {{"type", "perspective"}, {"perspective", {{"yfov", 0.8}, {"znear", 0.01}}}}};
   gltf.document()["extras"] = json::array({1, "two", {{"three", json::array({3.5, nullptr})}}});
   gltf.document()["vendorList"] = json::array({json::object(), json::array({false})});
+  gltf.document()["scenes"] = {{{"nodes", {0}}, {"name", "only"}}};
   const size_t times = gltf.AddFloats({0, 1}, "SCALAR", 2);
   gltf.AddChannel(0, 0, "translation", times, gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
   const Asset asset = ReadGltf(gltf.Text(), ReadOptions{});
   const auto* source = dynamic_cast<const GltfDocument*>(asset.source_document.get());
   ASSERT_NE(source, nullptr);
-  const char* const unread[] = {"cameras",  "extras",   "materials",
-                                "samplers", "textures", "vendorList"};
-  for (const char* key : unread) {
+  const char* const unread[] = {"cameras",  "extras",     "materials", "samplers",
+                                "textures", "vendorList", "scenes"};
+  for (const char* key : {"cameras", "materials", "samplers", "textures", "scenes"}) {
     EXPECT_EQ(source->lists.unread.count(key), 1u) << key;
     EXPECT_FALSE(source->json.contains(key)) << key;
+  }
+  for (const char* key : {"extras", "vendorList"}) {
+    ASSERT_TRUE(source->json.contains(key)) << key;
+    EXPECT_TRUE(IsPackedJsonValue(source->json[key])) << key;
   }
   EXPECT_TRUE(source->lists.deferred.empty());  // nodes are a tree again once read
   EXPECT_TRUE(source->json.contains("nodes"));

@@ -73,6 +73,18 @@ std::vector<Format> WithPieceWriters(std::vector<Format> formats) {
   return formats;
 }
 
+// What the writers' files hold beyond their channels (Format::writes_rest_pose,
+// Format::writes_every_frame).
+std::vector<Format> WithWriterTraits(std::vector<Format> formats) {
+  for (Format& format : formats) {
+    if (format.write == nullptr) continue;
+    format.writes_rest_pose = format.id == "gltf" || format.id == "glb" || format.id == "vrma" ||
+                              format.id == "three-hierarchy" || format.id == "bvh";
+    format.writes_every_frame = format.id == "bvh" || format.id == "unity-csv";
+  }
+  return formats;
+}
+
 // The Assimp entry last (its sniffer is the loosest), in the builds that have Assimp.
 std::vector<Format> WithAssimp(std::vector<Format> formats) {
 #if ANIMCONV_WITH_ASSIMP
@@ -91,7 +103,7 @@ std::vector<Format> WithAssimp(std::vector<Format> formats) {
 const std::vector<Format>& Formats() {
   // Order matters twice: sniffers run top to bottom (the specific `csv` header test before the
   // looser unity-csv one), and on an extension tie the first entry wins (".csv" writes `csv`).
-  static const std::vector<Format> formats = WithPieceWriters(WithAssimp({
+  static const std::vector<Format> formats = WithWriterTraits(WithPieceWriters(WithAssimp({
       {"csv",
        "animconv CSV: time + one column per channel component",
        {".csv"},
@@ -182,7 +194,7 @@ const std::vector<Format>& Formats() {
        WriteBvh,
        NormalizedHumanoid::kNo,
        /*holds_morph_weights=*/false},
-  }));
+  })));
   return formats;
 }
 

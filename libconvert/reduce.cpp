@@ -280,6 +280,50 @@ std::vector<Tolerances> HierarchicalTolerances(const Asset& asset, const Clip& c
   return tolerances;
 }
 
+// ReduceOptions::model_space_rotations: each node's rotation tolerance at most the base one over
+// the number of rotation channels on the longest root-to-leaf chain through it, so that along any
+// chain the shares add up to the base tolerance at most.
+void ShareRotationsAlongChains(const Asset& asset, const Clip& clip, double rotation_radians,
+                               std::vector<Tolerances>& tolerances) {
+  const std::vector<Node>& nodes = asset.rig.nodes;
+  const size_t count = nodes.size();
+  std::vector<int> rotated(count, 0);
+  for (const Channel& channel : clip.channels) {
+    if (channel.path == Path::kRotation) rotated[static_cast<size_t>(channel.node)] = 1;
+  }
+  std::vector<std::vector<size_t>> children(count);
+  std::vector<size_t> order;
+  for (size_t n = 0; n < count; ++n) {
+    if (nodes[n].parent >= 0) {
+      children[static_cast<size_t>(nodes[n].parent)].push_back(n);
+    } else {
+      order.push_back(n);
+    }
+  }
+  // Top-down from the roots (a parent may follow its children in the node list), then bottom-up;
+  // iterative: rigs can be deep (docs/reliability.md, "Limits").
+  std::vector<int> above(count, 0);  // rotated nodes from the root to the node, itself included
+  for (size_t i = 0; i < order.size(); ++i) {
+    const size_t n = order[i];
+    const int parent = nodes[n].parent;
+    above[n] = (parent < 0 ? 0 : above[static_cast<size_t>(parent)]) + rotated[n];
+    order.insert(order.end(), children[n].begin(), children[n].end());
+  }
+  std::vector<int> below(count, 0);  // the most rotated nodes below it on one chain, itself too
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    int deepest = 0;
+    for (const size_t child : children[*it]) deepest = std::max(deepest, below[child]);
+    below[*it] = deepest + rotated[*it];
+  }
+  for (size_t n = 0; n < count; ++n) {
+    const int chain = above[n] + below[n] - rotated[n];
+    if (chain > 1) {
+      tolerances[n].rotation_radians =
+          std::min(tolerances[n].rotation_radians, rotation_radians / chain);
+    }
+  }
+}
+
 enum class Outcome { kReduced, kCollapsed, kRemoved, kCubic };
 
 Outcome ReduceChannel(Channel& channel, const Node& node, bool rest_known, const Tolerances& t,
@@ -321,11 +365,15 @@ ReduceReport Reduce(Asset& asset, const ReduceOptions& options) {
                         options.scale_ratio, options.weight};
   for (Clip& clip : asset.clips) {
     const double duration = clip.duration();
-    const std::vector<Tolerances> tolerances =
+    std::vector<Tolerances> tolerances =
         options.hierarchical_distance_metres
             ? HierarchicalTolerances(asset, clip, base, *options.hierarchical_distance_metres)
             : std::vector<Tolerances>(asset.rig.nodes.size(), base);
+    if (options.model_space_rotations) {
+      ShareRotationsAlongChains(asset, clip, base.rotation_radians, tolerances);
+    }
     std::vector<Channel> kept;
+    Channel* first_removed = nullptr;
     for (Channel& channel : clip.channels) {
       PathReduction& path = report.paths[static_cast<size_t>(channel.path)];
       path.channels += 1;
@@ -335,6 +383,7 @@ ReduceReport Reduce(Asset& asset, const ReduceOptions& options) {
                             tolerances[node], options)) {
         case Outcome::kRemoved:
           report.channels_removed += 1;
+          if (!first_removed) first_removed = &channel;
           continue;
         case Outcome::kCollapsed:
           report.channels_collapsed += 1;
@@ -346,6 +395,19 @@ ReduceReport Reduce(Asset& asset, const ReduceOptions& options) {
           break;
       }
       path.keys_after += channel.key_count();
+      kept.push_back(std::move(channel));
+    }
+    if (kept.empty() && first_removed) {
+      // Every channel equals the rest pose: a clip with no channel is not written at all (a glTF
+      // animation needs one), and a player that loads the file for its clip (three-vrm-animation's
+      // vrmAnimations[0]) finds none. One channel stays, at its first and last keys, so the clip
+      // is written and lasts as long as it did.
+      Channel& channel = *first_removed;
+      const size_t last = channel.key_count() - 1;
+      KeepOnly(channel, last > 0 ? std::vector<size_t>{0, last} : std::vector<size_t>{0});
+      report.channels_removed -= 1;
+      report.clips_kept_at_rest += 1;
+      report.paths[static_cast<size_t>(channel.path)].keys_after += channel.key_count();
       kept.push_back(std::move(channel));
     }
     clip.channels = std::move(kept);
@@ -371,6 +433,11 @@ std::string DescribeReduction(const ReduceReport& report) {
   }
   text += fmt::format("; {} channel(s) collapsed to one key, {} removed (equal to the rest pose)",
                       report.channels_collapsed, report.channels_removed);
+  if (report.clips_kept_at_rest) {
+    text += fmt::format(
+        ", {} clip(s) wholly at the rest pose kept with one channel at its first and last keys",
+        report.clips_kept_at_rest);
+  }
   if (report.cubic_channels_kept) {
     text +=
         fmt::format(", {} cubic-spline channel(s) left as they are", report.cubic_channels_kept);

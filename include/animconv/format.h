@@ -118,6 +118,15 @@ struct Format {
   // The writer's bytes as pieces (animconv/text_pieces.h), for a writer whose output is mostly
   // texts it has made already: the file job writes them without joining them. Null: `write`.
   TextPieces (*write_pieces)(const Asset& asset, const WriteOptions& options) = nullptr;
+  // True for formats whose files hold each node's rest pose (glTF nodes, three-hierarchy bones,
+  // BVH offsets with identity rotations), so that a node without a channel plays its rest pose in
+  // any player. Without it (three.js clips, CSV) a channel left out leaves its node wherever the
+  // target model had it, and `diff` finds it missing: --reduce keeps rest-pose channels as one key.
+  bool writes_rest_pose = false;
+  // True for formats whose files hold every channel at every frame of one grid (BVH's MOTION,
+  // Unity CSV rows): removing keys cannot make them smaller, only move the frames off the keys,
+  // so --reduce leaves the clip as it is for them.
+  bool writes_every_frame = false;
 };
 
 const std::vector<Format>& Formats();

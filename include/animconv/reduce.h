@@ -26,6 +26,12 @@ struct ReduceOptions {
   // all its ancestors (the ozz-animation / ACL virtual-point metric). Each joint gets a share of
   // that budget; see docs/timing.md. Unset: every channel is bounded on its own only.
   std::optional<double> hierarchical_distance_metres;
+  // Bound each node's rotation in model space, not only its own channel: a rotation channel's
+  // tolerance is rotation_degrees shared equally by the animated rotations on its chain from the
+  // root, itself included (a model-space rotation composes them, and the angles of composed
+  // errors add up at most). What `animconv diff` measures between rigs whose rest frames differ,
+  // as a retargeted output's do; the convert pipeline sets it for those (docs/timing.md).
+  bool model_space_rotations = false;
   // Remove a constant channel whose value equals the node's rest value within the tolerance (only
   // when the rig's rest pose is known; weights are never removed, the model has no rest weights).
   bool drop_rest_constant = true;
@@ -42,6 +48,9 @@ struct ReduceReport {
   size_t channels_collapsed = 0;       // constant: one key left
   size_t channels_removed = 0;         // constant and equal to the rest pose: gone
   size_t cubic_channels_kept = 0;      // cubic splines are left as they are
+  // Clips whose every channel equals the rest pose: one channel kept at its first and last keys,
+  // so that the clip is still written (a glTF animation needs a channel) and lasts as long.
+  size_t clips_kept_at_rest = 0;
 
   size_t keys_before() const;
   size_t keys_after() const;

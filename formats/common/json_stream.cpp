@@ -394,8 +394,9 @@ StreamedJson ParseJsonStreamingOrThrow(std::string_view bytes, const std::string
 }
 
 StreamedJson ParseJsonStreaming(std::string_view bytes, const JsonSinkFactory& factory,
-                                const JsonPackFilter& pack) {
-  JsonStreamBuilder builder(factory, nullptr, nullptr, /*throw_parse_errors=*/true, pack);
+                                const JsonPackFilter& pack,
+                                const JsonArrayPolicyFactory& array_policy) {
+  JsonStreamBuilder builder(factory, nullptr, array_policy, /*throw_parse_errors=*/true, pack);
   json::sax_parse(bytes, &builder);
   return builder.Finish();
 }

@@ -187,12 +187,13 @@ StreamedJson ParseJsonStreamingOrThrow(std::string_view bytes, const std::string
                                        const JsonArrayPolicyFactory& array_policy = nullptr);
 
 // json::parse(bytes) with the arrays `factory` (which may be null) picks streamed into their
-// sinks and the members `pack` picks kept packed, throwing what json::parse throws (nlohmann's
-// parse_error at its byte, out_of_range for a number beyond double range), for a reader that
-// reports those itself (the glTF reader, gltf_buffers.cpp). No nesting check: the caller makes it
-// first (FindExcessJsonNesting).
+// sinks, the members `pack` picks kept packed and the kept arrays `array_policy` cuts short,
+// throwing what json::parse throws (nlohmann's parse_error at its byte, out_of_range for a number
+// beyond double range), for a reader that reports those itself (the glTF reader, gltf_buffers.cpp).
+// No nesting check: the caller makes it first (FindExcessJsonNesting).
 StreamedJson ParseJsonStreaming(std::string_view bytes, const JsonSinkFactory& factory,
-                                const JsonPackFilter& pack = nullptr);
+                                const JsonPackFilter& pack = nullptr,
+                                const JsonArrayPolicyFactory& array_policy = nullptr);
 
 // The sink for a three.js track's number array: the numbers as float32 (doubles holding the
 // float32 rounding, like JsonPointerReader::Float32At), and the first element that is not one.

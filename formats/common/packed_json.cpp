@@ -51,8 +51,9 @@ json PackedJsonArray::At(size_t index) const {
   return json::parse(text.begin(), text.end());
 }
 
-json PackedJsonArray::At(size_t index, const JsonPackFilter& pack) const {
-  StreamedJson parsed = ParseJsonStreaming(Text(index), nullptr, pack);
+json PackedJsonArray::At(size_t index, const JsonPackFilter& pack,
+                         const JsonArrayPolicyFactory& array_policy) const {
+  StreamedJson parsed = ParseJsonStreaming(Text(index), nullptr, pack, array_policy);
   return std::move(parsed.document);
 }
 

@@ -22,9 +22,10 @@ class PackedJsonArray : public JsonElementSink {
  public:
   // Element `index` (< size()), parsed.
   nlohmann::json At(size_t index) const;
-  // Element `index` parsed with the members `pack` picks kept packed (canonical_json.h; paths
-  // from the element down).
-  nlohmann::json At(size_t index, const JsonPackFilter& pack) const;
+  // Element `index` parsed with the members `pack` picks kept packed (canonical_json.h) and the
+  // arrays `array_policy` cuts short (paths from the element down).
+  nlohmann::json At(size_t index, const JsonPackFilter& pack,
+                    const JsonArrayPolicyFactory& array_policy = nullptr) const;
   // Element `index` as dump() writes it.
   std::string_view Text(size_t index) const;
 

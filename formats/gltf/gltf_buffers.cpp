@@ -239,9 +239,10 @@ bool PackedInElement(const std::string& list, const JsonPath& path) {
   if (meshes && depth == 2 && path.Is(0, "extras")) return key != "targetNames";
   if (key == "extras") return true;
   if (depth == 1) {
+    // A node's `weights` are read by no one (the reader takes a mesh's, gltf_reader.cpp).
     if (list == "nodes") {
       return !IsOneOf(key, {"camera", "children", "skin", "matrix", "mesh", "rotation", "scale",
-                            "translation", "weights", "name", "extensions"});
+                            "translation", "name", "extensions"});
     }
     if (meshes) return !IsOneOf(key, {"primitives", "weights", "name", "extensions"});
     // The pass-through renumbers a skin's inverseBindMatrices; nothing else of it is read.
@@ -261,6 +262,29 @@ bool PackedInElement(const std::string& list, const JsonPath& path) {
   return false;
 }
 
+// How much of a node's array the tree holds: one element past what the reader accepts for a
+// matrix or a TRS member (it refuses any other length, "expected an array of 16 numbers"), and
+// for `children` as many as there are nodes (more cannot all be other nodes without a parent:
+// the reader refuses at the first that is not, which lies among those kept). Either way a longer
+// array is refused with the message it always had, and no tree of its rest is built.
+std::optional<JsonArrayPolicy> NodeArrayPolicy(const JsonPath& path, size_t node_count) {
+  if (path.depth() != 1) return std::nullopt;
+  const std::string& key = path.steps()[0].key;
+  JsonArrayPolicy policy;
+  if (key == "matrix") {
+    policy.keep_at_most = 17;
+  } else if (key == "translation" || key == "scale") {
+    policy.keep_at_most = 4;
+  } else if (key == "rotation") {
+    policy.keep_at_most = 5;
+  } else if (key == "children") {
+    policy.keep_at_most = std::max<size_t>(node_count, 1);
+  } else {
+    return std::nullopt;
+  }
+  return policy;
+}
+
 }  // namespace
 
 void UnpackDeferredLists(GltfContainer& container) {
@@ -271,7 +295,12 @@ void UnpackDeferredLists(GltfContainer& container) {
     const JsonPackFilter pack = [&list_key](const JsonPath& path) {
       return PackedInElement(list_key, path);
     };
-    for (size_t i = 0; i < list->size(); ++i) array.push_back(list->At(i, pack));
+    const size_t count = list->size();
+    const JsonArrayPolicyFactory policy =
+        key == "nodes" ? JsonArrayPolicyFactory(
+                             [count](const JsonPath& path) { return NodeArrayPolicy(path, count); })
+                       : JsonArrayPolicyFactory();
+    for (size_t i = 0; i < list->size(); ++i) array.push_back(list->At(i, pack, policy));
     list.reset();
     container.json[key] = std::move(array);
   }

@@ -238,6 +238,33 @@ TEST(GltfReaderTest, ErrorsPointAtTheOffendingJson) {
             std::string::npos);
 }
 
+// A node's arrays longer than the reader can accept are held only as far as the reader looks
+// (NodeArrayPolicy, gltf_buffers.cpp: no tree of 50,000 children or matrix numbers, issue 14), and
+// refused with the message and place they always had.
+TEST(GltfReaderTest, OverlongNodeArraysAreRefusedAsBefore) {
+  {
+    GltfFixture gltf = RotationFixture();
+    gltf.document()["nodes"][0]["children"] = json::array();
+    for (int i = 0; i < 5000; ++i) gltf.document()["nodes"][0]["children"].push_back(1);
+    EXPECT_EQ(ReadError(gltf.Text()),
+              std::make_pair(std::string("/nodes/0/children/1"),
+                             std::string("node 1 already has parent 0; glTF nodes have at most "
+                                         "one parent")));
+  }
+  {
+    GltfFixture gltf = RotationFixture();
+    gltf.document()["nodes"][0]["matrix"] = std::vector<double>(5000, 0.0);
+    EXPECT_EQ(ReadError(gltf.Text()),
+              std::make_pair(std::string("/nodes/0/matrix"),
+                             std::string("expected an array of 16 numbers")));
+  }
+  {
+    GltfFixture gltf = RotationFixture();
+    gltf.document()["nodes"][1]["translation"] = {0, 0, 0, 0, 0};
+    EXPECT_EQ(ReadError(gltf.Text()).first, "/nodes/1/translation");
+  }
+}
+
 TEST(GltfReaderTest, ValuesNlohmannCannotHoldAreBadInputNotCrashes) {
   // Found by fuzz_gltf: both ended as "internal error" (exit 4).
   EXPECT_EQ(

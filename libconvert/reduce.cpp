@@ -204,6 +204,26 @@ double LongestTranslation(const Clip& clip, const Node& node, int index) {
   return longest;
 }
 
+// The rig's nodes with every parent before its children (a parent may follow its children in the
+// node list), breadth-first from the roots, and each node's children: for the passes over the
+// chains below, iterative because rigs can be deep (docs/reliability.md, "Limits").
+struct RootsFirst {
+  explicit RootsFirst(const std::vector<Node>& nodes) : children(nodes.size()) {
+    for (size_t n = 0; n < nodes.size(); ++n) {
+      if (nodes[n].parent >= 0) {
+        children[static_cast<size_t>(nodes[n].parent)].push_back(n);
+      } else {
+        order.push_back(n);
+      }
+    }
+    for (size_t i = 0; i < order.size(); ++i) {
+      order.insert(order.end(), children[order[i]].begin(), children[order[i]].end());
+    }
+  }
+  std::vector<std::vector<size_t>> children;
+  std::vector<size_t> order;
+};
+
 // Per-node tolerances for the hierarchical bound. A point D from joint c moves, to first order, by
 // the sum over c and its ancestors a of (rotation error + scale error) × (distance from a to the
 // point) + translation error × a's parent world scale. Distances are bounded by bone lengths
@@ -224,20 +244,13 @@ std::vector<Tolerances> HierarchicalTolerances(const Asset& asset, const Clip& c
     }
     for (size_t n = 0; n < count; ++n) animated_paths[n] += seen[n] ? 1 : 0;
   }
-  std::vector<std::vector<size_t>> children(count);
-  for (size_t n = 0; n < count; ++n) {
-    if (nodes[n].parent >= 0) children[static_cast<size_t>(nodes[n].parent)].push_back(n);
-  }
-  // Parents may follow children in the node list: walk from the roots.
+  const RootsFirst walk(nodes);
+  const std::vector<std::vector<size_t>>& children = walk.children;
+  const std::vector<size_t>& order = walk.order;
   std::vector<double> world_scale(count, 1);
   std::vector<double> parent_scale(count, 1);
   std::vector<int> animated_above(count, 0);  // animated joints from the root to the node
-  std::vector<size_t> order;
-  for (size_t n = 0; n < count; ++n) {
-    if (nodes[n].parent < 0) order.push_back(n);
-  }
-  for (size_t i = 0; i < order.size(); ++i) {
-    const size_t n = order[i];
+  for (const size_t n : order) {
     const int parent = nodes[n].parent;
     parent_scale[n] = parent < 0 ? 1 : world_scale[static_cast<size_t>(parent)];
     const double rest_scale =
@@ -247,7 +260,6 @@ std::vector<Tolerances> HierarchicalTolerances(const Asset& asset, const Clip& c
         parent_scale[n] * LargestKeyComponent(clip, static_cast<int>(n), Path::kScale, rest_scale);
     animated_above[n] = (parent < 0 ? 0 : animated_above[static_cast<size_t>(parent)]) +
                         (animated_paths[n] > 0 ? 1 : 0);
-    order.insert(order.end(), children[n].begin(), children[n].end());
   }
   // Bottom-up: the farthest virtual point below a joint and the most animated joints below it.
   // A virtual point sits D along its joint's own axes, so D times the joint's world scale away in
@@ -291,23 +303,14 @@ void ShareRotationsAlongChains(const Asset& asset, const Clip& clip, double rota
   for (const Channel& channel : clip.channels) {
     if (channel.path == Path::kRotation) rotated[static_cast<size_t>(channel.node)] = 1;
   }
-  std::vector<std::vector<size_t>> children(count);
-  std::vector<size_t> order;
-  for (size_t n = 0; n < count; ++n) {
-    if (nodes[n].parent >= 0) {
-      children[static_cast<size_t>(nodes[n].parent)].push_back(n);
-    } else {
-      order.push_back(n);
-    }
-  }
-  // Top-down from the roots (a parent may follow its children in the node list), then bottom-up;
-  // iterative: rigs can be deep (docs/reliability.md, "Limits").
+  const RootsFirst walk(nodes);
+  const std::vector<std::vector<size_t>>& children = walk.children;
+  const std::vector<size_t>& order = walk.order;
+  // Top-down, then bottom-up.
   std::vector<int> above(count, 0);  // rotated nodes from the root to the node, itself included
-  for (size_t i = 0; i < order.size(); ++i) {
-    const size_t n = order[i];
+  for (const size_t n : order) {
     const int parent = nodes[n].parent;
     above[n] = (parent < 0 ? 0 : above[static_cast<size_t>(parent)]) + rotated[n];
-    order.insert(order.end(), children[n].begin(), children[n].end());
   }
   std::vector<int> below(count, 0);  // the most rotated nodes below it on one chain, itself too
   for (auto it = order.rbegin(); it != order.rend(); ++it) {

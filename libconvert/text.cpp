@@ -271,10 +271,11 @@ std::string ShortestText(double value) {
   return std::string(buffer, FormatShortest(value, buffer));
 }
 
-std::string ListFirst(const std::vector<std::string>& items, size_t shown) {
+std::string ListFirst(const std::vector<std::string>& items, size_t shown,
+                      std::string_view separator) {
   std::string text;
   for (size_t i = 0; i < items.size() && i < shown; ++i) {
-    if (i > 0) text += ", ";
+    if (i > 0) text += separator;
     text += items[i];
   }
   if (shown < items.size()) text += " and " + std::to_string(items.size() - shown) + " more";

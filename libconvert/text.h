@@ -43,8 +43,10 @@ size_t FormatFixed(double value, int decimals, char* out);
 
 std::string ShortestText(double value);
 
-// The first `shown` of `items` joined by ", ", then " and N more" for the rest: for messages
-// that name what was left out without flooding the terminal.
-std::string ListFirst(const std::vector<std::string>& items, size_t shown);
+// The first `shown` of `items` joined by `separator`, then " and N more" for the rest: for
+// messages that name what was left out without flooding the terminal (or the memory: a hostile
+// file can name a hundred thousand things).
+std::string ListFirst(const std::vector<std::string>& items, size_t shown,
+                      std::string_view separator = ", ");
 
 }  // namespace animconv

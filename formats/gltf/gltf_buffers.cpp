@@ -6,6 +6,7 @@
 #endif
 
 #include <cstring>
+#include <deque>
 
 #include "animconv/error.h"
 #include "formats/common/base64.h"
@@ -52,20 +53,19 @@ bool PackedInDocument(const JsonPath& path) {
 // json::parse(text) with the top-level accessors, bufferViews and animations packed as they are
 // parsed (GltfLists): as a tree they were most of the reader's peak on a file of many clips. The
 // top-level arrays no reader reads are packed too (GltfLists::unread); those it reads as a tree
-// are packed until the document's checks have passed (UnpackDeferredLists), and the other members
-// no reader reads are packed values in the tree (PackedInDocument).
-void ParseDocument(std::string_view text, GltfContainer& container) {
+// are packed until the document's checks have passed (UnpackDeferredLists), the buffers are
+// checked and decoded as they come (GltfBufferList), and the other members no reader reads are
+// packed values in the tree (PackedInDocument).
+void ParseDocument(std::string_view text, const GltfErrors& errors, GltfContainer& container) {
   static const std::pair<const char*, std::unique_ptr<PackedJsonArray> GltfLists::*> kPacked[] = {
       {"accessors", &GltfLists::accessors},
       {"bufferViews", &GltfLists::buffer_views},
       {"animations", &GltfLists::animations}};
-  // The checks before UnpackDeferredLists read these; `buffers` (a data: URI each) is decoded in
-  // place (LoadBufferViews). The members the reader reads that are not arrays stay trees whatever
-  // the file holds, so that an array there is refused at its place ("/asset: expected an object"),
-  // as before the lists were packed.
+  // The checks before UnpackDeferredLists read these. The members the reader reads that are not
+  // arrays stay trees whatever the file holds, so that an array there is refused at its place
+  // ("/asset: expected an object"), as before the lists were packed.
   const auto read_as_tree = [](const std::string& key) {
-    return IsOneOf(
-        key, {"buffers", "extensionsUsed", "extensionsRequired", "asset", "scene", "extensions"});
+    return IsOneOf(key, {"extensionsUsed", "extensionsRequired", "asset", "scene", "extensions"});
   };
   const auto deferred = [](const std::string& key) {
     return IsOneOf(key, {"nodes", "meshes", "skins", "images"});
@@ -74,12 +74,25 @@ void ParseDocument(std::string_view text, GltfContainer& container) {
       text,
       [&](const JsonPath& path) {
         std::unique_ptr<JsonElementSink> sink;
-        if (path.depth() == 1 && !path.steps()[0].is_index && !read_as_tree(path.steps()[0].key)) {
+        if (path.depth() != 1 || path.steps()[0].is_index) return sink;
+        const std::string& key = path.steps()[0].key;
+        if (key == "buffers") {
+          sink = std::make_unique<GltfBufferList>(errors);
+        } else if (!read_as_tree(key)) {
           sink = std::make_unique<PackedJsonArray>();
         }
         return sink;
       },
-      PackedInDocument);
+      PackedInDocument,
+      [](const JsonPath& path) -> std::optional<JsonArrayPolicy> {
+        if (path.depth() != 1 ||
+            !IsOneOf(path.steps()[0].key, {"extensionsUsed", "extensionsRequired"})) {
+          return std::nullopt;
+        }
+        JsonArrayPolicy policy;
+        policy.keep_at_most = kGltfMaxExtensionNames + 1;  // CheckAssetAndExtensions refuses more
+        return policy;
+      });
   if (!parsed.document.is_object()) {
     container.json = std::move(parsed.document);
     return;
@@ -91,6 +104,11 @@ void ParseDocument(std::string_view text, GltfContainer& container) {
     }
     std::unique_ptr<JsonElementSink>& sink =
         parsed.sinks[static_cast<size_t>(member->get_binary().subtype())];
+    if (member.key() == "buffers") {
+      container.buffers.reset(static_cast<GltfBufferList*>(sink.release()));
+      member = parsed.document.erase(member);
+      continue;
+    }
     std::unique_ptr<PackedJsonArray> packed(static_cast<PackedJsonArray*>(sink.release()));
     std::unique_ptr<PackedJsonArray>* list = nullptr;
     for (const auto& [key, field] : kPacked) {
@@ -115,7 +133,7 @@ void ParseJsonText(std::string_view text, const GltfErrors& errors, size_t offse
     ThrowBadInput(errors.source(), where, ExcessJsonNestingMessage());
   }
   try {
-    ParseDocument(text, container);
+    ParseDocument(text, errors, container);
     return;
   } catch (const json::parse_error& error) {
     // nlohmann reports "byte" as the 1-based position where parsing failed.
@@ -244,7 +262,9 @@ bool PackedInElement(const std::string& list, const JsonPath& path) {
       return !IsOneOf(key, {"camera", "children", "skin", "matrix", "mesh", "rotation", "scale",
                             "translation", "name", "extensions"});
     }
-    if (meshes) return !IsOneOf(key, {"primitives", "weights", "name", "extensions"});
+    // A mesh's `weights` are read only for the meshes nodes use, and only as many as it has
+    // targets (MeshWeights).
+    if (meshes) return !IsOneOf(key, {"primitives", "name", "extensions"});
     // The pass-through renumbers a skin's inverseBindMatrices; nothing else of it is read.
     if (list == "skins") return key != "inverseBindMatrices";
     if (list == "images") return !IsOneOf(key, {"uri", "mimeType", "bufferView", "name"});
@@ -358,54 +378,40 @@ std::vector<std::string> LoadBufferViews(GltfContainer& container, const ReadOpt
   // `owned` (sized once, so the views into it stay valid). Only the bufferViews are copied out,
   // once: the document outlives the input.
   std::vector<std::string_view> buffers;
-  std::vector<std::string> owned;
-  if (errors.OptionalArray(document, "buffers", "")) {
-    json* list = &document["buffers"];
-    owned.resize(list->size());
-    for (size_t b = 0; b < list->size(); ++b) {
-      json& buffer = (*list)[b];
+  std::deque<std::string> external;  // the external buffers' bytes (a deque: the views stay)
+  if (const GltfBufferList* list = container.buffers.get()) {
+    buffers.reserve(list->count());
+    list->Visit([&](size_t b, const GltfBufferList::Buffer& buffer) {
       const std::string pointer = fmt::format("/buffers/{}", b);
-      if (!buffer.is_object()) errors.Fail(pointer, "expected an object");
-      const size_t declared = errors.OptionalCount(buffer, "byteLength", pointer, 0);
-      const std::string& uri = errors.OptionalString(buffer, "uri", pointer);
-      std::string& bytes = owned[b];
-      std::string_view data;
-      if (uri.empty()) {
-        const bool meshopt_fallback = buffer.contains("extensions") &&
-                                      buffer["extensions"].contains("EXT_meshopt_compression");
-        if (b == 0 && container.has_glb_bin) {
+      std::string_view data = buffer.data;  // a data: URI's, its length checked as decoded
+      if (buffer.source == GltfBufferList::Source::kNoUri) {
+        if (container.has_glb_bin) {
           data = container.glb_bin;
-        } else if (!meshopt_fallback) {
+        } else if (!buffer.meshopt_fallback) {
           errors.Fail(pointer, "has no uri and is not the GLB's BIN chunk");
         }
-        // A meshopt fallback buffer has no data: every view on it must be compressed.
-        if (meshopt_fallback && data.empty()) {
-          buffers.emplace_back();
-          continue;
+      } else if (buffer.source == GltfBufferList::Source::kExternal) {
+        const std::string uri(buffer.uri);
+        if (!options.load_resource) {
+          errors.Fail(pointer + "/uri", fmt::format("external buffer '{}' cannot be read when "
+                                                    "the input comes from memory",
+                                                    uri));
         }
-      } else if (uri.compare(0, 5, "data:") == 0) {
-        if (!DecodeDataUri(uri, &bytes)) {
-          errors.Fail(pointer + "/uri", "expected a base64 data: URI");
-        }
-        // The reader drops every buffer's uri from the document it keeps (ReadGltf); dropping a
-        // data: URI here, once decoded, frees its text (a third larger than the bytes) before the
-        // views are copied and the keyframes decoded: the reader's peak (docs/reliability.md).
-        buffer.erase("uri");
-        data = bytes;
-      } else if (options.load_resource) {
-        bytes = LoadExternalFile(options, uri, pointer + "/uri");
-        data = bytes;
-      } else {
-        errors.Fail(pointer + "/uri", fmt::format("external buffer '{}' cannot be read when the "
-                                                  "input comes from memory",
-                                                  uri));
+        external.push_back(LoadExternalFile(options, uri, pointer + "/uri"));
+        data = external.back();
       }
-      if (data.size() < declared) {
+      // A meshopt fallback buffer has no data: every view on it must be compressed.
+      const bool fallback = buffer.source == GltfBufferList::Source::kMeshoptFallback ||
+                            (buffer.meshopt_fallback && data.empty());
+      if (!fallback && data.size() < buffer.declared_bytes) {
         errors.Fail(pointer, fmt::format("byteLength is {} but the data has only {} bytes",
-                                         declared, data.size()));
+                                         buffer.declared_bytes, data.size()));
       }
       buffers.push_back(data);
-    }
+    });
+  } else {
+    // Only a `buffers` that is not an array is left in the tree: refused.
+    static_cast<void>(errors.OptionalArray(document, "buffers", ""));
   }
 
   std::vector<std::string> views;
@@ -445,6 +451,7 @@ std::vector<std::string> LoadBufferViews(GltfContainer& container, const ReadOpt
       views.emplace_back(data.substr(offset, length));
     }
   }
+  container.buffers.reset();  // the views hold copies; the decoded buffers are freed
   return views;
 }
 

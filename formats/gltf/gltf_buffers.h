@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "animconv/format.h"
+#include "formats/gltf/gltf_buffer_list.h"
 #include "formats/gltf/gltf_document.h"
 
 namespace animconv {
@@ -19,12 +20,19 @@ struct GltfContainer {
   // a container into a vector of its own (a node's `extras` of 37,000 `{}`: 7.6 MB at the peak).
   ~GltfContainer();
 
-  nlohmann::json json;  // without the members in `lists`
+  nlohmann::json json;  // without the members in `lists` and `buffers`
   GltfLists lists;
+  // `buffers` when it is an array, checked and decoded as it was parsed; LoadBufferViews takes it.
+  std::unique_ptr<GltfBufferList> buffers;
   bool binary = false;       // came from a GLB
   std::string_view glb_bin;  // the GLB BIN chunk (a view into the input bytes), if any
   bool has_glb_bin = false;
 };
+
+// The most names extensionsUsed or extensionsRequired may list (docs/formats/gltf.md, "What is
+// refused"): a file lists the few it uses (Khronos' registry holds about a hundred); the parser
+// keeps one past it, so that 37,000 names cost no tree of them (issue 14).
+constexpr size_t kGltfMaxExtensionNames = 1024;
 
 bool IsGlb(std::string_view bytes);
 // Parses GLB or JSON text. Syntax errors are reported at line:column of the JSON.
@@ -35,8 +43,8 @@ void UnpackDeferredLists(GltfContainer& container);
 
 // Loads every buffer (data: URIs, external files through options.load_resource, the GLB BIN
 // chunk, read in place) and returns the bytes of every bufferView, decoding
-// EXT_meshopt_compression within `decode_budget` bytes in total. Each data: URI is erased from
-// container.json once decoded (the reader keeps no buffer uri).
+// EXT_meshopt_compression within `decode_budget` bytes in total. Frees container.buffers: nothing
+// after it reads them (a pass-through writer writes buffers of its own).
 std::vector<std::string> LoadBufferViews(GltfContainer& container, const ReadOptions& options,
                                          uint64_t decode_budget, const GltfErrors& errors);
 

@@ -5,7 +5,9 @@
 #include <cmath>
 
 #include "animconv/error.h"
+#include "formats/common/canonical_json.h"
 #include "formats/common/json_release.h"
+#include "formats/common/json_stream.h"
 
 namespace animconv {
 
@@ -73,6 +75,19 @@ const std::string& GltfErrors::OptionalString(const json& parent, const char* ke
   if (found == parent.end()) return kAbsent;
   if (!found->is_string()) Fail(pointer + "/" + key, "expected a string");
   return found->get_ref<const std::string&>();
+}
+
+std::optional<json> MeshWeights(const json& mesh, size_t keep_at_most) {
+  const auto weights = mesh.find("weights");
+  if (weights == mesh.end()) return std::nullopt;
+  if (!IsPackedJsonValue(*weights)) return *weights;
+  const JsonArrayPolicyFactory bounded = [keep_at_most](const JsonPath& path) {
+    std::optional<JsonArrayPolicy> policy;
+    if (path.depth() == 0) policy.emplace().keep_at_most = keep_at_most;
+    return policy;
+  };
+  return std::move(
+      ParseJsonStreaming(PackedJsonText(*weights), nullptr, nullptr, bounded).document);
 }
 
 const PackedJsonArray* GltfErrors::OptionalList(const json& document, const PackedJsonArray* list,

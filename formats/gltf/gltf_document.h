@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,11 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnos
 // The same with every glTF write option (WriteOptions::gltf_compression: --compress).
 std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& options,
                               const std::function<void(GltfOutputJson&)>& finish);
+
+// A mesh's `weights`, which the reader's tree holds packed (PackedInElement, gltf_buffers.cpp),
+// parsed: at most `keep_at_most` of its numbers (its readers take only as many as the mesh has
+// morph targets, and ignore or refuse any other length); nullopt when the mesh has none.
+std::optional<nlohmann::json> MeshWeights(const nlohmann::json& mesh, size_t keep_at_most);
 
 // Reports a problem at a JSON pointer of the document being read; the document itself is "/".
 class GltfErrors : public JsonPointerReader {

@@ -40,7 +40,12 @@ class MeshReader {
     for (size_t p = 0; p < primitives->size(); ++p) {
       AppendPrimitive((*primitives)[p], fmt::format("{}/primitives/{}", pointer, p));
     }
-    mesh_.default_weights = errors_.OptionalNumbers(mesh, "weights", pointer, layout_.target_count);
+    json weights = json::object();
+    if (std::optional<json> value = MeshWeights(mesh, layout_.target_count + 1)) {
+      weights["weights"] = std::move(*value);
+    }
+    mesh_.default_weights =
+        errors_.OptionalNumbers(weights, "weights", pointer, layout_.target_count);
     if (mesh_.default_weights.empty()) mesh_.default_weights.assign(layout_.target_count, 0.0);
     return std::move(mesh_);
   }

@@ -52,6 +52,15 @@ void CheckAssetAndExtensions(const json& document, const GltfErrors& errors) {
     errors.Fail("/asset/version",
                 fmt::format("glTF version '{}' is not supported; expected 2.x", version));
   }
+  for (const char* list : {"extensionsUsed", "extensionsRequired"}) {
+    const auto names = document.find(list);
+    if (names != document.end() && names->is_array() && names->size() > kGltfMaxExtensionNames) {
+      errors.Fail(fmt::format("/{}", list),
+                  fmt::format("more than {} extension names; a glTF file lists the extensions "
+                              "it uses, each once",
+                              kGltfMaxExtensionNames));
+    }
+  }
   std::vector<std::string> refused;
   if (const json* required = errors.OptionalArray(document, "extensionsRequired", "")) {
     for (const json& name : *required) {
@@ -130,8 +139,8 @@ void ReadMorphTargets(const json& meshes, size_t mesh_index, const StructureLimi
   node.mesh = MeshInfo{errors.OptionalString(mesh, "name", pointer), static_cast<int>(mesh_index),
                        static_cast<int>(primitives->size())};
   // glTF 2.0 mesh.weights: as many numbers as targets (GLTFLoader's initial influences).
-  if (const auto weights = mesh.find("weights");
-      weights != mesh.end() && weights->is_array() && weights->size() == *count) {
+  if (const std::optional<json> weights = MeshWeights(mesh, *count + 1);
+      weights && weights->is_array() && weights->size() == *count) {
     for (const json& weight : *weights) {
       if (!weight.is_number()) break;
       node.morph_default_weights.push_back(weight.get<double>());
@@ -513,14 +522,6 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   source->external_images = LoadExternalImages(document, options, errors);
   source->json = std::move(container.json);
   source->lists = std::move(container.lists);
-  // The buffers live on decoded in buffer_views; their data: URIs (a third larger again) would
-  // only be carried along and copied by every pass-through writer (the memory bound of
-  // docs/reliability.md), which writes buffers of its own.
-  if (auto buffers = source->json.find("buffers"); buffers != source->json.end()) {
-    for (json& buffer : *buffers) {
-      if (buffer.is_object()) buffer.erase("uri");
-    }
-  }
   asset.source_document = std::move(source);
   return asset;
 }

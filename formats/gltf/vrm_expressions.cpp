@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "formats/common/json_pointer.h"
+#include "libconvert/text.h"
 
 namespace animconv {
 namespace {
@@ -256,19 +257,22 @@ void ReadVrmExpressions(const json& document, VrmKind kind, Asset& asset,
   } else {
     ReadVrm0(extension, pointer, Given(document, "meshes"), asset, ignored, errors);
   }
+  // A model has a few dozen expressions; the notes name the first 64 of a file with thousands.
+  constexpr size_t kNamed = 64;
   if (!asset.vrm_expressions.empty()) {
     std::vector<std::string> described;
-    for (const VrmExpression& expression : asset.vrm_expressions) {
-      described.push_back(Describe(expression));
+    for (size_t i = 0; i < asset.vrm_expressions.size() && i <= kNamed; ++i) {
+      described.push_back(Describe(asset.vrm_expressions[i]));
     }
+    described.resize(asset.vrm_expressions.size());  // counted, not described, past kNamed
     asset.notes.push_back(fmt::format(
         "expressions ({}, {}): {}", asset.vrm_expressions.size(),
         kind == VrmKind::kVrm1 ? pointer + "/expressions" : pointer + "/blendShapeMaster",
-        fmt::join(described, ", ")));
+        ListFirst(described, kNamed)));
   }
   if (!ignored.empty()) {
     asset.notes.push_back(fmt::format("expressions: ignored as three-vrm ignores them: {}",
-                                      fmt::join(ignored, "; ")));
+                                      ListFirst(ignored, kNamed, "; ")));
   }
 }
 

@@ -262,10 +262,11 @@ std::string EmptyObjects(int count) {
   return text;
 }
 
-// A one-node, one-clip .gltf (buffer in a data: URI), its node's members `node` and the
-// document's further members `members` (each text ending in a comma).
-void WriteOneClipGltf(const std::string& path, const std::string& node,
-                      const std::string& members) {
+// A one-node, one-clip .gltf (buffer in a data: URI), its node's members `node`, the document's
+// further members `members` (each text ending in a comma) and buffers after the clip's
+// `more_buffers` (each text starting with a comma).
+void WriteOneClipGltf(const std::string& path, const std::string& node, const std::string& members,
+                      const std::string& more_buffers = "") {
   std::ofstream(path, std::ios::binary)
       << "{\"asset\":{\"version\":\"2.0\"},\"nodes\":[{" << node << "\"name\":\"a\"}]," << members
       << "\"accessors\":[{\"bufferView\":0,\"componentType\":5126,\"count\":2,\"type\":"
@@ -273,7 +274,9 @@ void WriteOneClipGltf(const std::string& path, const std::string& node,
          "\"count\":2,\"type\":\"VEC3\"}],\"bufferViews\":[{\"buffer\":0,\"byteLength\":8},"
          "{\"buffer\":0,\"byteOffset\":8,\"byteLength\":24}],\"buffers\":[{\"byteLength\":32,"
          "\"uri\":\"data:application/octet-stream;base64,"
-         "AAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAA=\"}],\"animations\":[{\"channels\":[{"
+         "AAAAAAAAgD8AAAAAAAAAAAAAAAAAAAAAAACAPwAAAAA=\"}"
+      << more_buffers
+      << "],\"animations\":[{\"channels\":[{"
          "\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}],\"samplers\":[{"
          "\"input\":0,\"output\":1}]}]}";
 }
@@ -306,6 +309,49 @@ TEST(ProcessStructureTest, AGltfWhoseBulkIsMembersNoReaderReads) {
       "\"extras\":[" + EmptyObjects(1000000) + "],\"extensions\":{\"VENDOR_x\":[" + zeros + "]},",
       "\"extensionsUsed\":[\"VENDOR_x\"],");
   ExpectStructureHeavyWithin(dir, input, 1, {".glb", ".gltf"});
+}
+
+// 31.4 MiB to .gltf before a mesh's `weights` were packed in the reader's tree and parsed only as
+// far as the mesh has morph targets (MeshWeights), against a bound of 24: a million zeros as the
+// weights of a mesh without targets, which the reader ignores and the writers copy.
+TEST(ProcessStructureTest, AGltfWhoseMeshWeightsAreLong) {
+  TempDir dir;
+  const std::string input = dir.File("weights.gltf");
+  std::string zeros;
+  for (int i = 0; i < 1000000; ++i) zeros += i ? ",0" : "0";
+  WriteOneClipGltf(
+      input, "\"mesh\":0,",
+      "\"meshes\":[{\"primitives\":[{\"attributes\":{}}],\"weights\":[" + zeros + "]}],");
+  ExpectStructureHeavyWithin(dir, input, 1, {".glb", ".gltf"});
+}
+
+// 159 MiB to .glb before the reader checked and decoded each buffer as it was parsed
+// (GltfBufferList): a tree of half a million empty data: URI buffers, which the glTF schema
+// allows, and again their views. 30 MiB after, against a bound of 48.
+TEST(ProcessStructureTest, AGltfOfManyEmptyBuffers) {
+  TempDir dir;
+  const std::string input = dir.File("buffers.gltf");
+  std::string buffers;
+  for (int i = 0; i < 500000; ++i) buffers += ",{\"uri\":\"data:;base64,\"}";
+  WriteOneClipGltf(input, "", "", buffers);
+  ExpectStructureHeavyWithin(dir, input, 1, {".glb", ".gltf"});
+}
+
+// 125 MiB before, against a bound of 18: a million `{}` as buffers, refused at the first
+// (a .gltf has no BIN chunk), held as a tree first.
+TEST(ProcessStructureTest, AGltfOfBuffersRefusedAtTheFirst) {
+  TempDir dir;
+  const std::string input = dir.File("buffers.gltf");
+  std::ofstream(input, std::ios::binary)
+      << "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[" << EmptyObjects(1000000) << "]}";
+  const Measured run = Convert(dir, {"convert", input, "-o", dir.File("output.glb")});
+  EXPECT_EQ(run.exit_code, 2) << run.errors;
+  EXPECT_NE(run.errors.find("/buffers/0: has no uri"), std::string::npos) << run.errors;
+  EXPECT_FALSE(fs::exists(dir.File("output.glb")));
+  const double bound = kBoundFactor * MiB(input) + kBaselineMiB;
+  std::fprintf(stderr, "| buffers.gltf (refused) | - | %.1f | - | %.1f | %.1f |\n", MiB(input),
+               run.peak_mib, bound);
+  EXPECT_LE(run.peak_mib, bound);
 }
 
 // 120 MiB before the reader kept `nodes` packed until the document's own checks had passed

@@ -8,6 +8,7 @@
 
 #include "animconv/bone_names.h"
 #include "formats/common/json_pointer.h"
+#include "libconvert/text.h"
 
 namespace animconv {
 namespace {
@@ -60,8 +61,8 @@ class HumanBoneAssigner {
   void Finish(const std::string& what) {
     asset_.notes.push_back(fmt::format("humanoid: {} maps {} bone(s)", what, count_));
     if (!ignored_.empty()) {
-      asset_.notes.push_back(
-          fmt::format("humanoid: ignored entries: {}", fmt::join(ignored_, ", ")));
+      // A model maps up to 55 bones; a file with thousands of entries gets the first 64 named.
+      asset_.notes.push_back(fmt::format("humanoid: ignored entries: {}", ListFirst(ignored_, 64)));
     }
   }
 

@@ -254,6 +254,14 @@ TEST(ProcessStructureTest, ABvhOfManySiblingJoints) {
   ExpectStructureHeavyWithin(dir, input, 60001, {".glb", ".json"});
 }
 
+// `count` zeros: `0,0,…`.
+std::string Zeros(int count) {
+  std::string text;
+  text.reserve(2 * static_cast<size_t>(count));
+  for (int i = 0; i < count; ++i) text += i ? ",0" : "0";
+  return text;
+}
+
 // `count` glTF defaults: `{},{},…`.
 std::string EmptyObjects(int count) {
   std::string text;
@@ -302,12 +310,10 @@ TEST(ProcessStructureTest, AGltfOfManyMaterials) {
 TEST(ProcessStructureTest, AGltfWhoseBulkIsMembersNoReaderReads) {
   TempDir dir;
   const std::string input = dir.File("extras.gltf");
-  std::string zeros;
-  for (int i = 0; i < 1000000; ++i) zeros += i ? ",0" : "0";
-  WriteOneClipGltf(
-      input,
-      "\"extras\":[" + EmptyObjects(1000000) + "],\"extensions\":{\"VENDOR_x\":[" + zeros + "]},",
-      "\"extensionsUsed\":[\"VENDOR_x\"],");
+  WriteOneClipGltf(input,
+                   "\"extras\":[" + EmptyObjects(1000000) + "],\"extensions\":{\"VENDOR_x\":[" +
+                       Zeros(1000000) + "]},",
+                   "\"extensionsUsed\":[\"VENDOR_x\"],");
   ExpectStructureHeavyWithin(dir, input, 1, {".glb", ".gltf"});
 }
 
@@ -317,11 +323,9 @@ TEST(ProcessStructureTest, AGltfWhoseBulkIsMembersNoReaderReads) {
 TEST(ProcessStructureTest, AGltfWhoseMeshWeightsAreLong) {
   TempDir dir;
   const std::string input = dir.File("weights.gltf");
-  std::string zeros;
-  for (int i = 0; i < 1000000; ++i) zeros += i ? ",0" : "0";
   WriteOneClipGltf(
       input, "\"mesh\":0,",
-      "\"meshes\":[{\"primitives\":[{\"attributes\":{}}],\"weights\":[" + zeros + "]}],");
+      "\"meshes\":[{\"primitives\":[{\"attributes\":{}}],\"weights\":[" + Zeros(1000000) + "]}],");
   ExpectStructureHeavyWithin(dir, input, 1, {".glb", ".gltf"});
 }
 
@@ -337,6 +341,19 @@ TEST(ProcessStructureTest, AGltfOfManyEmptyBuffers) {
   ExpectStructureHeavyWithin(dir, input, 1, {".glb", ".gltf"});
 }
 
+// Converts `input`, which must be refused with an error naming `where` and leaving no output,
+// within the bound of its size alone.
+void ExpectRefusedWithin(const TempDir& dir, const std::string& input, const std::string& where) {
+  const Measured run = Convert(dir, {"convert", input, "-o", dir.File("output.glb")});
+  EXPECT_EQ(run.exit_code, 2) << run.errors;
+  EXPECT_NE(run.errors.find(where), std::string::npos) << run.errors;
+  EXPECT_FALSE(fs::exists(dir.File("output.glb")));
+  const double bound = kBoundFactor * MiB(input) + kBaselineMiB;
+  std::fprintf(stderr, "| %s (refused) | - | %.1f | - | %.1f | %.1f |\n",
+               fs::path(input).filename().c_str(), MiB(input), run.peak_mib, bound);
+  EXPECT_LE(run.peak_mib, bound);
+}
+
 // 125 MiB before, against a bound of 18: a million `{}` as buffers, refused at the first
 // (a .gltf has no BIN chunk), held as a tree first.
 TEST(ProcessStructureTest, AGltfOfBuffersRefusedAtTheFirst) {
@@ -344,14 +361,7 @@ TEST(ProcessStructureTest, AGltfOfBuffersRefusedAtTheFirst) {
   const std::string input = dir.File("buffers.gltf");
   std::ofstream(input, std::ios::binary)
       << "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[" << EmptyObjects(1000000) << "]}";
-  const Measured run = Convert(dir, {"convert", input, "-o", dir.File("output.glb")});
-  EXPECT_EQ(run.exit_code, 2) << run.errors;
-  EXPECT_NE(run.errors.find("/buffers/0: has no uri"), std::string::npos) << run.errors;
-  EXPECT_FALSE(fs::exists(dir.File("output.glb")));
-  const double bound = kBoundFactor * MiB(input) + kBaselineMiB;
-  std::fprintf(stderr, "| buffers.gltf (refused) | - | %.1f | - | %.1f | %.1f |\n", MiB(input),
-               run.peak_mib, bound);
-  EXPECT_LE(run.peak_mib, bound);
+  ExpectRefusedWithin(dir, input, "/buffers/0: has no uri");
 }
 
 // 120 MiB before the reader kept `nodes` packed until the document's own checks had passed
@@ -362,14 +372,7 @@ TEST(ProcessStructureTest, AGltfOfManyNodesRefusedBeforeTheyAreRead) {
   const std::string input = dir.File("nodes.gltf");
   std::ofstream(input, std::ios::binary)
       << "{\"asset\":{\"version\":\"3.0\"},\"nodes\":[" << EmptyObjects(1000000) << "]}";
-  const Measured run = Convert(dir, {"convert", input, "-o", dir.File("output.glb")});
-  EXPECT_EQ(run.exit_code, 2) << run.errors;
-  EXPECT_NE(run.errors.find("/asset/version"), std::string::npos) << run.errors;
-  EXPECT_FALSE(fs::exists(dir.File("output.glb")));
-  const double bound = kBoundFactor * MiB(input) + kBaselineMiB;
-  std::fprintf(stderr, "| nodes.gltf (refused) | - | %.1f | - | %.1f | %.1f |\n", MiB(input),
-               run.peak_mib, bound);
-  EXPECT_LE(run.peak_mib, bound);
+  ExpectRefusedWithin(dir, input, "/asset/version");
 }
 
 }  // namespace

@@ -80,6 +80,17 @@ TEST(VrmHumanoidTest, Vrm0ArrayKeepsTheFirstOfDuplicatesAndFacesMinusZ) {
 }
 
 // Issue 14: one node mapped to two bones was accepted silently (the second mapping dropped).
+// The note names the first 64 ignored entries: a file with thousands made a note its own size.
+TEST(VrmHumanoidTest, IgnoredEntriesNoteNamesTheFirst64) {
+  json bones = {{"hips", {{"node", 0}}}};
+  for (int i = 100; i < 200; ++i) bones["x" + std::to_string(i)] = {{"node", 3}};
+  const Asset asset = Read(Vrm1(bones));
+  EXPECT_EQ(NodeOf(asset, HumanBone::kHips)->name, "Hips");
+  EXPECT_TRUE(HasNote(asset, "humanoid: ignored entries: x100, x101, "));
+  EXPECT_TRUE(HasNote(asset, ", x163 and 36 more"));
+  EXPECT_FALSE(HasNote(asset, "x164"));
+}
+
 TEST(VrmHumanoidTest, Vrm1NodeMappedTwiceIsALocatedError) {
   const GltfFixture gltf = Vrm1({{"hips", {{"node", 0}}}, {"spine", {{"node", 0}}}});
   try {

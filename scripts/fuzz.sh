@@ -7,9 +7,9 @@
 # on a shared machine: "10 CPU-minutes per harness" is `FUZZ_CPU=1 scripts/fuzz.sh 600`): a
 # watcher reads the process's CPU time from /proc every 5 s and interrupts it (SIGINT, which
 # libFuzzer ends cleanly with its final stats) once it has had SECONDS.
-# FUZZ_SEED=N fixes libFuzzer's random seed (default: a new one each run). The README's test
-# command fixes it, so that a CI run explores the same inputs wherever it runs and its result
-# reproduces; exploring with new seeds is the long by-hand run (docs/reliability.md).
+# FUZZ_SEED=N fixes libFuzzer's random seed (default: a new one each run), so that a short run used
+# as a gate explores the same inputs wherever it runs and its result reproduces; exploring with new
+# seeds is the long by-hand run (docs/reliability.md; CI replays the corpora, it does not fuzz).
 #
 # Seeds: fuzz/corpus/<id>, fuzz/regressions/<id>, tests/bad/<id> (read only), and the third-party
 # samples of ANIMCONV_SHARED_DATA with the reader's extensions when that folder exists (copied to

@@ -16,6 +16,7 @@ namespace {
 
 using nlohmann::json;
 using testing::GltfFixture;
+using testing::HasNote;
 
 const Node* NodeOf(const Asset& asset, HumanBone bone) {
   for (const Node& node : asset.rig.nodes) {

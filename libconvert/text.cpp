@@ -282,4 +282,10 @@ std::string ListFirst(const std::vector<std::string>& items, size_t shown,
   return text;
 }
 
+std::string FirstNames::Join(std::string_view separator) const {
+  std::string text = ListFirst(names_, shown_, separator);
+  if (count_ > names_.size()) text += " and " + std::to_string(count_ - names_.size()) + " more";
+  return text;
+}
+
 }  // namespace animconv

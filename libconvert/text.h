@@ -49,4 +49,23 @@ std::string ShortestText(double value);
 std::string ListFirst(const std::vector<std::string>& items, size_t shown,
                       std::string_view separator = ", ");
 
+// The same list built item by item, keeping only the first `shown` items and counting the rest:
+// Join gives what ListFirst gives of all of them.
+class FirstNames {
+ public:
+  explicit FirstNames(size_t shown) : shown_(shown) {}
+  void Add(std::string item) {
+    if (names_.size() < shown_) names_.push_back(std::move(item));
+    ++count_;
+  }
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+  std::string Join(std::string_view separator = ", ") const;
+
+ private:
+  size_t shown_;
+  size_t count_ = 0;
+  std::vector<std::string> names_;
+};
+
 }  // namespace animconv

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "animconv/error.h"
+#include "formats/common/canonical_json.h"
 
 namespace animconv {
 
@@ -13,7 +14,10 @@ using nlohmann::json;
 
 const json* Given(const json& object, const char* key) {
   const auto found = object.find(key);
-  return found == object.end() || found->is_null() ? nullptr : &*found;
+  if (found == object.end() || found->is_null()) return nullptr;
+  // A member a reader's pack filter kept as its text (canonical_json.h) is null the same way.
+  if (IsPackedJsonValue(*found) && PackedJsonText(*found) == "null") return nullptr;
+  return &*found;
 }
 
 std::string JsonPointerEscape(const std::string& key) {

@@ -8,7 +8,8 @@
 
 namespace animconv {
 
-// A member that is present and not null (JavaScript code reads both as "not given").
+// A member that is present and not null (JavaScript code reads both as "not given"), nor a packed
+// null (canonical_json.h).
 const nlohmann::json* Given(const nlohmann::json& object, const char* key);
 
 // `key` as one step of a JSON pointer (RFC 6901 §3: '~' written "~0", '/' written "~1").

@@ -139,12 +139,20 @@ class JsonStreamBuilder : public nlohmann::json_sax<json> {
   }
 
   bool start_array(std::size_t) override {
-    if (StartsPackedContainer()) {
+    // A member the pack filter picks goes to the sink the factory gives it when it is an array
+    // (JsonPackFilter): the filter packs what else stands there.
+    std::unique_ptr<JsonElementSink> sink;
+    if (pack_member_ && packer_ == nullptr && skip_depth_ == 0 && !skip_member_ && factory_) {
+      sink = factory_(path_);
+      if (sink) pack_member_ = false;
+    }
+    if (!sink && StartsPackedContainer()) {
       packer_->StartArray();
       return true;
     }
     if (!StartContainer()) return true;
-    if (std::unique_ptr<JsonElementSink> sink = factory_ ? factory_(path_) : nullptr) {
+    if (!sink && factory_) sink = factory_(path_);
+    if (sink) {
       frames_.emplace_back(Frame::kStreamed, json(), sink.get(), result_.sinks.size());
       result_.sinks.push_back(std::move(sink));
       ++streamed_depth_;

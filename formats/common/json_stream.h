@@ -130,7 +130,10 @@ using JsonMemberFilter = std::function<bool(const JsonPath& path)>;
 
 // Whether the member at `path` (its last step the member's name) is kept as its canonical text
 // (a packed value, canonical_json.h) instead of a tree: a member a reader never reads but a writer
-// may copy (a glTF `extras`, an unknown extension). Not asked inside a packed value.
+// may copy (a glTF `extras`, an unknown extension). Not asked inside a packed value. An array
+// there for which the sink factory gives a sink goes to the sink: so a filter may pack whatever
+// is not the array a reader streams (a glTF `nodes` that is an object, which the reader refuses
+// whatever it holds).
 using JsonPackFilter = std::function<bool(const JsonPath& path)>;
 
 // How much of a kept array (one not streamed) the tree holds (issue 14, docs/reliability.md

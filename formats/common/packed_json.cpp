@@ -57,4 +57,79 @@ json PackedJsonArray::At(size_t index, const JsonPackFilter& pack,
   return std::move(parsed.document);
 }
 
+namespace {
+
+// The end of the string that opens at `begin` in canonical text (after its closing quote).
+size_t StringEnd(std::string_view text, size_t begin) {
+  size_t i = begin + 1;
+  while (text[i] != '"') i += text[i] == '\\' ? 2 : 1;
+  return i + 1;
+}
+
+// The end of the value that starts at `begin` in canonical text (no white space).
+size_t ValueEnd(std::string_view text, size_t begin) {
+  if (text[begin] == '"') return StringEnd(text, begin);
+  if (text[begin] != '{' && text[begin] != '[') {
+    size_t i = begin;
+    while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']') ++i;
+    return i;
+  }
+  size_t depth = 0;
+  size_t i = begin;
+  do {
+    const char c = text[i];
+    if (c == '"') {
+      i = StringEnd(text, i);
+      continue;
+    }
+    if (c == '{' || c == '[') ++depth;
+    if (c == '}' || c == ']') --depth;
+    ++i;
+  } while (depth > 0);
+  return i;
+}
+
+}  // namespace
+
+bool ForEachMember(const json& value,
+                   const std::function<void(const std::string& key, json&& member)>& visit,
+                   const JsonPackFilter& pack) {
+  if (value.is_object()) {
+    for (const auto& [key, member] : value.items()) visit(key, json(member));
+    return true;
+  }
+  if (!IsPackedJsonValue(value)) return false;
+  // Canonical text (canonical_json.h): `{"key":value,...}`, members in key order, no white space.
+  const std::string_view text = PackedJsonText(value);
+  if (text.empty() || text[0] != '{') return false;
+  size_t i = 1;
+  while (text[i] != '}') {
+    const size_t key_end = StringEnd(text, i);
+    const std::string key = json::parse(text.substr(i, key_end - i)).get<std::string>();
+    const size_t value_end = ValueEnd(text, key_end + 1);
+    const std::string_view member = text.substr(key_end + 1, value_end - key_end - 1);
+    visit(key, std::move(ParseJsonStreaming(member, nullptr, pack).document));
+    i = text[value_end] == ',' ? value_end + 1 : value_end;
+  }
+  return true;
+}
+
+std::unique_ptr<PackedJsonArray> PackedArrayElements(const json& value) {
+  if (value.is_array()) {
+    auto elements = std::make_unique<PackedJsonArray>();
+    for (const json& element : value) elements->Add(json(element));
+    return elements;
+  }
+  if (!IsPackedJsonValue(value)) return nullptr;
+  const std::string_view text = PackedJsonText(value);
+  if (text.empty() || text[0] != '[') return nullptr;
+  StreamedJson parsed = ParseJsonStreaming(text, [](const JsonPath& path) {
+    std::unique_ptr<JsonElementSink> sink;
+    if (path.depth() == 0) sink = std::make_unique<PackedJsonArray>();
+    return sink;
+  });
+  return std::unique_ptr<PackedJsonArray>(
+      static_cast<PackedJsonArray*>(parsed.sinks.front().release()));
+}
+
 }  // namespace animconv

@@ -8,6 +8,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -46,5 +48,19 @@ class PackedJsonArray : public JsonElementSink {
   std::string pending_;              // the element being written
   CanonicalJsonWriter writer_{pending_};
 };
+
+// The elements of the array `value`, to be read one at a time: a packed value holding an array's
+// text (a member a reader's pack filter packed so that no tree of a hostile length is built), or an
+// array (each element packed here); null for any other value.
+std::unique_ptr<PackedJsonArray> PackedArrayElements(const nlohmann::json& value);
+
+// Calls `visit` with each member of the object `value` in key order (the order of a tree's
+// members), its value parsed only then, with the members `pack` picks (paths from the member's
+// value down) kept packed: a packed value holding an object's text (one member's tree at a time),
+// or an object. False, visiting nothing, when `value` is neither.
+bool ForEachMember(
+    const nlohmann::json& value,
+    const std::function<void(const std::string& key, nlohmann::json&& member)>& visit,
+    const JsonPackFilter& pack = nullptr);
 
 }  // namespace animconv

@@ -14,6 +14,7 @@
 #include "formats/common/json_release.h"
 #include "formats/common/json_stream.h"
 #include "formats/gltf/glb.h"
+#include "formats/gltf/gltf_output.h"
 
 namespace animconv {
 namespace {
@@ -26,19 +27,24 @@ uint32_t ReadU32(std::string_view bytes, size_t offset) {
   return value;  // GLB is little-endian, like every machine we build for
 }
 
-// Whether the member at `path` of the document is one no reader reads, kept packed
-// (canonical_json.h) and written from its text: a top-level `extras` or unknown member, the
-// asset's `extras`, a top-level extension other than the VRM ones the readers read, and the
-// members of those the VRM readers do not read (vrm_humanoid.cpp, vrm_expressions.cpp,
-// vrm_look_at.cpp: a VRM 0.x model's materialProperties and secondaryAnimation are most of it).
+// The top-level members the document's own checks and the VRM readers read as trees. An array
+// there is packed (ParseDocument), so that it is refused at its place ("/asset: expected an
+// object") or written as it was, never a tree.
+bool IsReadAsTree(const std::string& key) {
+  return IsOneOf(key, {"extensionsUsed", "extensionsRequired", "asset", "scene", "extensions"});
+}
+
+// Whether the member at `path` of the document is kept packed (canonical_json.h) and written from
+// its text: a top-level `extras` or unknown member, the asset's `extras`, a top-level extension
+// other than the VRM ones the readers read, and the members of those the VRM readers do not read
+// (vrm_humanoid.cpp, vrm_expressions.cpp, vrm_look_at.cpp: a VRM 0.x model's materialProperties and
+// secondaryAnimation are most of it); and the VRM 0.x lists the readers read element by element.
 bool PackedInDocument(const JsonPath& path) {
   const std::string& key = path.steps().back().key;
-  if (path.depth() == 1) {
-    return !IsOneOf(
-        key, {"accessors", "animations", "asset", "buffers", "bufferViews", "cameras", "extensions",
-              "extensionsUsed", "extensionsRequired", "images", "materials", "meshes", "nodes",
-              "samplers", "scene", "scenes", "skins", "textures"});
-  }
+  // At the top, all but what the document's own checks and the VRM readers read as trees: the
+  // lists go to their sinks when they are arrays (ParseDocument), and anything else there is
+  // refused or written as it was, so it is never a tree (a `nodes` object of 24,000 `{}`).
+  if (path.depth() == 1) return !IsReadAsTree(key);
   if (path.depth() == 2 && path.Is(0, "asset")) return key == "extras";
   if (path.depth() == 2 && path.Is(0, "extensions")) {
     return !IsOneOf(key, {"VRM", "VRMC_vrm", "VRMC_vrm_animation"});
@@ -47,28 +53,45 @@ bool PackedInDocument(const JsonPath& path) {
     return path.Is(1, "VRM") ? !IsOneOf(key, {"humanoid", "blendShapeMaster", "firstPerson"})
                              : !IsOneOf(key, {"humanoid", "expressions", "lookAt"});
   }
+  // The VRM lists and maps the readers read one entry at a time (vrm_humanoid.cpp,
+  // vrm_expressions.cpp): 37,000 `{}` VRM 0.x blend shape groups were 8 MB of tree for their
+  // 111 KB, 20,000 VRM 1.0 custom expressions 7 MB for 229 KB.
+  if (path.depth() == 4 && path.Is(0, "extensions")) {
+    // And in the lookAt what vrm_look_at.cpp does not read (offsetFromHeadBone, a 0.x model's
+    // meshAnnotations).
+    if (path.Is(1, "VRM")) {
+      return (path.Is(2, "humanoid") && key == "humanBones") ||
+             (path.Is(2, "blendShapeMaster") && key == "blendShapeGroups") ||
+             (path.Is(2, "firstPerson") && key != "lookAtTypeName" && key.rfind("lookAt", 0) != 0);
+    }
+    if (path.Is(1, "VRMC_vrm") || path.Is(1, "VRMC_vrm_animation")) {
+      return (path.Is(2, "humanoid") && key == "humanBones") ||
+             (path.Is(2, "expressions") && (key == "preset" || key == "custom")) ||
+             (path.Is(1, "VRMC_vrm") && path.Is(2, "lookAt") && key != "type" &&
+              key.rfind("rangeMap", 0) != 0);
+    }
+  }
   return false;
 }
 
 // json::parse(text) with the top-level accessors, bufferViews and animations packed as they are
 // parsed (GltfLists): as a tree they were most of the reader's peak on a file of many clips. The
-// top-level arrays no reader reads are packed too (GltfLists::unread); those it reads as a tree
-// are packed until the document's checks have passed (UnpackDeferredLists), the buffers are
-// checked and decoded as they come (GltfBufferList), and the other members no reader reads are
-// packed values in the tree (PackedInDocument).
+// top-level arrays no reader reads are packed too (GltfLists::unread), and so are those read one
+// object at a time (GltfLists::objects); the buffers are checked and decoded as they come
+// (GltfBufferList), and the other members no reader reads are packed values in the tree
+// (PackedInDocument).
 void ParseDocument(std::string_view text, const GltfErrors& errors, GltfContainer& container) {
   static const std::pair<const char*, std::unique_ptr<PackedJsonArray> GltfLists::*> kPacked[] = {
       {"accessors", &GltfLists::accessors},
       {"bufferViews", &GltfLists::buffer_views},
       {"animations", &GltfLists::animations}};
-  // The checks before UnpackDeferredLists read these. The members the reader reads that are not
-  // arrays stay trees whatever the file holds, so that an array there is refused at its place
-  // ("/asset: expected an object"), as before the lists were packed.
-  const auto read_as_tree = [](const std::string& key) {
-    return IsOneOf(key, {"extensionsUsed", "extensionsRequired", "asset", "scene", "extensions"});
-  };
-  const auto deferred = [](const std::string& key) {
-    return IsOneOf(key, {"nodes", "meshes", "skins", "images"});
+  const auto read_as_tree = IsReadAsTree;
+  // The top-level lists glTF defines, streamed into their sinks; another member's array (a
+  // top-level `extras`) is packed whole (PackedInDocument).
+  const auto listed = [](const std::string& key) {
+    return IsOneOf(
+        key, {"accessors", "animations", "buffers", "bufferViews", "cameras", "images", "materials",
+              "meshes", "nodes", "samplers", "scenes", "skins", "textures"});
   };
   StreamedJson parsed = ParseJsonStreaming(
       text,
@@ -78,7 +101,9 @@ void ParseDocument(std::string_view text, const GltfErrors& errors, GltfContaine
         const std::string& key = path.steps()[0].key;
         if (key == "buffers") {
           sink = std::make_unique<GltfBufferList>(errors);
-        } else if (!read_as_tree(key)) {
+        } else if (listed(key) || IsOneOf(key, {"asset", "scene", "extensions"})) {
+          // An array where an object or a number belongs (`asset`, `scene`, `extensions`) too:
+          // it goes back into the tree as a packed value below, refused or written as it was.
           sink = std::make_unique<PackedJsonArray>();
         }
         return sink;
@@ -110,15 +135,25 @@ void ParseDocument(std::string_view text, const GltfErrors& errors, GltfContaine
       continue;
     }
     std::unique_ptr<PackedJsonArray> packed(static_cast<PackedJsonArray*>(sink.release()));
+    if (read_as_tree(member.key())) {
+      JsonArrayText array;
+      for (size_t i = 0; i < packed->size(); ++i) array.AppendText(packed->Text(i));
+      packed.reset();
+      *member = PackedJsonValue(array.Take());
+      ++member;
+      continue;
+    }
     std::unique_ptr<PackedJsonArray>* list = nullptr;
     for (const auto& [key, field] : kPacked) {
       if (member.key() == key) list = &(container.lists.*field);
     }
-    if (!list) {
-      list = deferred(member.key()) ? &container.lists.deferred[member.key()]
-                                    : &container.lists.unread[member.key()];
+    if (IsOneOf(member.key(), {"nodes", "meshes", "skins", "images"})) {
+      container.lists.objects.emplace(member.key(),
+                                      GltfObjectList(member.key(), std::move(packed)));
+    } else {
+      if (!list) list = &container.lists.unread[member.key()];
+      *list = std::move(packed);
     }
-    *list = std::move(packed);
     member = parsed.document.erase(member);
   }
   container.json = std::move(parsed.document);
@@ -240,92 +275,6 @@ bool DecodeDataUri(const std::string& uri, std::string* bytes) {
 }
 
 GltfContainer::~GltfContainer() { ReleaseJson(json); }
-
-namespace {
-
-// Whether the member at `path` (from an element of the deferred list `list` down) is one no reader
-// reads, so kept packed (canonical_json.h) in the element's tree: every `extras` but a mesh's own
-// (GLTFLoader's targetNames), whose other members are; a member the glTF 2.0 schema does not give
-// the node, mesh or primitive; a skin's all but its inverseBindMatrices; an image's all but what
-// the pass-through embeds; and an extension the pass-through does not renumber
-// (gltf_pass_through.cpp).
-bool PackedInElement(const std::string& list, const JsonPath& path) {
-  const std::string& key = path.steps().back().key;
-  const size_t depth = path.depth();
-  const bool meshes = list == "meshes";
-  if (meshes && depth == 1 && key == "extras") return false;
-  if (meshes && depth == 2 && path.Is(0, "extras")) return key != "targetNames";
-  if (key == "extras") return true;
-  if (depth == 1) {
-    // A node's `weights` are read by no one (the reader takes a mesh's, gltf_reader.cpp).
-    if (list == "nodes") {
-      return !IsOneOf(key, {"camera", "children", "skin", "matrix", "mesh", "rotation", "scale",
-                            "translation", "name", "extensions"});
-    }
-    // A mesh's `weights` are read only for the meshes nodes use, and only as many as it has
-    // targets (MeshWeights).
-    if (meshes) return !IsOneOf(key, {"primitives", "name", "extensions"});
-    // The pass-through renumbers a skin's inverseBindMatrices; nothing else of it is read.
-    if (list == "skins") return key != "inverseBindMatrices";
-    if (list == "images") return !IsOneOf(key, {"uri", "mimeType", "bufferView", "name"});
-    return false;
-  }
-  if (depth == 2 && path.Is(0, "extensions")) {
-    return !(list == "nodes" && key == "EXT_mesh_gpu_instancing");
-  }
-  if (meshes && depth == 3 && path.Is(0, "primitives") && path.Is(1, nullptr)) {
-    return !IsOneOf(key, {"attributes", "indices", "material", "mode", "targets", "extensions"});
-  }
-  if (meshes && depth == 4 && path.Is(0, "primitives") && path.Is(2, "extensions")) {
-    return key != "KHR_draco_mesh_compression";
-  }
-  return false;
-}
-
-// How much of a node's array the tree holds: one element past what the reader accepts for a
-// matrix or a TRS member (it refuses any other length, "expected an array of 16 numbers"), and
-// for `children` as many as there are nodes (more cannot all be other nodes without a parent:
-// the reader refuses at the first that is not, which lies among those kept). Either way a longer
-// array is refused with the message it always had, and no tree of its rest is built.
-std::optional<JsonArrayPolicy> NodeArrayPolicy(const JsonPath& path, size_t node_count) {
-  if (path.depth() != 1) return std::nullopt;
-  const std::string& key = path.steps()[0].key;
-  JsonArrayPolicy policy;
-  if (key == "matrix") {
-    policy.keep_at_most = 17;
-  } else if (key == "translation" || key == "scale") {
-    policy.keep_at_most = 4;
-  } else if (key == "rotation") {
-    policy.keep_at_most = 5;
-  } else if (key == "children") {
-    policy.keep_at_most = std::max<size_t>(node_count, 1);
-  } else {
-    return std::nullopt;
-  }
-  return policy;
-}
-
-}  // namespace
-
-void UnpackDeferredLists(GltfContainer& container) {
-  for (auto& [key, list] : container.lists.deferred) {
-    json array = json::array();
-    array.get_ref<json::array_t&>().reserve(list->size());
-    const std::string& list_key = key;
-    const JsonPackFilter pack = [&list_key](const JsonPath& path) {
-      return PackedInElement(list_key, path);
-    };
-    const size_t count = list->size();
-    const JsonArrayPolicyFactory policy =
-        key == "nodes" ? JsonArrayPolicyFactory(
-                             [count](const JsonPath& path) { return NodeArrayPolicy(path, count); })
-                       : JsonArrayPolicyFactory();
-    for (size_t i = 0; i < list->size(); ++i) array.push_back(list->At(i, pack, policy));
-    list.reset();
-    container.json[key] = std::move(array);
-  }
-  container.lists.deferred.clear();
-}
 
 GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& errors) {
   GltfContainer container;

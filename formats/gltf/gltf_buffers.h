@@ -15,9 +15,9 @@ struct GltfContainer {
   GltfContainer() = default;
   GltfContainer(GltfContainer&&) = default;
   GltfContainer& operator=(GltfContainer&&) = default;
-  // Frees the tree leaves first (json_release.h): a read refused after the deferred lists became a
-  // tree would otherwise free it through nlohmann's destructor, which first moves every element of
-  // a container into a vector of its own (a node's `extras` of 37,000 `{}`: 7.6 MB at the peak).
+  // Frees the tree leaves first (json_release.h): nlohmann's destructor first moves every element
+  // of a container into a vector of its own (a top-level `extras` of 37,000 `{}`: 7.6 MB at the
+  // peak).
   ~GltfContainer();
 
   nlohmann::json json;  // without the members in `lists` and `buffers`
@@ -37,9 +37,6 @@ constexpr size_t kGltfMaxExtensionNames = 1024;
 bool IsGlb(std::string_view bytes);
 // Parses GLB or JSON text. Syntax errors are reported at line:column of the JSON.
 GltfContainer ParseGltfContainer(std::string_view bytes, const GltfErrors& errors);
-
-// Puts the lists.deferred arrays back into container.json as trees, in their keys' places.
-void UnpackDeferredLists(GltfContainer& container);
 
 // Loads every buffer (data: URIs, external files through options.load_resource, the GLB BIN
 // chunk, read in place) and returns the bytes of every bufferView, decoding

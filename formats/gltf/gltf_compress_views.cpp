@@ -10,6 +10,7 @@
 
 #include "formats/gltf/gltf_compress.h"
 #include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_object_list.h"
 
 namespace animconv {
 namespace {
@@ -31,20 +32,18 @@ std::optional<size_t> Index(const json& value) {
 
 }  // namespace
 
-std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(const json* meshes,
-                                                              const json& accessors,
-                                                              const json& views) {
-  std::set<size_t> index_accessors;
-  if (meshes && meshes->is_array()) {
-    for (const json& mesh : *meshes) {
-      if (!mesh.is_object() || !mesh.contains("primitives")) continue;
-      for (const json& primitive : mesh["primitives"]) {
-        if (primitive.is_object() && primitive.contains("indices")) {
-          if (auto index = Index(primitive["indices"])) index_accessors.insert(*index);
-        }
-      }
+void CollectIndexAccessors(const json& mesh, std::set<size_t>& index_accessors) {
+  const GltfMeshPrimitives primitives(mesh);
+  for (size_t p = 0; p < primitives.size(); ++p) {
+    const json primitive = primitives.At(p);
+    if (primitive.is_object() && primitive.contains("indices")) {
+      if (auto index = Index(primitive["indices"])) index_accessors.insert(*index);
     }
   }
+}
+
+std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(
+    const std::set<size_t>& index_accessors, const json& accessors, const json& views) {
   // Per view: the element sizes its accessors read, and whether they are index data.
   std::vector<std::set<size_t>> element_sizes(views.size());
   std::vector<int> index_use(views.size(), 0);  // 0 none, 1 indices, -1 vertex data, -2 both

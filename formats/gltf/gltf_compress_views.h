@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,16 @@ struct ViewLayout {
   bool indices = false;  // mode INDICES (stride 2 or 4), else ATTRIBUTES (stride divisible by 4)
 };
 
-// The layout of every bufferView (after renumbering) given the document's `meshes` (null when it
-// has none) and the accessors that will be written: nullopt where the view holds something else (an
-// image, mixed index and vertex use, 8-bit indices).
-std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(const nlohmann::json* meshes,
-                                                              const nlohmann::json& accessors,
-                                                              const nlohmann::json& views);
+// Adds the accessors the primitives of `mesh` (a glTF mesh object as written, after renumbering)
+// use as indices to `index_accessors`.
+void CollectIndexAccessors(const nlohmann::json& mesh, std::set<size_t>& index_accessors);
+
+// The layout of every bufferView (after renumbering) given the accessors the meshes use as indices
+// (CollectIndexAccessors) and the accessors that will be written: nullopt where the view holds
+// something else (an image, mixed index and vertex use, 8-bit indices).
+std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(
+    const std::set<size_t>& index_accessors, const nlohmann::json& accessors,
+    const nlohmann::json& views);
 
 // The compressed stream of `bytes` (padded with zeros to a multiple of the stride) in `layout`;
 // empty when it cannot be encoded. `padded_length` gets the view's new byteLength.

@@ -101,6 +101,20 @@ const PackedJsonArray* GltfErrors::OptionalList(const json& document, const Pack
   return nullptr;
 }
 
+const GltfObjectList* GltfErrors::OptionalObjects(const json& document, const GltfLists& lists,
+                                                  const char* key) const {
+  if (const GltfObjectList* list = lists.Objects(key)) return list;
+  if (OptionalArray(document, key, "")) {
+    ThrowInternal(fmt::format("GltfErrors::OptionalObjects: /{} was not packed", key));
+  }
+  return nullptr;
+}
+
+const GltfObjectList* GltfLists::Objects(const std::string& key) const {
+  const auto found = objects.find(key);
+  return found == objects.end() ? nullptr : &found->second;
+}
+
 std::vector<double> GltfErrors::OptionalNumbers(const json& parent, const char* key,
                                                 const std::string& pointer, size_t expected) const {
   const auto found = parent.find(key);

@@ -15,6 +15,7 @@
 #include "animconv/model.h"
 #include "formats/common/json_pointer.h"
 #include "formats/common/packed_json.h"
+#include "formats/gltf/gltf_object_list.h"
 
 namespace animconv {
 
@@ -32,12 +33,12 @@ struct GltfLists {
   // parsing, so that a file whose bulk they are holds no tree of them, even when it is refused
   // later (docs/reliability.md "Known gaps").
   std::map<std::string, std::unique_ptr<PackedJsonArray>> unread;
-  // The top-level arrays the reader or the pass-through read as a tree (nodes, meshes, skins,
-  // images), packed until the document's own checks and its buffers have passed
-  // (UnpackDeferredLists): a file refused before it is read, whose bulk is one of these, builds no
-  // tree of it; and then only the members something reads become trees (PackedInElement,
-  // gltf_buffers.cpp).
-  std::map<std::string, std::unique_ptr<PackedJsonArray>> deferred;
+  // The top-level arrays of objects read one element at a time (nodes, meshes, skins, images;
+  // gltf_object_list.h), by key.
+  std::map<std::string, GltfObjectList> objects;
+
+  // The list `key` of `objects`, or null when the document has none.
+  const GltfObjectList* Objects(const std::string& key) const;
 };
 
 struct GltfDocument : SourceDocument {
@@ -49,9 +50,9 @@ struct GltfDocument : SourceDocument {
   // writer can repack them without knowing how they were stored.
   std::vector<std::string> buffer_views;
   // Images stored as separate files, read through ReadOptions::load_resource, so the writer can
-  // embed them: the output must not depend on files next to the input. Index = image index;
-  // empty for images that are embedded already.
-  std::vector<std::string> external_images;
+  // embed them: the output must not depend on files next to the input. By image index; the
+  // images embedded already are not in it.
+  std::map<size_t, std::string> external_images;
 };
 
 // Component types (glTF 2.0 §3.6.2.2).
@@ -103,6 +104,9 @@ class GltfErrors : public JsonPointerReader {
   // document has no such member; a member that is not an array is refused as OptionalArray does.
   const PackedJsonArray* OptionalList(const nlohmann::json& document, const PackedJsonArray* list,
                                       const char* key) const;
+  // The same for the lists of objects (GltfLists::objects).
+  const GltfObjectList* OptionalObjects(const nlohmann::json& document, const GltfLists& lists,
+                                        const char* key) const;
 };
 
 }  // namespace animconv

@@ -287,12 +287,14 @@ class MeshReader {
 MorphMesh ReadGltfMorphMesh(const GltfDocument& document, size_t mesh_index,
                             const std::string& source) {
   const GltfErrors errors(source);
-  const json* meshes = errors.OptionalArray(document.json, "meshes", "");
+  const GltfObjectList* meshes = errors.OptionalObjects(document.json, document.lists, "meshes");
   if (!meshes || mesh_index >= meshes->size()) {
     errors.Fail("/meshes", fmt::format("there is no mesh {}", mesh_index));
   }
   const std::string pointer = fmt::format("/meshes/{}", mesh_index);
-  const json& mesh = (*meshes)[mesh_index];
+  // The whole mesh as a tree: the bake reads all of its data.
+  const std::string_view text = meshes->Text(mesh_index);
+  const json mesh = json::parse(text.begin(), text.end());
   if (!mesh.is_object()) errors.Fail(pointer, "expected an object");
   return MeshReader(document, errors).Read(mesh, pointer);
 }

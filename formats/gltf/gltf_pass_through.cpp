@@ -3,9 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "formats/gltf/gltf_compress_views.h"
+#include "formats/gltf/gltf_object_list.h"
 
 namespace animconv {
 namespace {
@@ -42,63 +44,66 @@ Json* Find(Json& object, const char* key) {
   return found == object.end() ? nullptr : &*found;
 }
 
-// The top-level members whose objects refer to accessors or bufferViews (outside animations).
+// The top-level lists whose objects refer to accessors or bufferViews (outside animations): the
+// lists of objects the reader keeps packed (GltfLists::objects).
 constexpr const char* kReferringMembers[] = {"meshes", "skins", "nodes", "images"};
 
-// Calls `visit` on every accessor index in the top-level member `key` (one of kReferringMembers),
-// and `visit_view` on every bufferView index, as references (mutable for a mutable `member`).
-template <typename Json, typename VisitAccessor, typename VisitView>
-void ForEachReference(const std::string& key, Json& member, VisitAccessor visit,
-                      VisitView visit_view) {
+// A visit of one reference (an accessor or bufferView index); true when it changed it.
+using ReferenceVisit = std::function<bool(json& reference)>;
+
+// Calls `visit` on every accessor index in `element` of the top-level list `key` (one of
+// kReferringMembers), and `visit_view` on every bufferView index; true when a visit changed one (a
+// mesh's primitives are rewritten then, gltf_object_list.h).
+bool ForEachReference(const std::string& key, json& element, const ReferenceVisit& visit,
+                      const ReferenceVisit& visit_view) {
+  // Each index in a member that maps names to indices (attributes, a target).
+  const auto each = [](json& indices, const ReferenceVisit& visit_one) {
+    bool changed = false;
+    for (json& index : indices) changed = visit_one(index) || changed;
+    return changed;
+  };
   if (key == "meshes") {
-    for (Json& mesh : member) {
-      Json* primitives = Find(mesh, "primitives");
-      if (!primitives) continue;
-      for (Json& primitive : *primitives) {
-        if (Json* attributes = Find(primitive, "attributes")) {
-          for (Json& index : *attributes) visit(index);
-        }
-        if (Json* indices = Find(primitive, "indices")) visit(*indices);
-        if (Json* targets = Find(primitive, "targets")) {
-          for (Json& target : *targets) {
-            if (target.is_object()) {
-              for (Json& index : target) visit(index);
-            }
-          }
-        }
-        if (Json* extensions = Find(primitive, "extensions")) {
-          if (Json* draco = Find(*extensions, "KHR_draco_mesh_compression")) {
-            if (Json* view = Find(*draco, "bufferView")) visit_view(*view);
-          }
+    return RewriteMeshPrimitives(element, [&](json& primitive) {
+      bool changed = false;
+      if (json* attributes = Find(primitive, "attributes")) changed = each(*attributes, visit);
+      if (json* indices = Find(primitive, "indices")) changed = visit(*indices) || changed;
+      changed =
+          RewriteTargets(primitive,
+                         [&](json& target) { return target.is_object() && each(target, visit); }) ||
+          changed;
+      if (json* extensions = Find(primitive, "extensions")) {
+        if (json* draco = Find(*extensions, "KHR_draco_mesh_compression")) {
+          if (json* view = Find(*draco, "bufferView")) changed = visit_view(*view) || changed;
         }
       }
-    }
-  } else if (key == "skins") {
-    for (Json& skin : member) {
-      if (Json* matrices = Find(skin, "inverseBindMatrices")) visit(*matrices);
-    }
-  } else if (key == "nodes") {
-    for (Json& node : member) {
-      Json* extensions = Find(node, "extensions");
-      Json* instancing = extensions ? Find(*extensions, "EXT_mesh_gpu_instancing") : nullptr;
-      Json* attributes = instancing ? Find(*instancing, "attributes") : nullptr;
-      if (attributes) {
-        for (Json& index : *attributes) visit(index);
-      }
-    }
-  } else if (key == "images") {
-    for (Json& image : member) {
-      if (Json* view = Find(image, "bufferView")) visit_view(*view);
-    }
+      return changed;
+    });
   }
+  if (key == "skins") {
+    json* matrices = Find(element, "inverseBindMatrices");
+    return matrices && visit(*matrices);
+  }
+  if (key == "nodes") {
+    json* extensions = Find(element, "extensions");
+    json* instancing = extensions ? Find(*extensions, "EXT_mesh_gpu_instancing") : nullptr;
+    json* attributes = instancing ? Find(*instancing, "attributes") : nullptr;
+    return attributes && each(*attributes, visit);
+  }
+  if (key == "images") {
+    json* view = Find(element, "bufferView");
+    return view && visit_view(*view);
+  }
+  return false;
 }
 
-// Every reference of the source's referring members, read only.
-template <typename VisitAccessor, typename VisitView>
-void ForEachSourceReference(const json& document, VisitAccessor visit, VisitView visit_view) {
+// Every reference of the source's lists of objects, read only, one element's tree at a time.
+void ForEachSourceReference(const GltfLists& lists, const ReferenceVisit& visit,
+                            const ReferenceVisit& visit_view) {
   for (const char* key : kReferringMembers) {
-    if (const json* member = Find(document, key)) {
-      ForEachReference(key, *member, visit, visit_view);
+    const GltfObjectList* list = lists.Objects(key);
+    for (size_t i = 0; list && i < list->size(); ++i) {
+      json element = list->At(i);
+      ForEachReference(key, element, visit, visit_view);
     }
   }
 }
@@ -139,10 +144,12 @@ std::vector<int64_t> Compact(const std::vector<bool>& keep) {
   return map;
 }
 
-void Renumber(json& reference, const std::vector<int64_t>& map) {
-  if (const std::optional<size_t> index = ValidIndex(reference, map.size())) {
-    reference = map[*index];
-  }
+// Whether it changed the reference.
+bool Renumber(json& reference, const std::vector<int64_t>& map) {
+  const std::optional<size_t> index = ValidIndex(reference, map.size());
+  if (!index || map[*index] == static_cast<int64_t>(*index)) return false;
+  reference = map[*index];
+  return true;
 }
 
 std::string MimeTypeOf(const std::string& uri, const std::string& bytes) {
@@ -235,7 +242,8 @@ void GltfBuilder::Finish(GltfOutputJson& document) {
 }
 
 GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
-                                            Diagnostics* diagnostics, bool meshopt) {
+                                            Diagnostics* diagnostics, bool meshopt,
+                                            const GltfNodeEdit& edit_node) {
   // The source's members are referred to, not copied (gltf_output.h), leaving out the buffers
   // this writer replaces (see SerializeGltfText); a member is copied only where this changes it.
   // The packed accessors, bufferViews and animations (GltfLists) are decoded one at a time.
@@ -292,14 +300,16 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     if (const std::optional<size_t> index = ValidIndex(reference, accessor_count)) {
       keep_accessor[*index] = true;
     }
+    return false;
   };
   const auto mark_view = [&](const json& reference) {
     if (const std::optional<size_t> index = ValidIndex(reference, view_count)) {
       keep_view[*index] = true;
       referenced_view[*index] = true;
     }
+    return false;
   };
-  ForEachSourceReference(source.json, mark_accessor, mark_view);
+  ForEachSourceReference(source.lists, mark_accessor, mark_view);
   for (size_t a = 0; a < accessor_count; ++a) {
     if (!used_by_animation[a]) keep_accessor[a] = true;
     const json accessor = accessors->At(a);
@@ -316,13 +326,53 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
 
   const std::vector<int64_t> accessor_map = Compact(keep_accessor);
   const std::vector<int64_t> view_map = Compact(keep_view);
-  if (!IsIdentity(accessor_map) || !IsIdentity(view_map)) {
-    for (const char* key : kReferringMembers) {
-      if (!document.Find(key)) continue;
-      ForEachReference(
-          key, document[key], [&](json& reference) { Renumber(reference, accessor_map); },
-          [&](json& reference) { Renumber(reference, view_map); });
+  const bool renumber = !IsIdentity(accessor_map) || !IsIdentity(view_map);
+  // The lists of objects, element by element: an element nothing changes is copied as its text;
+  // one renumbered, edited (a node) or given its embedded image is parsed, changed and written.
+  std::set<size_t> index_accessors;  // after renumbering: the accessors primitives use as indices
+  size_t next_view =
+      view_map.empty()
+          ? 0
+          : static_cast<size_t>(*std::max_element(view_map.begin(), view_map.end()) + 1);
+  std::vector<std::pair<size_t, const std::string*>> embedded;  // image index, bytes
+  for (const char* key : kReferringMembers) {
+    const GltfObjectList* list = source.lists.Objects(key);
+    if (!list) continue;
+    const bool nodes = list->key() == "nodes";
+    const bool meshes = list->key() == "meshes";
+    JsonArrayText text;
+    for (size_t i = 0; i < list->size(); ++i) {
+      const auto image =
+          list->key() == "images" ? source.external_images.find(i) : source.external_images.end();
+      const bool embed = image != source.external_images.end() && !image->second.empty();
+      if (!renumber && !embed && !(nodes && edit_node) && !(meshes && meshopt)) {
+        text.AppendText(list->Text(i));
+        continue;
+      }
+      json element = list->At(i);
+      bool changed = false;
+      if (renumber) {
+        changed = ForEachReference(
+            key, element, [&](json& reference) { return Renumber(reference, accessor_map); },
+            [&](json& reference) { return Renumber(reference, view_map); });
+      }
+      if (meshes && meshopt) CollectIndexAccessors(element, index_accessors);
+      if (nodes && edit_node) changed = edit_node(i, element) || changed;
+      if (embed) {
+        embedded.emplace_back(i, &image->second);
+        const std::string mime = MimeTypeOf(element.value("uri", ""), image->second);
+        element.erase("uri");
+        element["bufferView"] = next_view++;
+        element["mimeType"] = mime.empty() ? "application/octet-stream" : mime;
+        changed = true;
+      }
+      if (changed) {
+        text.Append(element);
+      } else {
+        text.AppendText(list->Text(i));
+      }
     }
+    document.SetText(key, text.Take());
   }
 
   // The kept accessors, renumbered, go to the builder as text; with `meshopt` (--compress) they
@@ -343,7 +393,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     for (size_t v = 0; v < view_count; ++v) {
       if (keep_view[v]) kept_views.push_back(views->At(v));
     }
-    layouts = PassThroughViewLayouts(document.Find("meshes"), kept_accessors, kept_views);
+    layouts = PassThroughViewLayouts(index_accessors, kept_accessors, kept_views);
   }
   constexpr size_t kExtensionJsonBytes = 150;
   for (size_t v = 0, n = 0; v < view_count; ++v) {
@@ -372,20 +422,13 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     builder.AddBufferView(source.buffer_views[v], definition);
   }
 
-  // Embed images that were separate files: the output stands on its own.
-  const bool external_images =
-      std::any_of(source.external_images.begin(), source.external_images.end(),
-                  [](const std::string& bytes) { return !bytes.empty(); });
-  if (external_images && document.Find("images")) {
-    json& images = document["images"];
-    for (size_t i = 0; i < images.size() && i < source.external_images.size(); ++i) {
-      const std::string& bytes = source.external_images[i];
-      if (bytes.empty()) continue;
-      json& image = images[i];
-      const std::string mime = MimeTypeOf(image.value("uri", ""), bytes);
-      image.erase("uri");
-      image["bufferView"] = builder.AddBufferView(bytes);
-      image["mimeType"] = mime.empty() ? "application/octet-stream" : mime;
+  // Embed images that were separate files: the output stands on its own (their bufferViews come
+  // after the kept ones, numbered so above).
+  for (size_t e = 0; e < embedded.size(); ++e) {
+    const size_t view = builder.AddBufferView(*embedded[e].second);
+    if (view != next_view - embedded.size() + e) {
+      ThrowInternal(
+          fmt::format("pass-through: image {} took bufferView {}", embedded[e].first, view));
     }
   }
   EraseExtension(document, "extensionsUsed", "EXT_meshopt_compression");

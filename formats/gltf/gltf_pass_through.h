@@ -2,6 +2,8 @@
 // content into it.
 #pragma once
 
+#include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -45,13 +47,19 @@ class GltfBuilder {
   JsonArrayText accessors_;
 };
 
+// A change to node `index` of the source (the writer's: a rename, a matrix made TRS); true when it
+// changed `node`.
+using GltfNodeEdit = std::function<bool(size_t index, nlohmann::json& node)>;
+
 // The source document without its animations, its unchanged members referred to (not copied):
 // accessors and bufferViews that only animations used are dropped (when every extension in use is
 // one whose references we know how to renumber), the remaining bufferViews are repacked into
 // `builder` (decompressed where they were meshopt- compressed), and external images are embedded.
 // Why data is kept goes to `diagnostics`. With `meshopt` (--compress) the kept views are losslessly
 // EXT_meshopt_compression-compressed where that pays (gltf_compress_views.h).
+// Each node goes through `edit_node` when given.
 GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
-                                            Diagnostics* diagnostics, bool meshopt = false);
+                                            Diagnostics* diagnostics, bool meshopt = false,
+                                            const GltfNodeEdit& edit_node = nullptr);
 
 }  // namespace animconv

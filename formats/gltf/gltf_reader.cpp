@@ -5,6 +5,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/gtx/matrix_decompose.hpp>
+#include <map>
 #include <set>
 
 #include "animconv/diagnostic.h"
@@ -107,20 +108,34 @@ void ReadRestPose(const json& definition, const std::string& pointer, const Gltf
   if (!s.empty()) node.rest_scale = {s[0], s[1], s[2]};
 }
 
+// What a node takes from its mesh: the morph target count, names and default weights.
+struct MeshMorphs {
+  MeshInfo mesh;
+  int target_count = 0;
+  std::vector<double> default_weights;
+  std::vector<std::string> target_names;
+};
+
 // Morph target count and names of a mesh (every primitive must agree, glTF 2.0 §3.7.2.2).
-void ReadMorphTargets(const json& meshes, size_t mesh_index, const StructureLimits& limits,
-                      const GltfErrors& errors, Node& node) {
+MeshMorphs ReadMorphTargets(const json& mesh, size_t mesh_index, const StructureLimits& limits,
+                            const GltfErrors& errors) {
   const std::string pointer = fmt::format("/meshes/{}", mesh_index);
-  const json& mesh = meshes[mesh_index];
   if (!mesh.is_object()) errors.Fail(pointer, "expected an object");
-  const json* primitives = errors.OptionalArray(mesh, "primitives", pointer);
-  if (!primitives || primitives->empty()) errors.Fail(pointer, "a mesh needs primitives");
+  // One primitive's tree at a time, its targets counted, not built (gltf_object_list.h).
+  const GltfMeshPrimitives primitives(mesh);
+  if (primitives.present() && !primitives.is_array()) {
+    errors.Fail(pointer + "/primitives", "expected an array");
+  }
+  if (primitives.size() == 0) errors.Fail(pointer, "a mesh needs primitives");
   std::optional<size_t> count;
-  for (size_t p = 0; p < primitives->size(); ++p) {
+  for (size_t p = 0; p < primitives.size(); ++p) {
     const std::string primitive_pointer = fmt::format("{}/primitives/{}", pointer, p);
-    const json& primitive = (*primitives)[p];
+    const json primitive = primitives.At(p);
     if (!primitive.is_object()) errors.Fail(primitive_pointer, "expected an object");
-    const json* targets = errors.OptionalArray(primitive, "targets", primitive_pointer);
+    const std::unique_ptr<PackedJsonArray> targets = GltfMeshPrimitives::Targets(primitive);
+    if (!targets && GltfMeshPrimitives::HasTargets(primitive)) {
+      errors.Fail(primitive_pointer + "/targets", "expected an array");
+    }
     const size_t own = targets ? targets->size() : 0;
     if (own > limits.morph_targets) {
       errors.Fail(
@@ -135,17 +150,18 @@ void ReadMorphTargets(const json& meshes, size_t mesh_index, const StructureLimi
     }
     count = own;
   }
-  node.morph_target_count = static_cast<int>(*count);
-  node.mesh = MeshInfo{errors.OptionalString(mesh, "name", pointer), static_cast<int>(mesh_index),
-                       static_cast<int>(primitives->size())};
+  MeshMorphs morphs;
+  morphs.target_count = static_cast<int>(*count);
+  morphs.mesh = MeshInfo{errors.OptionalString(mesh, "name", pointer), static_cast<int>(mesh_index),
+                         static_cast<int>(primitives.size())};
   // glTF 2.0 mesh.weights: as many numbers as targets (GLTFLoader's initial influences).
   if (const std::optional<json> weights = MeshWeights(mesh, *count + 1);
       weights && weights->is_array() && weights->size() == *count) {
     for (const json& weight : *weights) {
       if (!weight.is_number()) break;
-      node.morph_default_weights.push_back(weight.get<double>());
+      morphs.default_weights.push_back(weight.get<double>());
     }
-    if (node.morph_default_weights.size() != *count) node.morph_default_weights.clear();
+    if (morphs.default_weights.size() != *count) morphs.default_weights.clear();
   }
   // mesh.extras.targetNames is the de-facto convention (glTF 2.0 §3.7.2.1 morph targets); used only
   // when it names every target, like GLTFLoader.
@@ -154,9 +170,10 @@ void ReadMorphTargets(const json& meshes, size_t mesh_index, const StructureLimi
     const json& names = mesh["extras"]["targetNames"];
     if (names.is_array() && names.size() == *count &&
         std::all_of(names.begin(), names.end(), [](const json& n) { return n.is_string(); })) {
-      for (const json& name : names) node.morph_target_names.push_back(name.get<std::string>());
+      for (const json& name : names) morphs.target_names.push_back(name.get<std::string>());
     }
   }
+  return morphs;
 }
 
 // A name longer than the limit: no tool writes one, and every message quoting it would be huge.
@@ -168,20 +185,23 @@ void CheckName(const std::string& name, const std::string& pointer, const Struct
   }
 }
 
-Rig ReadRig(const json& document, const StructureLimits& limits, const GltfErrors& errors) {
+Rig ReadRig(const json& document, const GltfLists& lists, const StructureLimits& limits,
+            const GltfErrors& errors) {
   Rig rig;
   rig.rest_pose_known = true;
-  const json* nodes = errors.OptionalArray(document, "nodes", "");
+  const GltfObjectList* nodes = errors.OptionalObjects(document, lists, "nodes");
   if (!nodes) return rig;
   if (nodes->size() > limits.nodes) {
     errors.Fail("/nodes",
                 fmt::format("{} nodes, more than the limit of {}", nodes->size(), limits.nodes));
   }
-  const json* meshes = errors.OptionalArray(document, "meshes", "");
+  const GltfObjectList* meshes = errors.OptionalObjects(document, lists, "meshes");
+  // Each mesh is read once, however many nodes show it.
+  std::map<size_t, MeshMorphs> read_meshes;
   rig.nodes.resize(nodes->size());
   for (size_t n = 0; n < nodes->size(); ++n) {
     const std::string pointer = fmt::format("/nodes/{}", n);
-    const json& definition = (*nodes)[n];
+    const json definition = nodes->At(n);
     if (!definition.is_object()) errors.Fail(pointer, "expected an object");
     Node& node = rig.nodes[n];
     node.name = errors.OptionalString(definition, "name", pointer);
@@ -195,12 +215,24 @@ Rig ReadRig(const json& document, const StructureLimits& limits, const GltfError
     if (definition.contains("mesh")) {
       const size_t mesh =
           errors.Index(definition, "mesh", pointer, meshes ? meshes->size() : 0, "meshes");
-      ReadMorphTargets(*meshes, mesh, limits, errors, node);
+      auto read = read_meshes.find(mesh);
+      if (read == read_meshes.end()) {
+        read = read_meshes.emplace(mesh, ReadMorphTargets(meshes->At(mesh), mesh, limits, errors))
+                   .first;
+      }
+      const MeshMorphs& morphs = read->second;
+      node.mesh = morphs.mesh;
+      node.morph_target_count = morphs.target_count;
+      node.morph_default_weights = morphs.default_weights;
+      node.morph_target_names = morphs.target_names;
     }
   }
+  // The children once every node has passed, as before (each node is parsed again: one node's
+  // tree at a time).
   for (size_t n = 0; n < nodes->size(); ++n) {
     const std::string pointer = fmt::format("/nodes/{}", n);
-    const json* children = errors.OptionalArray((*nodes)[n], "children", pointer);
+    const json definition = nodes->At(n);
+    const json* children = errors.OptionalArray(definition, "children", pointer);
     if (!children) continue;
     for (size_t c = 0; c < children->size(); ++c) {
       const json& child = (*children)[c];
@@ -446,19 +478,20 @@ void PlanChannelTakes(const PackedJsonArray* animations, GltfAccessors& accessor
   }
 }
 
-std::vector<std::string> LoadExternalImages(const json& document, const ReadOptions& options,
-                                            const GltfErrors& errors) {
-  std::vector<std::string> images;
-  const json* list = errors.OptionalArray(document, "images", "");
+std::map<size_t, std::string> LoadExternalImages(const json& document, const GltfLists& lists,
+                                                 const ReadOptions& options,
+                                                 const GltfErrors& errors) {
+  std::map<size_t, std::string> images;
+  const GltfObjectList* list = errors.OptionalObjects(document, lists, "images");
   if (!list) return images;
   for (size_t i = 0; i < list->size(); ++i) {
     const std::string pointer = fmt::format("/images/{}", i);
-    if (!(*list)[i].is_object()) errors.Fail(pointer, "expected an object");
-    const std::string& uri = errors.OptionalString((*list)[i], "uri", pointer);
-    if (uri.empty() || uri.compare(0, 5, "data:") == 0) {
-      images.emplace_back();
-    } else if (options.load_resource) {
-      images.push_back(LoadExternalFile(options, uri, pointer + "/uri"));
+    const json image = list->At(i);
+    if (!image.is_object()) errors.Fail(pointer, "expected an object");
+    const std::string& uri = errors.OptionalString(image, "uri", pointer);
+    if (uri.empty() || uri.compare(0, 5, "data:") == 0) continue;
+    if (options.load_resource) {
+      images.emplace(i, LoadExternalFile(options, uri, pointer + "/uri"));
     } else {
       errors.Fail(pointer + "/uri", fmt::format("external image '{}' cannot be read when the "
                                                 "input comes from memory",
@@ -466,6 +499,14 @@ std::vector<std::string> LoadExternalImages(const json& document, const ReadOpti
     }
   }
   return images;
+}
+
+// The count a VRM 0.x bind's mesh index is checked against: the meshes list's, or for a `meshes`
+// that is not an array (refused only when a node shows a mesh) json::size() of it, as always.
+size_t MeshCount(const json& document, const GltfLists& lists) {
+  if (const GltfObjectList* meshes = lists.Objects("meshes")) return meshes->size();
+  const auto meshes = document.find("meshes");
+  return meshes == document.end() ? 0 : meshes->size();
 }
 
 }  // namespace
@@ -491,13 +532,12 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   // Decoded data (meshopt views, then keyframes as doubles) may exceed the file, but not wildly.
   const uint64_t budget = uint64_t{16} * bytes.size() + (uint64_t{64} << 20);
   source->buffer_views = LoadBufferViews(container, options, budget, errors);
-  UnpackDeferredLists(container);
 
   Asset asset;
   asset.coordinates = {Handedness::kRight, Facing::kPlusZ};  // glTF: the front faces +Z
-  asset.rig = ReadRig(document, options.limits, errors);
+  asset.rig = ReadRig(document, container.lists, options.limits, errors);
   const VrmKind vrm_kind = ReadVrmHumanoid(document, asset, errors);
-  ReadVrmExpressions(document, vrm_kind, asset, errors);
+  ReadVrmExpressions(document, MeshCount(document, container.lists), vrm_kind, asset, errors);
   ReadVrmLookAt(document, vrm_kind, asset, errors);
   GltfAccessors accessors(document, container.lists, source->buffer_views, errors, budget);
   const PackedJsonArray* animations =
@@ -519,7 +559,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
       asset.notes.push_back(fmt::format("animation '{}' has no channels", clip.name));
     }
   }
-  source->external_images = LoadExternalImages(document, options, errors);
+  source->external_images = LoadExternalImages(document, container.lists, options, errors);
   source->json = std::move(container.json);
   source->lists = std::move(container.lists);
   asset.source_document = std::move(source);

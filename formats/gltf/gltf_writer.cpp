@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <memory>
 
 #include "animconv/error.h"
 #include "formats/common/base64.h"
@@ -243,38 +244,32 @@ std::string GenerateNodes(const Rig& rig, GltfOutputJson& document) {
   return nodes.Take();
 }
 
-// The source's nodes as text, each copied only where it changes: an animated node may not carry
-// a `matrix` (ANIMATION_CHANNEL_TARGET_NODE_MATRIX), so it gets the decomposed TRS the reader
-// computed; and a node takes the rig's name, so a rename (--bone-map, --bone-names) shows.
-std::string PassThroughNodes(const Asset& asset, const json& nodes) {
-  const Rig& rig = asset.rig;
-  std::vector<bool> animated(nodes.size(), false);
+// The source's nodes, each changed only where it must: an animated node may not carry a `matrix`
+// (ANIMATION_CHANNEL_TARGET_NODE_MATRIX), so it gets the decomposed TRS the reader computed; and a
+// node takes the rig's name, so a rename (--bone-map, --bone-names) shows.
+GltfNodeEdit PassThroughNodeEdit(const Asset& asset) {
+  auto animated = std::make_shared<std::vector<bool>>(asset.rig.nodes.size(), false);
   for (const Clip& clip : asset.clips) {
-    for (const Channel& channel : clip.channels) animated[static_cast<size_t>(channel.node)] = true;
+    for (const Channel& channel : clip.channels) {
+      (*animated)[static_cast<size_t>(channel.node)] = true;
+    }
   }
-  JsonArrayText text;
-  for (size_t n = 0; n < nodes.size(); ++n) {
-    const json& node = nodes[n];
-    const bool replace_matrix = animated[n] && node.contains("matrix");
+  return [&asset, animated](size_t n, json& node) {
+    const Rig& rig = asset.rig;
+    const bool replace_matrix = n < animated->size() && (*animated)[n] && node.contains("matrix");
     const auto name = node.find("name");
     const bool rename = n < rig.nodes.size() && !rig.nodes[n].generated_name &&
                         (name == node.end() || *name != rig.nodes[n].name);
-    if (!replace_matrix && !rename) {
-      text.Append(node);
-      continue;
-    }
-    json changed = node;
     if (replace_matrix) {
-      changed.erase("matrix");
+      node.erase("matrix");
       const Node& rest = rig.nodes[n];
-      changed["translation"] = rest.rest_translation;
-      changed["rotation"] = rest.rest_rotation;
-      changed["scale"] = rest.rest_scale;
+      node["translation"] = rest.rest_translation;
+      node["rotation"] = rest.rest_rotation;
+      node["scale"] = rest.rest_scale;
     }
-    if (rename) changed["name"] = rig.nodes[n].name;
-    text.Append(changed);
-  }
-  return text.Take();
+    if (rename) node["name"] = rig.nodes[n].name;
+    return replace_matrix || rename;
+  };
 }
 
 void AppendU32(std::string& out, uint32_t value) {
@@ -424,9 +419,11 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
                               const std::function<void(GltfOutputJson&)>& finish) {
   Diagnostics* diagnostics = options.diagnostics;
   const auto* source = dynamic_cast<const GltfDocument*>(asset.source_document.get());
-  if (source && source->json.contains("nodes") &&
-      source->json["nodes"].size() != asset.rig.nodes.size()) {
-    source = nullptr;  // the rig was changed: the source's nodes no longer match
+  if (source) {
+    const GltfObjectList* nodes = source->lists.Objects("nodes");
+    if (nodes ? nodes->size() != asset.rig.nodes.size() : source->json.contains("nodes")) {
+      source = nullptr;  // the rig was changed: the source's nodes no longer match
+    }
   }
   const std::optional<GltfCompression>& compression = options.gltf_compression;
   const bool meshopt = compression && compression->meshopt && MeshoptEncodingAvailable();
@@ -438,10 +435,8 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
   GltfBuilder builder;
   GltfOutputJson document;
   if (source) {
-    document = PassThroughWithoutAnimations(*source, builder, diagnostics, meshopt);
-    if (const json* nodes = document.Find("nodes")) {
-      document.SetText("nodes", PassThroughNodes(asset, *nodes));
-    }
+    document = PassThroughWithoutAnimations(*source, builder, diagnostics, meshopt,
+                                            PassThroughNodeEdit(asset));
   } else {
     document["asset"] = {{"version", "2.0"}, {"generator", "animconv"}};
     document.SetText("nodes", GenerateNodes(asset.rig, document));

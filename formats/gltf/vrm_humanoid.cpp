@@ -3,11 +3,14 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
 #include "animconv/bone_names.h"
 #include "formats/common/json_pointer.h"
+#include "formats/common/json_stream.h"
+#include "formats/common/packed_json.h"
 #include "libconvert/text.h"
 
 namespace animconv {
@@ -33,7 +36,7 @@ class HumanBoneAssigner {
     if (!entry.is_object()) errors_.Fail(pointer, "expected an object with a node index");
     const size_t node = errors_.Index(entry, "node", pointer, asset_.rig.nodes.size(), "nodes");
     if (!bone) {
-      ignored_.push_back(name);
+      ignored_.Add(name);
       return;
     }
     Node& target = asset_.rig.nodes[node];
@@ -48,7 +51,7 @@ class HumanBoneAssigner {
     if (assigned_[static_cast<size_t>(*bone)]) {
       // The same bone twice (only possible in VRM 0.x's list): three-vrm keeps the first mapping
       // it processes and warns about the rest (§2.2).
-      ignored_.push_back(fmt::format("{} (duplicate at {})", name, pointer));
+      ignored_.Add(fmt::format("{} (duplicate at {})", name, pointer));
       return;
     }
     mapped_name_[node] = name;
@@ -62,7 +65,7 @@ class HumanBoneAssigner {
     asset_.notes.push_back(fmt::format("humanoid: {} maps {} bone(s)", what, count_));
     if (!ignored_.empty()) {
       // A model maps up to 55 bones; a file with thousands of entries gets the first 64 named.
-      asset_.notes.push_back(fmt::format("humanoid: ignored entries: {}", ListFirst(ignored_, 64)));
+      asset_.notes.push_back(fmt::format("humanoid: ignored entries: {}", ignored_.Join()));
     }
   }
 
@@ -70,18 +73,21 @@ class HumanBoneAssigner {
   Asset& asset_;
   const GltfErrors& errors_;
   std::array<bool, kHumanBoneCount> assigned_{};
-  std::vector<std::string> ignored_;
+  FirstNames ignored_{64};
   std::unordered_map<size_t, std::string> mapped_name_, mapped_pointer_;
   size_t count_ = 0;
 };
 
 void ReadVrm0(const json& humanoid, const std::string& pointer, HumanBoneAssigner& assigner,
               const GltfErrors& errors) {
-  const json* bones = errors.OptionalArray(humanoid, "humanBones", pointer);
-  if (!bones) return;
+  const auto found = humanoid.find("humanBones");
+  if (found == humanoid.end()) return;
+  // One entry's tree at a time (the list is packed, gltf_buffers.cpp).
+  const std::unique_ptr<PackedJsonArray> bones = PackedArrayElements(*found);
+  if (!bones) errors.Fail(pointer + "/humanBones", "expected an array");
   for (size_t i = 0; i < bones->size(); ++i) {
     const std::string entry_pointer = fmt::format("{}/humanBones/{}", pointer, i);
-    const json& entry = (*bones)[i];
+    const json entry = bones->At(i);
     if (!entry.is_object()) errors.Fail(entry_pointer, "expected an object {bone, node}");
     const std::string name = errors.OptionalString(entry, "bone", entry_pointer);
     assigner.Assign(FindHumanBone(name, BoneNaming::kVrm0), name, entry, entry_pointer);
@@ -93,20 +99,29 @@ void ReadVrm0(const json& humanoid, const std::string& pointer, HumanBoneAssigne
 // thumbs renamed from VRM 0.x).
 void ReadVrm1(const json& humanoid, const std::string& pointer, HumanBoneAssigner& assigner,
               const GltfErrors& errors, Asset& asset) {
-  const json& bones = errors.Object(humanoid, "humanBones", pointer);
-  const bool beta_thumbs =
-      bones.contains("leftThumbIntermediate") || bones.contains("rightThumbIntermediate");
+  const auto bones = humanoid.find("humanBones");
+  if (bones == humanoid.end()) errors.Fail(pointer, "missing required 'humanBones'");
+  // One entry's tree at a time (the map is packed, gltf_buffers.cpp): the names first.
+  bool beta_thumbs = false;
+  const bool is_object = ForEachMember(
+      *bones,
+      [&beta_thumbs](const std::string& name, json&&) {
+        beta_thumbs =
+            beta_thumbs || name == "leftThumbIntermediate" || name == "rightThumbIntermediate";
+      },
+      [](const JsonPath&) { return true; });  // the entries are not read in this pass
+  if (!is_object) errors.Fail(pointer + "/humanBones", "expected an object");
   if (beta_thumbs) {
     asset.notes.push_back(
         "humanoid: thumb names follow the VRM 1.0 beta (*ThumbIntermediate); "
         "read with the 0.x meaning");
   }
-  for (const auto& [name, entry] : bones.items()) {
+  ForEachMember(*bones, [&](const std::string& name, json&& entry) {
     const bool thumb = name.find("Thumb") != std::string::npos;
     const BoneNaming naming = beta_thumbs && thumb ? BoneNaming::kVrm0 : BoneNaming::kVrm1;
     assigner.Assign(FindHumanBone(name, naming), name, entry,
                     pointer + "/humanBones/" + JsonPointerEscape(name));
-  }
+  });
 }
 
 // One expression or lookAt entry ({"node": i}) of VRMC_vrm_animation: a node holds one role, and
@@ -137,11 +152,12 @@ void ReadVrmaRoles(const json& extension, const std::string& pointer, Asset& ass
       const auto found = expressions->find(group);
       if (found == expressions->end()) continue;
       const std::string group_pointer = pointer + "/expressions/" + group;
-      if (!found->is_object()) errors.Fail(group_pointer, "expected an object");
-      for (const auto& [name, entry] : found->items()) {
-        AssignVrmaRole(entry, group_pointer + "/" + JsonPointerEscape(name), {kind, name, {}},
+      const VrmaRole::Kind role_kind = kind;  // a lambda cannot capture a structured binding
+      const bool is_object = ForEachMember(*found, [&](const std::string& name, json&& entry) {
+        AssignVrmaRole(entry, group_pointer + "/" + JsonPointerEscape(name), {role_kind, name, {}},
                        asset, errors);
-      }
+      });
+      if (!is_object) errors.Fail(group_pointer, "expected an object");
     }
   }
   const auto look_at = extension.find("lookAt");

@@ -329,6 +329,19 @@ TEST(ProcessStructureTest, AGltfWhoseMeshWeightsAreLong) {
   ExpectStructureHeavyWithin(dir, input, 1, {".glb", ".gltf"});
 }
 
+// A million `{}` meshes, and one mesh of half a million primitives (`{}`, which no node shows: the
+// pass-through writes them back): each list was a tree before the reader kept the meshes packed
+// and read one mesh, and one primitive, at a time (GltfObjectList, GltfMeshPrimitives).
+TEST(ProcessStructureTest, AGltfOfManyMeshesAndPrimitives) {
+  TempDir dir;
+  const std::string meshes = dir.File("meshes.gltf");
+  WriteOneClipGltf(meshes, "", "\"meshes\":[" + EmptyObjects(1000000) + "],");
+  ExpectStructureHeavyWithin(dir, meshes, 1, {".glb"});
+  const std::string primitives = dir.File("primitives.gltf");
+  WriteOneClipGltf(primitives, "", "\"meshes\":[{\"primitives\":[" + EmptyObjects(500000) + "]}],");
+  ExpectStructureHeavyWithin(dir, primitives, 1, {".glb"});
+}
+
 // 159 MiB to .glb before the reader checked and decoded each buffer as it was parsed
 // (GltfBufferList): a tree of half a million empty data: URI buffers, which the glTF schema
 // allows, and again their views. 30 MiB after, against a bound of 48.

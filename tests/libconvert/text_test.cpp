@@ -168,5 +168,20 @@ TEST(TextTest, ReplaceInvalidUtf8KeepsValidTextAndReplacesEachBadByte) {
   EXPECT_EQ(FindInvalidUtf8(ReplaceInvalidUtf8("\xFF\xFE a \xED\xA0\x80")), std::string::npos);
 }
 
+// FirstNames keeps the first items only and says what ListFirst of them all says.
+TEST(TextTest, FirstNamesJoinsAsListFirstOfEveryItem) {
+  for (const size_t count : {0, 1, 3, 4, 1000}) {
+    std::vector<std::string> all;
+    FirstNames first(3);
+    for (size_t i = 0; i < count; ++i) {
+      all.push_back("n" + std::to_string(i));
+      first.Add(all.back());
+    }
+    EXPECT_EQ(first.size(), count);
+    EXPECT_EQ(first.empty(), count == 0);
+    EXPECT_EQ(first.Join("; "), ListFirst(all, 3, "; ")) << count;
+  }
+}
+
 }  // namespace
 }  // namespace animconv

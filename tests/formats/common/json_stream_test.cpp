@@ -148,6 +148,33 @@ TEST(JsonStreamTest, StreamedElementsGoToTheSinkAndAPlaceholderStaysInTheTree) {
   EXPECT_EQ(streamed.document["n"], 1);
 }
 
+// A member both the pack filter and the sink factory pick goes to the sink when it is an array and
+// is packed otherwise (the glTF reader's `nodes`: a list, or anything else packed, never a tree).
+TEST(JsonStreamTest, ASinkTakesAnArrayThePackFilterPicksAndTheFilterPacksTheRest) {
+  const auto parse = [](const std::string& text, KeepingSink** sink) {
+    return ParseJsonStreaming(
+        text,
+        [sink](const JsonPath& path) -> std::unique_ptr<JsonElementSink> {
+          if (path.depth() != 1 || !path.Is(0, "t")) return nullptr;
+          auto made = std::make_unique<KeepingSink>();
+          *sink = made.get();
+          return made;
+        },
+        [](const JsonPath& path) { return path.depth() == 1; });
+  };
+  KeepingSink* sink = nullptr;
+  StreamedJson streamed = parse(R"({"t":[{"a":[1]},2],"u":[3]})", &sink);
+  ASSERT_NE(sink, nullptr);
+  EXPECT_EQ(json(sink->elements), json::parse(R"([{"a":[1]},2])"));
+  EXPECT_EQ(streamed.SinkOf(streamed.document["t"]), sink);
+  EXPECT_TRUE(IsPackedJsonValue(streamed.document["u"]));  // no sink for it: packed
+  sink = nullptr;
+  streamed = parse(R"({"t":{"x":[{},{}]},"u":[3]})", &sink);
+  EXPECT_EQ(sink, nullptr);
+  ASSERT_TRUE(IsPackedJsonValue(streamed.document["t"]));
+  EXPECT_EQ(PackedJsonText(streamed.document["t"]), R"({"x":[{},{}]})");
+}
+
 TEST(JsonStreamTest, ARepeatedMemberKeepsItsLastValueAsTheTreeDid) {
   const JsonSinkFactory stream_t = [](const JsonPath& path) -> std::unique_ptr<JsonElementSink> {
     return path.Is(0, "t") ? std::make_unique<KeepingSink>() : nullptr;

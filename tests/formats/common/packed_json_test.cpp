@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace animconv {
 namespace {
@@ -69,6 +70,61 @@ TEST(PackedJsonArrayTest, ManyChunksAndAnElementLargerThanAChunk) {
     const size_t expected = i < 12346 ? i : i - 1;
     ASSERT_EQ(element, json({{"index", expected}})) << i;
   }
+}
+
+// A member a pack filter kept as text, read one element or member at a time (the glTF reader's
+// meshes' primitives, the VRM lists and maps): each comes back as the tree held it, in the tree's
+// order, whatever its keys' escapes and its values' nesting.
+json PackedMember(const std::string& text) {
+  StreamedJson parsed = ParseJsonStreaming("{\"m\":" + text + "}", nullptr,
+                                           [](const JsonPath& path) { return path.depth() == 1; });
+  EXPECT_TRUE(IsPackedJsonValue(parsed.document["m"]));
+  return parsed.document["m"];
+}
+
+TEST(PackedJsonArrayTest, ArrayElementsOfAPackedArrayOrATree) {
+  const std::string text = R"([{},{"a":[1,{"b":"]}"}]},"x\"y",null,[[],[{}]],-2.5e-07])";
+  for (const json& value : {PackedMember(text), json::parse(text)}) {
+    const std::unique_ptr<PackedJsonArray> elements = PackedArrayElements(value);
+    ASSERT_NE(elements, nullptr);
+    ASSERT_EQ(elements->size(), 6u);
+    for (size_t i = 0; i < elements->size(); ++i) {
+      EXPECT_EQ(elements->At(i), json::parse(text)[i]) << i;
+    }
+  }
+  EXPECT_EQ(PackedArrayElements(PackedMember("{}")), nullptr);
+  EXPECT_EQ(PackedArrayElements(PackedMember("null")), nullptr);
+  EXPECT_EQ(PackedArrayElements(json::object()), nullptr);
+}
+
+TEST(PackedJsonArrayTest, ForEachMemberVisitsWhatTheTreeHolds) {
+  const std::string text =
+      R"({"z":1,"a\"b":{"c":[1,2,{"}":"{"}]},"":"s,t","\u00e9":[],"n":null,"k":{"x":{"y":{}}}})";
+  const json tree = json::parse(text);
+  for (const json& value : {PackedMember(text), tree}) {
+    std::vector<std::string> keys;
+    json rebuilt = json::object();
+    EXPECT_TRUE(ForEachMember(value, [&](const std::string& key, json&& member) {
+      keys.push_back(key);
+      rebuilt[key] = std::move(member);
+    }));
+    EXPECT_EQ(rebuilt, tree);
+    std::vector<std::string> expected;
+    for (const auto& [key, member] : tree.items()) expected.push_back(key);
+    EXPECT_EQ(keys, expected);  // key order, as a tree iterates
+  }
+  // Members below the visited ones can stay packed; neither an array nor null is an object.
+  EXPECT_TRUE(ForEachMember(
+      PackedMember(text),
+      [](const std::string& key, json&& member) {
+        if (key == "k") {
+          EXPECT_TRUE(IsPackedJsonValue(member["x"]));
+        }
+      },
+      [](const JsonPath& path) { return path.depth() == 1; }));
+  EXPECT_TRUE(ForEachMember(PackedMember("{}"), [](const std::string&, json&&) { FAIL(); }));
+  EXPECT_FALSE(ForEachMember(PackedMember("[1]"), [](const std::string&, json&&) {}));
+  EXPECT_FALSE(ForEachMember(PackedMember("null"), [](const std::string&, json&&) {}));
 }
 
 }  // namespace

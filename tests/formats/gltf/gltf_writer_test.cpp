@@ -182,8 +182,9 @@ TEST(GltfWriterTest, PassThroughKeepsMeshesAndDropsOldAnimationData) {
   EXPECT_EQ(out["accessors"].size(), 3u);
 }
 
-// Inside the nodes, meshes, skins and images, and in the asset and the extensions, what no reader
-// reads is a packed value, not a tree (PackedInElement, PackedInDocument in gltf_buffers.cpp), and
+// The nodes, meshes, skins and images are lists of packed objects (GltfObjectList), read one
+// element at a time; inside an element, and in the asset and the extensions, what no reader reads
+// is a packed value, not a tree (gltf_object_list.cpp, PackedInDocument in gltf_buffers.cpp), and
 // written back as it was; what a reader reads (a node's children, a mesh's targetNames) is a tree.
 TEST(GltfWriterTest, PassThroughKeepsUnreadMembersPackedAndWritesThemAsTheyWere) {
   GltfFixture gltf;
@@ -206,14 +207,21 @@ TEST(GltfWriterTest, PassThroughKeepsUnreadMembersPackedAndWritesThemAsTheyWere)
   const auto* source = dynamic_cast<const GltfDocument*>(asset.source_document.get());
   ASSERT_NE(source, nullptr);
   const json& read = source->json;
-  EXPECT_TRUE(IsPackedJsonValue(read["nodes"][0]["extras"]));
-  EXPECT_TRUE(IsPackedJsonValue(read["nodes"][0]["vendorMember"]));
-  EXPECT_TRUE(read["nodes"][0]["children"].is_array());
-  EXPECT_TRUE(IsPackedJsonValue(read["nodes"][1]["extensions"]["VENDOR_node"]));
-  EXPECT_TRUE(read["meshes"][0]["extras"]["targetNames"].is_array());
-  EXPECT_TRUE(IsPackedJsonValue(read["meshes"][0]["extras"]["tool"]));
-  EXPECT_TRUE(IsPackedJsonValue(read["meshes"][0]["vendorMesh"]));
-  EXPECT_TRUE(IsPackedJsonValue(read["skins"][0]["joints"]));
+  for (const char* key : {"nodes", "meshes", "skins"}) {
+    EXPECT_FALSE(read.contains(key)) << key;
+    ASSERT_NE(source->lists.Objects(key), nullptr) << key;
+  }
+  const json node0 = source->lists.Objects("nodes")->At(0);
+  const json node1 = source->lists.Objects("nodes")->At(1);
+  const json mesh = source->lists.Objects("meshes")->At(0);
+  EXPECT_TRUE(IsPackedJsonValue(node0["extras"]));
+  EXPECT_TRUE(IsPackedJsonValue(node0["vendorMember"]));
+  EXPECT_TRUE(node0["children"].is_array());
+  EXPECT_TRUE(IsPackedJsonValue(node1["extensions"]["VENDOR_node"]));
+  EXPECT_TRUE(mesh["extras"]["targetNames"].is_array());
+  EXPECT_TRUE(IsPackedJsonValue(mesh["extras"]["tool"]));
+  EXPECT_TRUE(IsPackedJsonValue(mesh["vendorMesh"]));
+  EXPECT_TRUE(IsPackedJsonValue(source->lists.Objects("skins")->At(0)["joints"]));
   EXPECT_TRUE(IsPackedJsonValue(read["asset"]["extras"]));
   EXPECT_TRUE(IsPackedJsonValue(read["extensions"]["VENDOR_top"]));
   const json glb = JsonOfGlb(RenderAsset(asset, *FindFormat("glb"), ConvertOptions{}));
@@ -256,8 +264,8 @@ TEST(GltfWriterTest, PassThroughWritesUnreadTopLevelArraysAsTheyWere) {
     ASSERT_TRUE(source->json.contains(key)) << key;
     EXPECT_TRUE(IsPackedJsonValue(source->json[key])) << key;
   }
-  EXPECT_TRUE(source->lists.deferred.empty());  // nodes are a tree again once read
-  EXPECT_TRUE(source->json.contains("nodes"));
+  EXPECT_EQ(source->lists.Objects("nodes")->size(), 1u);  // read one node at a time
+  EXPECT_FALSE(source->json.contains("nodes"));
   const json glb = JsonOfGlb(RenderAsset(asset, *FindFormat("glb"), ConvertOptions{}));
   const json text = json::parse(RenderAsset(asset, *FindFormat("gltf"), ConvertOptions{}));
   for (const char* key : unread) {

@@ -196,6 +196,45 @@ TEST(VrmExpressionsTest, Vrm0BadBindsAreLocatedErrors) {
             "/extensions/VRM/blendShapeMaster/blendShapeGroups/0/binds/0/mesh");
 }
 
+// kVrmMaxExpressions: past it a file is refused at the list (a file of thousands cost the model
+// ~80 bytes per 11 bytes of text); at it, read.
+TEST(VrmExpressionsTest, MoreThan4096ExpressionsAreRefused) {
+  json custom = json::object();
+  for (size_t i = 0; i < kVrmMaxExpressions; ++i) custom["e" + std::to_string(i)] = json::object();
+  EXPECT_EQ(Read(Vrm1({{"custom", custom}})).vrm_expressions.size(), kVrmMaxExpressions);
+  std::string message;
+  EXPECT_EQ(
+      ErrorLocation(Vrm1({{"preset", {{"happy", json::object()}}}, {"custom", custom}}), &message),
+      "/extensions/VRMC_vrm/expressions/custom");
+  EXPECT_TRUE(Has(message, "more than 4096 expressions")) << message;
+  json groups = json(kVrmMaxExpressions, {{"name", "g"}});
+  EXPECT_EQ(ErrorLocation(Vrm0(groups)), "no error");
+  groups.push_back({{"name", "g"}});
+  EXPECT_EQ(ErrorLocation(Vrm0(groups), &message),
+            "/extensions/VRM/blendShapeMaster/blendShapeGroups");
+  EXPECT_TRUE(Has(message, "4097 blend shape groups, more than the limit of 4096")) << message;
+}
+
+// A VRM 0.x bind binds every node that shows its mesh: 300 nodes sharing the face mesh and 300
+// binds of it would make 90,000 binds (a few KB of text making megabytes, 16 bytes each); the
+// binds made are held to kVrmMaxMorphTargetBinds, the error at the bind that passes it.
+TEST(VrmExpressionsTest, Vrm0BindsOnSharedMeshesAreHeldToTheLimit) {
+  const auto model = [](size_t face_nodes, size_t binds) {
+    GltfFixture gltf = Vrm0(
+        {{{"name", "a"}, {"binds", json(binds, {{"mesh", 0}, {"index", 0}, {"weight", 100}})}}});
+    for (size_t n = 0; n < face_nodes; ++n) {
+      gltf.document()["nodes"].push_back({{"name", "f" + std::to_string(n)}, {"mesh", 0}});
+    }
+    return gltf;
+  };
+  // Nodes 1 and 3 and the added ones show mesh 0.
+  EXPECT_EQ(Read(model(254, 256)).vrm_expressions[0].morph_target_binds.size(), 65536u);
+  std::string message;
+  EXPECT_EQ(ErrorLocation(model(298, 300), &message),
+            "/extensions/VRM/blendShapeMaster/blendShapeGroups/0/binds/218");
+  EXPECT_TRUE(Has(message, "more than 65536 morph target binds in all")) << message;
+}
+
 // mesh.weights: the influences GLTFLoader starts from, which three-vrm leaves on unbound targets.
 TEST(VrmExpressionsTest, MeshDefaultWeightsAreRead) {
   GltfFixture gltf = WithMeshes();

@@ -1,0 +1,157 @@
+#include "formats/gltf/gltf_object_list.h"
+
+#include <algorithm>
+#include <optional>
+
+#include "formats/common/json_stream.h"
+#include "formats/gltf/gltf_output.h"
+
+namespace animconv {
+namespace {
+
+// Whether the member at `path` (from an element of the list `list` down) is kept packed
+// (canonical_json.h) in the element's tree: what no reader reads, that is every `extras` but a
+// mesh's own (GLTFLoader's targetNames), whose other members are; a member the glTF 2.0 schema
+// does not give the node or mesh; a skin's all but its inverseBindMatrices; an image's all but
+// what the pass-through embeds; and an extension the pass-through does not renumber
+// (gltf_pass_through.cpp). And a mesh's primitives, read one at a time (GltfMeshPrimitives).
+bool PackedInElement(const std::string& list, const JsonPath& path) {
+  const std::string& key = path.steps().back().key;
+  const size_t depth = path.depth();
+  const bool meshes = list == "meshes";
+  if (meshes && depth == 1 && key == "extras") return false;
+  if (meshes && depth == 2 && path.Is(0, "extras")) return key != "targetNames";
+  if (key == "extras") return true;
+  if (depth == 1) {
+    // A node's `weights` are read by no one (the reader takes a mesh's, gltf_reader.cpp).
+    if (list == "nodes") {
+      return !IsOneOf(key, {"camera", "children", "skin", "matrix", "mesh", "rotation", "scale",
+                            "translation", "name", "extensions"});
+    }
+    // A mesh's `weights` are read only for the meshes nodes use, and only as many as it has
+    // targets (MeshWeights).
+    if (meshes) return !IsOneOf(key, {"name", "extensions"});
+    // The pass-through renumbers a skin's inverseBindMatrices; nothing else of it is read.
+    if (list == "skins") return key != "inverseBindMatrices";
+    if (list == "images") return !IsOneOf(key, {"uri", "mimeType", "bufferView", "name"});
+    return false;
+  }
+  if (depth == 2 && path.Is(0, "extensions")) {
+    return !(list == "nodes" && key == "EXT_mesh_gpu_instancing");
+  }
+  return false;
+}
+
+// The same for a primitive (GltfMeshPrimitives::At), from the primitive down: what the schema does
+// not give a primitive, its `extras`, the extensions but Draco's (whose bufferView the
+// pass-through renumbers), and its targets, read one at a time (GltfMeshPrimitives::Targets).
+bool PackedInPrimitive(const JsonPath& path) {
+  const std::string& key = path.steps().back().key;
+  if (key == "extras") return true;
+  if (path.depth() == 1) {
+    return !IsOneOf(key, {"attributes", "indices", "material", "mode", "extensions"});
+  }
+  if (path.depth() == 2 && path.Is(0, "extensions")) return key != "KHR_draco_mesh_compression";
+  return false;
+}
+
+// How much of a node's array the tree holds: one element past what the reader accepts for a
+// matrix or a TRS member (it refuses any other length, "expected an array of 16 numbers"), and
+// for `children` as many as there are nodes (more cannot all be other nodes without a parent:
+// the reader refuses at the first that is not, which lies among those kept). Either way a longer
+// array is refused with the message it always had, and no tree of its rest is built.
+std::optional<JsonArrayPolicy> NodeArrayPolicy(const JsonPath& path, size_t node_count) {
+  if (path.depth() != 1) return std::nullopt;
+  const std::string& key = path.steps()[0].key;
+  JsonArrayPolicy policy;
+  if (key == "matrix") {
+    policy.keep_at_most = 17;
+  } else if (key == "translation" || key == "scale") {
+    policy.keep_at_most = 4;
+  } else if (key == "rotation") {
+    policy.keep_at_most = 5;
+  } else if (key == "children") {
+    policy.keep_at_most = std::max<size_t>(node_count, 1);
+  } else {
+    return std::nullopt;
+  }
+  return policy;
+}
+
+}  // namespace
+
+GltfMeshPrimitives::GltfMeshPrimitives(const nlohmann::json& mesh) {
+  if (!mesh.is_object()) return;
+  const auto found = mesh.find("primitives");
+  if (found == mesh.end()) return;
+  present_ = true;
+  elements_ = PackedArrayElements(*found);
+}
+
+nlohmann::json GltfMeshPrimitives::At(size_t index) const {
+  return elements_->At(index, PackedInPrimitive);
+}
+
+std::unique_ptr<PackedJsonArray> GltfMeshPrimitives::Targets(const nlohmann::json& primitive) {
+  if (!primitive.is_object()) return nullptr;
+  const auto found = primitive.find("targets");
+  return found == primitive.end() ? nullptr : PackedArrayElements(*found);
+}
+
+bool GltfMeshPrimitives::HasTargets(const nlohmann::json& primitive) {
+  return primitive.is_object() && primitive.contains("targets");
+}
+
+bool RewriteMeshPrimitives(nlohmann::json& mesh,
+                           const std::function<bool(nlohmann::json& primitive)>& rewrite) {
+  const GltfMeshPrimitives primitives(mesh);
+  if (!primitives.is_array()) return false;
+  JsonArrayText text;
+  bool changed = false;
+  for (size_t p = 0; p < primitives.size(); ++p) {
+    nlohmann::json primitive = primitives.At(p);
+    if (rewrite(primitive)) {
+      text.Append(primitive);
+      changed = true;
+    } else {
+      text.AppendText(primitives.Text(p));
+    }
+  }
+  if (changed) mesh["primitives"] = PackedJsonValue(text.Take());
+  return changed;
+}
+
+bool RewriteTargets(nlohmann::json& primitive,
+                    const std::function<bool(nlohmann::json& target)>& rewrite) {
+  const std::unique_ptr<PackedJsonArray> targets = GltfMeshPrimitives::Targets(primitive);
+  if (!targets) return false;
+  JsonArrayText text;
+  bool changed = false;
+  for (size_t t = 0; t < targets->size(); ++t) {
+    nlohmann::json target = targets->At(t);
+    if (rewrite(target)) {
+      text.Append(target);
+      changed = true;
+    } else {
+      text.AppendText(targets->Text(t));
+    }
+  }
+  if (changed) primitive["targets"] = PackedJsonValue(text.Take());
+  return changed;
+}
+
+GltfObjectList::GltfObjectList(std::string key, std::unique_ptr<PackedJsonArray> elements)
+    : key_(std::move(key)), elements_(std::move(elements)) {}
+
+nlohmann::json GltfObjectList::At(size_t index) const {
+  const JsonPackFilter pack = [this](const JsonPath& path) { return PackedInElement(key_, path); };
+  const size_t count = size();
+  const JsonArrayPolicyFactory policy = key_ == "nodes"
+                                            ? JsonArrayPolicyFactory([count](const JsonPath& path) {
+                                                return NodeArrayPolicy(path, count);
+                                              })
+                                            : JsonArrayPolicyFactory();
+  return elements_->At(index, pack, policy);
+}
+
+}  // namespace animconv

@@ -85,7 +85,6 @@ void ParseDocument(std::string_view text, const GltfErrors& errors, GltfContaine
       {"accessors", &GltfLists::accessors},
       {"bufferViews", &GltfLists::buffer_views},
       {"animations", &GltfLists::animations}};
-  const auto read_as_tree = IsReadAsTree;
   // The top-level lists glTF defines, streamed into their sinks; another member's array (a
   // top-level `extras`) is packed whole (PackedInDocument).
   const auto listed = [](const std::string& key) {
@@ -135,7 +134,7 @@ void ParseDocument(std::string_view text, const GltfErrors& errors, GltfContaine
       continue;
     }
     std::unique_ptr<PackedJsonArray> packed(static_cast<PackedJsonArray*>(sink.release()));
-    if (read_as_tree(member.key())) {
+    if (IsReadAsTree(member.key())) {
       JsonArrayText array;
       for (size_t i = 0; i < packed->size(); ++i) array.AppendText(packed->Text(i));
       packed.reset();

@@ -102,42 +102,55 @@ bool GltfMeshPrimitives::HasTargets(const nlohmann::json& primitive) {
   return primitive.is_object() && primitive.contains("targets");
 }
 
+namespace {
+
+// The text of an array of `count` elements (element i's text `text_of(i)`, its tree `parse(i)`)
+// with the elements `rewrite` changed (it returns true for those) written anew; nullopt when it
+// changed none. The text is built from the first change on, so a pass that changes nothing (the
+// pass-through's marking of references) copies none.
+template <typename TextOf, typename Parse>
+std::optional<std::string> RewriteElements(
+    size_t count, TextOf text_of, Parse parse,
+    const std::function<bool(nlohmann::json& element)>& rewrite) {
+  std::optional<JsonArrayText> text;
+  for (size_t i = 0; i < count; ++i) {
+    nlohmann::json element = parse(i);
+    if (rewrite(element)) {
+      if (!text) {
+        text.emplace();
+        for (size_t before = 0; before < i; ++before) text->AppendText(text_of(before));
+      }
+      text->Append(element);
+    } else if (text) {
+      text->AppendText(text_of(i));
+    }
+  }
+  if (!text) return std::nullopt;
+  return text->Take();
+}
+
+}  // namespace
+
 bool RewriteMeshPrimitives(nlohmann::json& mesh,
                            const std::function<bool(nlohmann::json& primitive)>& rewrite) {
   const GltfMeshPrimitives primitives(mesh);
   if (!primitives.is_array()) return false;
-  JsonArrayText text;
-  bool changed = false;
-  for (size_t p = 0; p < primitives.size(); ++p) {
-    nlohmann::json primitive = primitives.At(p);
-    if (rewrite(primitive)) {
-      text.Append(primitive);
-      changed = true;
-    } else {
-      text.AppendText(primitives.Text(p));
-    }
-  }
-  if (changed) mesh["primitives"] = PackedJsonValue(text.Take());
-  return changed;
+  const std::optional<std::string> text = RewriteElements(
+      primitives.size(), [&](size_t p) { return primitives.Text(p); },
+      [&](size_t p) { return primitives.At(p); }, rewrite);
+  if (text) mesh["primitives"] = PackedJsonValue(*text);
+  return text.has_value();
 }
 
 bool RewriteTargets(nlohmann::json& primitive,
                     const std::function<bool(nlohmann::json& target)>& rewrite) {
   const std::unique_ptr<PackedJsonArray> targets = GltfMeshPrimitives::Targets(primitive);
   if (!targets) return false;
-  JsonArrayText text;
-  bool changed = false;
-  for (size_t t = 0; t < targets->size(); ++t) {
-    nlohmann::json target = targets->At(t);
-    if (rewrite(target)) {
-      text.Append(target);
-      changed = true;
-    } else {
-      text.AppendText(targets->Text(t));
-    }
-  }
-  if (changed) primitive["targets"] = PackedJsonValue(text.Take());
-  return changed;
+  const std::optional<std::string> text = RewriteElements(
+      targets->size(), [&](size_t t) { return targets->Text(t); },
+      [&](size_t t) { return targets->At(t); }, rewrite);
+  if (text) primitive["targets"] = PackedJsonValue(*text);
+  return text.has_value();
 }
 
 GltfObjectList::GltfObjectList(std::string key, std::unique_ptr<PackedJsonArray> elements)

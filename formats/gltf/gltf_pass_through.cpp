@@ -330,10 +330,8 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   // The lists of objects, element by element: an element nothing changes is copied as its text;
   // one renumbered, edited (a node) or given its embedded image is parsed, changed and written.
   std::set<size_t> index_accessors;  // after renumbering: the accessors primitives use as indices
-  size_t next_view =
-      view_map.empty()
-          ? 0
-          : static_cast<size_t>(*std::max_element(view_map.begin(), view_map.end()) + 1);
+  // Embedded images' bufferViews come after the kept ones.
+  size_t next_view = static_cast<size_t>(std::count(keep_view.begin(), keep_view.end(), true));
   std::vector<std::pair<size_t, const std::string*>> embedded;  // image index, bytes
   for (const char* key : kReferringMembers) {
     const GltfObjectList* list = source.lists.Objects(key);

@@ -26,9 +26,14 @@ void PackedJsonArray::TextElement() {
       return;
     }
     chunks_.emplace_back();
-    chunks_.back().reserve(kChunkBytes);
   }
   std::string& chunk = chunks_.back();
+  // Grown by doubling up to a chunk, not reserved whole: a document of a few short lists (and
+  // each list of a repeated key) would otherwise cost 64 KiB a list (issue 14).
+  const size_t needed = chunk.size() + pending_.size();
+  if (needed > chunk.capacity()) {
+    chunk.reserve(std::min(kChunkBytes, std::max(needed, 2 * chunk.capacity())));
+  }
   chunk += pending_;
   ends_.push_back(static_cast<uint16_t>(chunk.size()));
   pending_.clear();  // its capacity stays under twice a chunk
@@ -121,15 +126,20 @@ std::unique_ptr<PackedJsonArray> PackedArrayElements(const json& value) {
     return elements;
   }
   if (!IsPackedJsonValue(value)) return nullptr;
+  // Canonical text (canonical_json.h): `[value,...]`, no white space, each element already as
+  // dump() writes it, so the elements are cut out of it, not parsed again (nlohmann's lexer keeps
+  // every character since the last string or number for its messages: 2 MB for 500,000 `{}`).
   const std::string_view text = PackedJsonText(value);
   if (text.empty() || text[0] != '[') return nullptr;
-  StreamedJson parsed = ParseJsonStreaming(text, [](const JsonPath& path) {
-    std::unique_ptr<JsonElementSink> sink;
-    if (path.depth() == 0) sink = std::make_unique<PackedJsonArray>();
-    return sink;
-  });
-  return std::unique_ptr<PackedJsonArray>(
-      static_cast<PackedJsonArray*>(parsed.sinks.front().release()));
+  auto elements = std::make_unique<PackedJsonArray>();
+  size_t i = 1;
+  while (text[i] != ']') {
+    const size_t end = ValueEnd(text, i);
+    elements->AddElementText(text.substr(i, end - i));
+    i = text[end] == ',' ? end + 1 : end;
+  }
+  elements->End();
+  return elements;
 }
 
 }  // namespace animconv

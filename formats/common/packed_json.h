@@ -32,6 +32,11 @@ class PackedJsonArray : public JsonElementSink {
   std::string_view Text(size_t index) const;
 
   CanonicalJsonWriter* TextWriter() override { return &writer_; }
+  // Appends an element given as its canonical text (cut out of a packed array's).
+  void AddElementText(std::string_view canonical_text) {
+    pending_.assign(canonical_text);
+    AddText();
+  }
 
  protected:
   void Element(nlohmann::json&& element) override;

@@ -5,9 +5,12 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 
+#include "formats/common/packed_json.h"
 #include "formats/gltf/gltf_accessors.h"
+#include "formats/gltf/gltf_object_list.h"
 
 namespace animconv {
 namespace {
@@ -32,13 +35,18 @@ class MeshReader {
         budget_(Budget(document)),
         accessors_(document.json, document.lists, document.buffer_views, errors, budget_) {}
 
+  // `mesh` as GltfObjectList::At gives it: its primitives packed, read one at a time (and a
+  // primitive's targets), so no tree of a hostile list is built (issue 14).
   MorphMesh Read(const json& mesh, const std::string& pointer) {
-    const json* primitives = errors_.OptionalArray(mesh, "primitives", pointer);
-    if (!primitives || primitives->empty()) errors_.Fail(pointer, "a mesh needs primitives");
-    layout_ = Survey(*primitives, pointer);
+    const GltfMeshPrimitives primitives(mesh);
+    if (primitives.present() && !primitives.is_array()) {
+      errors_.Fail(pointer + "/primitives", "expected an array");
+    }
+    if (primitives.size() == 0) errors_.Fail(pointer, "a mesh needs primitives");
+    layout_ = Survey(primitives, pointer);
     mesh_.targets.resize(layout_.target_count);
-    for (size_t p = 0; p < primitives->size(); ++p) {
-      AppendPrimitive((*primitives)[p], fmt::format("{}/primitives/{}", pointer, p));
+    for (size_t p = 0; p < primitives.size(); ++p) {
+      AppendPrimitive(primitives.At(p), fmt::format("{}/primitives/{}", pointer, p));
     }
     json weights = json::object();
     if (std::optional<json> value = MeshWeights(mesh, layout_.target_count + 1)) {
@@ -59,16 +67,16 @@ class MeshReader {
     return uint64_t{16} * stored + (uint64_t{64} << 20);
   }
 
-  MeshLayout Survey(const json& primitives, const std::string& pointer) const {
+  MeshLayout Survey(const GltfMeshPrimitives& primitives, const std::string& pointer) const {
     MeshLayout layout;
     for (size_t p = 0; p < primitives.size(); ++p) {
       const std::string primitive_pointer = fmt::format("{}/primitives/{}", pointer, p);
-      const json& primitive = primitives[p];
+      const json primitive = primitives.At(p);
       if (!primitive.is_object()) errors_.Fail(primitive_pointer, "expected an object");
       const json& attributes = errors_.Object(primitive, "attributes", primitive_pointer);
       layout.normals = layout.normals && attributes.contains("NORMAL");
       layout.colors = layout.colors || attributes.contains("COLOR_0");
-      const json* targets = errors_.OptionalArray(primitive, "targets", primitive_pointer);
+      const std::unique_ptr<PackedJsonArray> targets = Targets(primitive, primitive_pointer);
       const size_t count = targets ? targets->size() : 0;
       if (p == 0) {
         layout.target_count = count;
@@ -81,7 +89,7 @@ class MeshReader {
                                  count, layout.target_count));
       }
       for (size_t t = 0; t < count; ++t) {
-        const json& target = (*targets)[t];
+        const json target = targets->At(t);
         if (!target.is_object()) {
           errors_.Fail(fmt::format("{}/targets/{}", primitive_pointer, t), "expected an object");
         }
@@ -90,6 +98,16 @@ class MeshReader {
       }
     }
     return layout;
+  }
+
+  // The targets of `primitive` (GltfMeshPrimitives::At), null when it has none.
+  std::unique_ptr<PackedJsonArray> Targets(const json& primitive,
+                                           const std::string& primitive_pointer) const {
+    std::unique_ptr<PackedJsonArray> targets = GltfMeshPrimitives::Targets(primitive);
+    if (!targets && GltfMeshPrimitives::HasTargets(primitive)) {
+      errors_.Fail(primitive_pointer + "/targets", "expected an array");
+    }
+    return targets;
   }
 
   void AppendPrimitive(const json& primitive, const std::string& pointer) {
@@ -227,10 +245,11 @@ class MeshReader {
 
   void AppendTargets(const json& primitive, const std::string& pointer, size_t vertex_count) {
     if (layout_.target_count == 0) return;
-    const json& targets = primitive.at("targets");  // Survey checked the count
+    // Survey checked the count and that each target is an object.
+    const std::unique_ptr<PackedJsonArray> targets = Targets(primitive, pointer);
     for (size_t t = 0; t < layout_.target_count; ++t) {
       const std::string target_pointer = fmt::format("{}/targets/{}", pointer, t);
-      const json& target = targets[t];
+      const json target = targets->At(t);
       MorphTarget& out = mesh_.targets[t];
       if (layout_.target_positions[t]) {
         AppendDeltas(target, "POSITION", target_pointer, vertex_count, out.position_deltas);
@@ -292,9 +311,7 @@ MorphMesh ReadGltfMorphMesh(const GltfDocument& document, size_t mesh_index,
     errors.Fail("/meshes", fmt::format("there is no mesh {}", mesh_index));
   }
   const std::string pointer = fmt::format("/meshes/{}", mesh_index);
-  // The whole mesh as a tree: the bake reads all of its data.
-  const std::string_view text = meshes->Text(mesh_index);
-  const json mesh = json::parse(text.begin(), text.end());
+  const json mesh = meshes->At(mesh_index);
   if (!mesh.is_object()) errors.Fail(pointer, "expected an object");
   return MeshReader(document, errors).Read(mesh, pointer);
 }

@@ -92,6 +92,19 @@ TEST(PackedJsonArrayTest, ArrayElementsOfAPackedArrayOrATree) {
       EXPECT_EQ(elements->At(i), json::parse(text)[i]) << i;
     }
   }
+  // The elements are cut out of the packed text, each as dump() writes it, one larger than a
+  // chunk among them; and an empty array has none.
+  const std::string large = json(std::string(70000, 'q')).dump();
+  const std::unique_ptr<PackedJsonArray> cut =
+      PackedArrayElements(PackedMember("[{\"k\":[1]}," + large + ",2]"));
+  ASSERT_NE(cut, nullptr);
+  ASSERT_EQ(cut->size(), 3u);
+  EXPECT_EQ(cut->Text(0), R"({"k":[1]})");
+  EXPECT_EQ(cut->Text(1), large);
+  EXPECT_EQ(cut->Text(2), "2");
+  const std::unique_ptr<PackedJsonArray> none = PackedArrayElements(PackedMember("[]"));
+  ASSERT_NE(none, nullptr);
+  EXPECT_EQ(none->size(), 0u);
   EXPECT_EQ(PackedArrayElements(PackedMember("{}")), nullptr);
   EXPECT_EQ(PackedArrayElements(PackedMember("null")), nullptr);
   EXPECT_EQ(PackedArrayElements(json::object()), nullptr);

@@ -101,6 +101,24 @@ const PackedJsonArray* GltfErrors::OptionalList(const json& document, const Pack
   return nullptr;
 }
 
+GltfMeshPrimitives GltfErrors::Primitives(const json& mesh, const std::string& pointer) const {
+  GltfMeshPrimitives primitives(mesh);
+  if (primitives.present() && !primitives.is_array()) {
+    Fail(pointer + "/primitives", "expected an array");
+  }
+  if (primitives.size() == 0) Fail(pointer, "a mesh needs primitives");
+  return primitives;
+}
+
+std::unique_ptr<PackedJsonArray> GltfErrors::OptionalTargets(const json& primitive,
+                                                             const std::string& pointer) const {
+  std::unique_ptr<PackedJsonArray> targets = GltfMeshPrimitives::Targets(primitive);
+  if (!targets && GltfMeshPrimitives::HasTargets(primitive)) {
+    Fail(pointer + "/targets", "expected an array");
+  }
+  return targets;
+}
+
 const GltfObjectList* GltfErrors::OptionalObjects(const json& document, const GltfLists& lists,
                                                   const char* key) const {
   if (const GltfObjectList* list = lists.Objects(key)) return list;

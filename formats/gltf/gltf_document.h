@@ -107,6 +107,13 @@ class GltfErrors : public JsonPointerReader {
   // The same for the lists of objects (GltfLists::objects).
   const GltfObjectList* OptionalObjects(const nlohmann::json& document, const GltfLists& lists,
                                         const char* key) const;
+  // The primitives of `mesh` (an element GltfObjectList::At gave), refused unless an array of at
+  // least one (glTF 2.0 §5.23: primitives, minItems 1).
+  GltfMeshPrimitives Primitives(const nlohmann::json& mesh, const std::string& pointer) const;
+  // The targets of `primitive` (one GltfMeshPrimitives::At gave, at `pointer`), null when it has
+  // none; refused when they are not an array.
+  std::unique_ptr<PackedJsonArray> OptionalTargets(const nlohmann::json& primitive,
+                                                   const std::string& pointer) const;
 };
 
 }  // namespace animconv

@@ -38,11 +38,7 @@ class MeshReader {
   // `mesh` as GltfObjectList::At gives it: its primitives packed, read one at a time (and a
   // primitive's targets), so no tree of a hostile list is built (issue 14).
   MorphMesh Read(const json& mesh, const std::string& pointer) {
-    const GltfMeshPrimitives primitives(mesh);
-    if (primitives.present() && !primitives.is_array()) {
-      errors_.Fail(pointer + "/primitives", "expected an array");
-    }
-    if (primitives.size() == 0) errors_.Fail(pointer, "a mesh needs primitives");
+    const GltfMeshPrimitives primitives = errors_.Primitives(mesh, pointer);
     layout_ = Survey(primitives, pointer);
     mesh_.targets.resize(layout_.target_count);
     for (size_t p = 0; p < primitives.size(); ++p) {
@@ -76,7 +72,8 @@ class MeshReader {
       const json& attributes = errors_.Object(primitive, "attributes", primitive_pointer);
       layout.normals = layout.normals && attributes.contains("NORMAL");
       layout.colors = layout.colors || attributes.contains("COLOR_0");
-      const std::unique_ptr<PackedJsonArray> targets = Targets(primitive, primitive_pointer);
+      const std::unique_ptr<PackedJsonArray> targets =
+          errors_.OptionalTargets(primitive, primitive_pointer);
       const size_t count = targets ? targets->size() : 0;
       if (p == 0) {
         layout.target_count = count;
@@ -98,16 +95,6 @@ class MeshReader {
       }
     }
     return layout;
-  }
-
-  // The targets of `primitive` (GltfMeshPrimitives::At), null when it has none.
-  std::unique_ptr<PackedJsonArray> Targets(const json& primitive,
-                                           const std::string& primitive_pointer) const {
-    std::unique_ptr<PackedJsonArray> targets = GltfMeshPrimitives::Targets(primitive);
-    if (!targets && GltfMeshPrimitives::HasTargets(primitive)) {
-      errors_.Fail(primitive_pointer + "/targets", "expected an array");
-    }
-    return targets;
   }
 
   void AppendPrimitive(const json& primitive, const std::string& pointer) {
@@ -246,7 +233,7 @@ class MeshReader {
   void AppendTargets(const json& primitive, const std::string& pointer, size_t vertex_count) {
     if (layout_.target_count == 0) return;
     // Survey checked the count and that each target is an object.
-    const std::unique_ptr<PackedJsonArray> targets = Targets(primitive, pointer);
+    const std::unique_ptr<PackedJsonArray> targets = errors_.OptionalTargets(primitive, pointer);
     for (size_t t = 0; t < layout_.target_count; ++t) {
       const std::string target_pointer = fmt::format("{}/targets/{}", pointer, t);
       const json target = targets->At(t);

@@ -122,20 +122,14 @@ MeshMorphs ReadMorphTargets(const json& mesh, size_t mesh_index, const Structure
   const std::string pointer = fmt::format("/meshes/{}", mesh_index);
   if (!mesh.is_object()) errors.Fail(pointer, "expected an object");
   // One primitive's tree at a time, its targets counted, not built (gltf_object_list.h).
-  const GltfMeshPrimitives primitives(mesh);
-  if (primitives.present() && !primitives.is_array()) {
-    errors.Fail(pointer + "/primitives", "expected an array");
-  }
-  if (primitives.size() == 0) errors.Fail(pointer, "a mesh needs primitives");
+  const GltfMeshPrimitives primitives = errors.Primitives(mesh, pointer);
   std::optional<size_t> count;
   for (size_t p = 0; p < primitives.size(); ++p) {
     const std::string primitive_pointer = fmt::format("{}/primitives/{}", pointer, p);
     const json primitive = primitives.At(p);
     if (!primitive.is_object()) errors.Fail(primitive_pointer, "expected an object");
-    const std::unique_ptr<PackedJsonArray> targets = GltfMeshPrimitives::Targets(primitive);
-    if (!targets && GltfMeshPrimitives::HasTargets(primitive)) {
-      errors.Fail(primitive_pointer + "/targets", "expected an array");
-    }
+    const std::unique_ptr<PackedJsonArray> targets =
+        errors.OptionalTargets(primitive, primitive_pointer);
     const size_t own = targets ? targets->size() : 0;
     if (own > limits.morph_targets) {
       errors.Fail(

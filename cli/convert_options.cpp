@@ -70,6 +70,10 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
       ("compress-without-meshopt", po::bool_switch(&values->compress_without_meshopt),
        "--compress in core glTF only: normalized integers and shared accessors, no "
        "EXT_meshopt_compression (for readers without a meshopt decoder); implies --compress")
+      ("compress-keep-vertices", po::bool_switch(&values->compress_keep_vertices),
+       "--compress without indexing the triangle lists that have no indices (by default each "
+       "of their vertices is stored once: the same triangles and values, vertices renumbered); "
+       "implies --compress")
       ("precision", po::value(&values->precision),
        "unity-csv: decimals per value (the exporter writes 3); default: shortest text that "
        "reads back as the same float");

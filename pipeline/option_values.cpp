@@ -224,7 +224,7 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
     values.reduction.drop_rest_constant = !Given(given, "reduce-keep-rest");
     options->reduce = values.reduction;
   }
-  if (values.compress_without_meshopt) values.compress = true;
+  if (values.compress_without_meshopt || values.compress_keep_vertices) values.compress = true;
   if (values.compress) {
     // --compress may add a tenth of the tolerances (the --reduce-* values, else their defaults)
     // and --reduce keeps the other nine tenths, so the two together never exceed what was asked
@@ -233,6 +233,7 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
     const ReduceOptions& asked = values.reduction;
     GltfCompression compression;
     compression.meshopt = !values.compress_without_meshopt;
+    compression.index_meshes = !values.compress_keep_vertices;
     compression.rotation_degrees = asked.rotation_degrees * kCompressShare;
     compression.translation_metres = asked.translation_metres * kCompressShare;
     compression.scale_ratio = asked.scale_ratio * kCompressShare;

@@ -176,7 +176,7 @@ void CanonicalJsonWriter::SortMembers(const Open& object) {
   out_ += sorted;
 }
 
-json PackedJsonValue(const std::string& canonical_text) {
+json PackedJsonValue(std::string_view canonical_text) {
   return json::binary(json::binary_t::container_type(canonical_text.begin(), canonical_text.end()));
 }
 

@@ -56,7 +56,7 @@ class CanonicalJsonWriter {
 // A value kept as its canonical text where a tree would hold it: nlohmann's binary type without
 // a subtype (the streaming parser's placeholders for a sink have one, json_stream.h). JSON text
 // holds no binary value, so nothing else in a parsed document is one.
-nlohmann::json PackedJsonValue(const std::string& canonical_text);
+nlohmann::json PackedJsonValue(std::string_view canonical_text);
 bool IsPackedJsonValue(const nlohmann::json& value);
 // The canonical text of a packed value.
 std::string_view PackedJsonText(const nlohmann::json& value);

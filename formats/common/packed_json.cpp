@@ -56,12 +56,6 @@ json PackedJsonArray::At(size_t index) const {
   return json::parse(text.begin(), text.end());
 }
 
-json PackedJsonArray::At(size_t index, const JsonPackFilter& pack,
-                         const JsonArrayPolicyFactory& array_policy) const {
-  StreamedJson parsed = ParseJsonStreaming(Text(index), nullptr, pack, array_policy);
-  return std::move(parsed.document);
-}
-
 namespace {
 
 // The end of the string that opens at `begin` in canonical text (after its closing quote).
@@ -94,6 +88,60 @@ size_t ValueEnd(std::string_view text, size_t begin) {
   return i;
 }
 
+// Where the element after the one that starts at `begin` in an array's canonical text starts
+// (or its closing bracket).
+size_t AfterElement(std::string_view text, size_t begin) {
+  const size_t end = ValueEnd(text, begin);
+  return text[end] == ',' ? end + 1 : end;
+}
+
+// The key whose quoted text starts at `begin` and ends at `end` in canonical text, unescaped.
+std::string Key(std::string_view text, size_t begin, size_t end) {
+  const std::string_view quoted = text.substr(begin, end - begin);
+  if (quoted.find('\\') == std::string_view::npos) {
+    return std::string(quoted.substr(1, quoted.size() - 2));
+  }
+  return json::parse(quoted).get<std::string>();
+}
+
+// `text` (canonical) parsed with the members `pack` picks kept packed and the arrays `policy`
+// cuts short. An object's own members that `pack` picks are cut out of its text as they stand
+// (canonical text is what the packer would write), not parsed: a mesh's 1.5 MB of `primitives`
+// were written again by the packer (2 MB as it grew), copied into their packed value, and held
+// by nlohmann's lexer, which keeps every character since the last string or number (issue 14).
+json ParseCanonical(std::string_view text, const JsonPackFilter& pack,
+                    const JsonArrayPolicyFactory& policy) {
+  std::vector<std::pair<std::string, std::string_view>> packed;  // key, value text
+  std::string kept;  // the object without them, from the first one packed
+  if (pack && !text.empty() && text[0] == '{') {
+    JsonPath path;
+    size_t i = 1;
+    while (text[i] != '}') {
+      const size_t key_end = StringEnd(text, i);
+      const size_t value_end = ValueEnd(text, key_end + 1);
+      path.PushKey(Key(text, i, key_end));
+      if (pack(path)) {
+        if (packed.empty()) {
+          kept.assign(text.substr(0, i));  // `{` and the members before, with their comma
+          if (kept.back() == ',') kept.pop_back();
+        }
+        packed.emplace_back(path.steps().back().key,
+                            text.substr(key_end + 1, value_end - key_end - 1));
+      } else if (!packed.empty()) {
+        if (kept.size() > 1) kept += ',';
+        kept.append(text.substr(i, value_end - i));
+      }
+      path.Pop();
+      i = text[value_end] == ',' ? value_end + 1 : value_end;
+    }
+  }
+  if (packed.empty()) return std::move(ParseJsonStreaming(text, nullptr, pack, policy).document);
+  kept += '}';
+  json document = std::move(ParseJsonStreaming(kept, nullptr, pack, policy).document);
+  for (const auto& [key, value] : packed) document[key] = PackedJsonValue(value);
+  return document;
+}
+
 }  // namespace
 
 bool ForEachMember(const json& value,
@@ -110,36 +158,52 @@ bool ForEachMember(const json& value,
   size_t i = 1;
   while (text[i] != '}') {
     const size_t key_end = StringEnd(text, i);
-    const std::string key = json::parse(text.substr(i, key_end - i)).get<std::string>();
+    const std::string key = Key(text, i, key_end);
     const size_t value_end = ValueEnd(text, key_end + 1);
     const std::string_view member = text.substr(key_end + 1, value_end - key_end - 1);
-    visit(key, std::move(ParseJsonStreaming(member, nullptr, pack).document));
+    visit(key, ParseCanonical(member, pack, nullptr));
     i = text[value_end] == ',' ? value_end + 1 : value_end;
   }
   return true;
 }
 
-std::unique_ptr<PackedJsonArray> PackedArrayElements(const json& value) {
-  if (value.is_array()) {
-    auto elements = std::make_unique<PackedJsonArray>();
-    for (const json& element : value) elements->Add(json(element));
-    return elements;
+json PackedJsonArray::At(size_t index, const JsonPackFilter& pack,
+                         const JsonArrayPolicyFactory& array_policy) const {
+  return ParseCanonical(Text(index), pack, array_policy);
+}
+
+PackedArrayView::PackedArrayView(std::string_view canonical_text, std::string owned)
+    : owned_(std::move(owned)), text_(owned_.empty() ? canonical_text : owned_) {
+  for (size_t i = 1; text_[i] != ']'; ++size_) i = AfterElement(text_, i);
+}
+
+std::string_view PackedArrayView::Text(size_t index) const {
+  if (index < cursor_index_) {
+    cursor_index_ = 0;
+    cursor_offset_ = 1;
   }
+  for (; cursor_index_ < index; ++cursor_index_) {
+    cursor_offset_ = AfterElement(text_, cursor_offset_);
+  }
+  return text_.substr(cursor_offset_, ValueEnd(text_, cursor_offset_) - cursor_offset_);
+}
+
+json PackedArrayView::At(size_t index) const {
+  const std::string_view text = Text(index);
+  return json::parse(text.begin(), text.end());
+}
+
+json PackedArrayView::At(size_t index, const JsonPackFilter& pack,
+                         const JsonArrayPolicyFactory& array_policy) const {
+  return ParseCanonical(Text(index), pack, array_policy);
+}
+
+std::unique_ptr<PackedArrayView> PackedArrayElements(const json& value) {
+  if (value.is_array()) return std::make_unique<PackedArrayView>(std::string_view(), value.dump());
   if (!IsPackedJsonValue(value)) return nullptr;
-  // Canonical text (canonical_json.h): `[value,...]`, no white space, each element already as
-  // dump() writes it, so the elements are cut out of it, not parsed again (nlohmann's lexer keeps
-  // every character since the last string or number for its messages: 2 MB for 500,000 `{}`).
   const std::string_view text = PackedJsonText(value);
   if (text.empty() || text[0] != '[') return nullptr;
-  auto elements = std::make_unique<PackedJsonArray>();
-  size_t i = 1;
-  while (text[i] != ']') {
-    const size_t end = ValueEnd(text, i);
-    elements->AddElementText(text.substr(i, end - i));
-    i = text[end] == ',' ? end + 1 : end;
-  }
-  elements->End();
-  return elements;
+  return std::make_unique<PackedArrayView>(text, std::string());
 }
 
 }  // namespace animconv

@@ -32,11 +32,6 @@ class PackedJsonArray : public JsonElementSink {
   std::string_view Text(size_t index) const;
 
   CanonicalJsonWriter* TextWriter() override { return &writer_; }
-  // Appends an element given as its canonical text (cut out of a packed array's).
-  void AddElementText(std::string_view canonical_text) {
-    pending_.assign(canonical_text);
-    AddText();
-  }
 
  protected:
   void Element(nlohmann::json&& element) override;
@@ -54,10 +49,42 @@ class PackedJsonArray : public JsonElementSink {
   CanonicalJsonWriter writer_{pending_};
 };
 
-// The elements of the array `value`, to be read one at a time: a packed value holding an array's
-// text (a member a reader's pack filter packed so that no tree of a hostile length is built), or an
-// array (each element packed here); null for any other value.
-std::unique_ptr<PackedJsonArray> PackedArrayElements(const nlohmann::json& value);
+// The elements of an array held as its canonical text, read in place one at a time, in order:
+// a mesh's primitives, a primitive's targets, the VRM lists, which a pack filter kept as text so
+// that no tree of a hostile length is built. Read in place, not copied into a PackedJsonArray: a
+// mesh of 500,000 `{}` primitives held its 1.5 MB of text twice (issue 14, docs/reliability.md).
+// Elements are found by a cursor that moves forward (an earlier element restarts it), so reading
+// them in order costs one pass over the text; not for use by two threads at once.
+class PackedArrayView {
+ public:
+  // `canonical_text` is `[value,...]` as dump() writes it; the view holds `owned` (its text, when
+  // given) or refers to text that outlives it.
+  PackedArrayView(std::string_view canonical_text, std::string owned);
+  PackedArrayView(const PackedArrayView&) = delete;
+  PackedArrayView& operator=(const PackedArrayView&) = delete;
+
+  size_t size() const { return size_; }
+  // Element `index` (< size()) as dump() writes it.
+  std::string_view Text(size_t index) const;
+  // Element `index` parsed.
+  nlohmann::json At(size_t index) const;
+  // Element `index` parsed with the members `pack` picks kept packed (canonical_json.h) and the
+  // arrays `array_policy` cuts short (paths from the element down).
+  nlohmann::json At(size_t index, const JsonPackFilter& pack,
+                    const JsonArrayPolicyFactory& array_policy = nullptr) const;
+
+ private:
+  std::string owned_;
+  std::string_view text_;
+  size_t size_ = 0;
+  mutable size_t cursor_index_ = 0;   // the element the cursor is at
+  mutable size_t cursor_offset_ = 1;  // where it starts in text_
+};
+
+// The elements of the array `value`: a packed value holding an array's text (viewed in place, so
+// `value` must outlive the view), or an array (its text held by the view); null for any other
+// value.
+std::unique_ptr<PackedArrayView> PackedArrayElements(const nlohmann::json& value);
 
 // Calls `visit` with each member of the object `value` in key order (the order of a tree's
 // members), its value parsed only then, with the members `pack` picks (paths from the member's

@@ -110,9 +110,9 @@ GltfMeshPrimitives GltfErrors::Primitives(const json& mesh, const std::string& p
   return primitives;
 }
 
-std::unique_ptr<PackedJsonArray> GltfErrors::OptionalTargets(const json& primitive,
+std::unique_ptr<PackedArrayView> GltfErrors::OptionalTargets(const json& primitive,
                                                              const std::string& pointer) const {
-  std::unique_ptr<PackedJsonArray> targets = GltfMeshPrimitives::Targets(primitive);
+  std::unique_ptr<PackedArrayView> targets = GltfMeshPrimitives::Targets(primitive);
   if (!targets && GltfMeshPrimitives::HasTargets(primitive)) {
     Fail(pointer + "/targets", "expected an array");
   }

@@ -112,7 +112,7 @@ class GltfErrors : public JsonPointerReader {
   GltfMeshPrimitives Primitives(const nlohmann::json& mesh, const std::string& pointer) const;
   // The targets of `primitive` (one GltfMeshPrimitives::At gave, at `pointer`), null when it has
   // none; refused when they are not an array.
-  std::unique_ptr<PackedJsonArray> OptionalTargets(const nlohmann::json& primitive,
+  std::unique_ptr<PackedArrayView> OptionalTargets(const nlohmann::json& primitive,
                                                    const std::string& pointer) const;
 };
 

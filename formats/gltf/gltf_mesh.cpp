@@ -72,7 +72,7 @@ class MeshReader {
       const json& attributes = errors_.Object(primitive, "attributes", primitive_pointer);
       layout.normals = layout.normals && attributes.contains("NORMAL");
       layout.colors = layout.colors || attributes.contains("COLOR_0");
-      const std::unique_ptr<PackedJsonArray> targets =
+      const std::unique_ptr<PackedArrayView> targets =
           errors_.OptionalTargets(primitive, primitive_pointer);
       const size_t count = targets ? targets->size() : 0;
       if (p == 0) {
@@ -233,7 +233,7 @@ class MeshReader {
   void AppendTargets(const json& primitive, const std::string& pointer, size_t vertex_count) {
     if (layout_.target_count == 0) return;
     // Survey checked the count and that each target is an object.
-    const std::unique_ptr<PackedJsonArray> targets = errors_.OptionalTargets(primitive, pointer);
+    const std::unique_ptr<PackedArrayView> targets = errors_.OptionalTargets(primitive, pointer);
     for (size_t t = 0; t < layout_.target_count; ++t) {
       const std::string target_pointer = fmt::format("{}/targets/{}", pointer, t);
       const json target = targets->At(t);

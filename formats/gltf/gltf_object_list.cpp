@@ -92,7 +92,7 @@ nlohmann::json GltfMeshPrimitives::At(size_t index) const {
   return elements_->At(index, PackedInPrimitive);
 }
 
-std::unique_ptr<PackedJsonArray> GltfMeshPrimitives::Targets(const nlohmann::json& primitive) {
+std::unique_ptr<PackedArrayView> GltfMeshPrimitives::Targets(const nlohmann::json& primitive) {
   if (!primitive.is_object()) return nullptr;
   const auto found = primitive.find("targets");
   return found == primitive.end() ? nullptr : PackedArrayElements(*found);
@@ -144,7 +144,7 @@ bool RewriteMeshPrimitives(nlohmann::json& mesh,
 
 bool RewriteTargets(nlohmann::json& primitive,
                     const std::function<bool(nlohmann::json& target)>& rewrite) {
-  const std::unique_ptr<PackedJsonArray> targets = GltfMeshPrimitives::Targets(primitive);
+  const std::unique_ptr<PackedArrayView> targets = GltfMeshPrimitives::Targets(primitive);
   if (!targets) return false;
   const std::optional<std::string> text = RewriteElements(
       targets->size(), [&](size_t t) { return targets->Text(t); },

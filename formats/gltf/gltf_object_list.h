@@ -49,12 +49,12 @@ class GltfMeshPrimitives {
   std::string_view Text(size_t index) const { return elements_->Text(index); }
 
   // The targets of `primitive` (one At gave), or null when it has none or they are no array.
-  static std::unique_ptr<PackedJsonArray> Targets(const nlohmann::json& primitive);
+  static std::unique_ptr<PackedArrayView> Targets(const nlohmann::json& primitive);
   static bool HasTargets(const nlohmann::json& primitive);
 
  private:
   bool present_ = false;
-  std::unique_ptr<PackedJsonArray> elements_;
+  std::unique_ptr<PackedArrayView> elements_;
 };
 
 // Calls `rewrite` on every primitive of `mesh` (an element GltfObjectList::At gave), and writes

@@ -7,125 +7,14 @@
 #include <set>
 
 #include "formats/gltf/gltf_compress_views.h"
+#include "formats/gltf/gltf_mesh_weld.h"
 #include "formats/gltf/gltf_object_list.h"
+#include "formats/gltf/gltf_references.h"
 
 namespace animconv {
 namespace {
 
 using nlohmann::json;
-
-// Extensions that refer to no accessor or bufferView, or whose references RenumberReferences
-// knows. With any other extension in use, nothing is dropped: an unknown reference would break.
-bool KnownReferences(const std::string& extension) {
-  static const std::set<std::string> kKnown = {"EXT_meshopt_compression",
-                                               "KHR_mesh_quantization",
-                                               "KHR_draco_mesh_compression",
-                                               "EXT_mesh_gpu_instancing",
-                                               "KHR_lights_punctual",
-                                               "KHR_texture_transform",
-                                               "KHR_texture_basisu",
-                                               "EXT_texture_webp",
-                                               "EXT_texture_avif",
-                                               "KHR_animation_pointer",
-                                               "VRM",
-                                               "VRMC_vrm",
-                                               "VRMC_springBone",
-                                               "VRMC_node_constraint",
-                                               "VRMC_materials_mtoon",
-                                               "VRMC_vrm_animation",
-                                               "VRMC_materials_hdr_emissiveMultiplier"};
-  return kKnown.count(extension) > 0 || extension.compare(0, 14, "KHR_materials_") == 0;
-}
-
-template <typename Json>
-Json* Find(Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  auto found = object.find(key);
-  return found == object.end() ? nullptr : &*found;
-}
-
-// The top-level lists whose objects refer to accessors or bufferViews (outside animations): the
-// lists of objects the reader keeps packed (GltfLists::objects).
-constexpr const char* kReferringMembers[] = {"meshes", "skins", "nodes", "images"};
-
-// A visit of one reference (an accessor or bufferView index); true when it changed it.
-using ReferenceVisit = std::function<bool(json& reference)>;
-
-// Calls `visit` on every accessor index in `element` of the top-level list `key` (one of
-// kReferringMembers), and `visit_view` on every bufferView index; true when a visit changed one (a
-// mesh's primitives are rewritten then, gltf_object_list.h).
-bool ForEachReference(const std::string& key, json& element, const ReferenceVisit& visit,
-                      const ReferenceVisit& visit_view) {
-  // Each index in a member that maps names to indices (attributes, a target).
-  const auto each = [](json& indices, const ReferenceVisit& visit_one) {
-    bool changed = false;
-    for (json& index : indices) changed = visit_one(index) || changed;
-    return changed;
-  };
-  if (key == "meshes") {
-    return RewriteMeshPrimitives(element, [&](json& primitive) {
-      bool changed = false;
-      if (json* attributes = Find(primitive, "attributes")) changed = each(*attributes, visit);
-      if (json* indices = Find(primitive, "indices")) changed = visit(*indices) || changed;
-      changed =
-          RewriteTargets(primitive,
-                         [&](json& target) { return target.is_object() && each(target, visit); }) ||
-          changed;
-      if (json* extensions = Find(primitive, "extensions")) {
-        if (json* draco = Find(*extensions, "KHR_draco_mesh_compression")) {
-          if (json* view = Find(*draco, "bufferView")) changed = visit_view(*view) || changed;
-        }
-      }
-      return changed;
-    });
-  }
-  if (key == "skins") {
-    json* matrices = Find(element, "inverseBindMatrices");
-    return matrices && visit(*matrices);
-  }
-  if (key == "nodes") {
-    json* extensions = Find(element, "extensions");
-    json* instancing = extensions ? Find(*extensions, "EXT_mesh_gpu_instancing") : nullptr;
-    json* attributes = instancing ? Find(*instancing, "attributes") : nullptr;
-    return attributes && each(*attributes, visit);
-  }
-  if (key == "images") {
-    json* view = Find(element, "bufferView");
-    return view && visit_view(*view);
-  }
-  return false;
-}
-
-// Every reference of the source's lists of objects, read only, one element's tree at a time.
-void ForEachSourceReference(const GltfLists& lists, const ReferenceVisit& visit,
-                            const ReferenceVisit& visit_view) {
-  for (const char* key : kReferringMembers) {
-    const GltfObjectList* list = lists.Objects(key);
-    for (size_t i = 0; list && i < list->size(); ++i) {
-      json element = list->At(i);
-      ForEachReference(key, element, visit, visit_view);
-    }
-  }
-}
-
-template <typename Json, typename Visit>
-void ForEachAccessorView(Json& accessor, Visit visit) {
-  if (Json* view = Find(accessor, "bufferView")) visit(*view);
-  if (Json* sparse = Find(accessor, "sparse")) {
-    for (const char* part : {"indices", "values"}) {
-      Json* member = Find(*sparse, part);
-      if (Json* view = member ? Find(*member, "bufferView") : nullptr) visit(*view);
-    }
-  }
-}
-
-// Index in [0, size) or nullopt (an invalid reference the source already had is left alone).
-std::optional<size_t> ValidIndex(const json& reference, size_t size) {
-  if (!reference.is_number_integer()) return std::nullopt;
-  const int64_t value = reference.get<int64_t>();
-  if (value < 0 || static_cast<uint64_t>(value) >= size) return std::nullopt;
-  return static_cast<size_t>(value);
-}
 
 // Whether `map` changes no index (nothing was dropped before a kept one).
 bool IsIdentity(const std::vector<int64_t>& map) {
@@ -243,7 +132,7 @@ void GltfBuilder::Finish(GltfOutputJson& document) {
 
 GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
                                             Diagnostics* diagnostics, bool meshopt,
-                                            const GltfNodeEdit& edit_node) {
+                                            const GltfNodeEdit& edit_node, bool index_meshes) {
   // The source's members are referred to, not copied (gltf_output.h), leaving out the buffers
   // this writer replaces (see SerializeGltfText); a member is copied only where this changes it.
   // The packed accessors, bufferViews and animations (GltfLists) are decoded one at a time.
@@ -327,11 +216,32 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   const std::vector<int64_t> accessor_map = Compact(keep_accessor);
   const std::vector<int64_t> view_map = Compact(keep_view);
   const bool renumber = !IsIdentity(accessor_map) || !IsIdentity(view_map);
+  // --compress: triangle lists without indices indexed (gltf_mesh_weld.h). Their index accessors
+  // come after the kept accessors, and their bufferViews after the kept views.
+  const MeshWeld weld = index_meshes ? WeldMeshes(source) : MeshWeld();
+  const size_t kept_accessor_count =
+      static_cast<size_t>(std::count(keep_accessor.begin(), keep_accessor.end(), true));
+  const size_t kept_view_count =
+      static_cast<size_t>(std::count(keep_view.begin(), keep_view.end(), true));
+  if (!weld.indices.empty()) {
+    AddDiagnostic(diagnostics, Severity::kInfo,
+                  fmt::format("--compress: {} triangle primitive(s) without indices indexed, each "
+                              "vertex stored once: {} -> {} vertices (lossless: the same "
+                              "triangles, every vertex with the same values)",
+                              weld.indices.size(), weld.vertices_before, weld.vertices_after));
+  }
+  if (weld.reordered > 0) {
+    AddDiagnostic(
+        diagnostics, Severity::kInfo,
+        fmt::format("--compress: {} indexed triangle primitive(s) with identical vertices "
+                    "stored once: {} -> {} vertices (lossless)",
+                    weld.reordered, weld.reordered_before, weld.reordered_after));
+  }
   // The lists of objects, element by element: an element nothing changes is copied as its text;
   // one renumbered, edited (a node) or given its embedded image is parsed, changed and written.
   std::set<size_t> index_accessors;  // after renumbering: the accessors primitives use as indices
-  // Embedded images' bufferViews come after the kept ones.
-  size_t next_view = static_cast<size_t>(std::count(keep_view.begin(), keep_view.end(), true));
+  // Embedded images' bufferViews come after the kept ones and the index views.
+  size_t next_view = kept_view_count + weld.indices.size();
   std::vector<std::pair<size_t, const std::string*>> embedded;  // image index, bytes
   for (const char* key : kReferringMembers) {
     const GltfObjectList* list = source.lists.Objects(key);
@@ -343,7 +253,8 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       const auto image =
           list->key() == "images" ? source.external_images.find(i) : source.external_images.end();
       const bool embed = image != source.external_images.end() && !image->second.empty();
-      if (!renumber && !embed && !(nodes && edit_node) && !(meshes && meshopt)) {
+      const bool welded = meshes && weld.HasMesh(i);
+      if (!renumber && !embed && !(nodes && edit_node) && !(meshes && meshopt) && !welded) {
         text.AppendText(list->Text(i));
         continue;
       }
@@ -354,6 +265,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
             key, element, [&](json& reference) { return Renumber(reference, accessor_map); },
             [&](json& reference) { return Renumber(reference, view_map); });
       }
+      if (welded) changed = weld.SetIndices(i, element, kept_accessor_count) || changed;
       if (meshes && meshopt) CollectIndexAccessors(element, index_accessors);
       if (nodes && edit_node) changed = edit_node(i, element) || changed;
       if (embed) {
@@ -380,8 +292,24 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     if (!keep_accessor[a]) continue;
     json accessor = accessors->At(a);
     ForEachAccessorView(accessor, [&](json& reference) { Renumber(reference, view_map); });
+    if (const auto welded = weld.accessors.find(a); welded != weld.accessors.end()) {
+      accessor["count"] = welded->second.count;
+      if (welded->second.byte_offset != 0 || accessor.contains("byteOffset")) {
+        accessor["byteOffset"] = welded->second.byte_offset;
+      }
+    }
     builder.AddAccessorDefinition(accessor);
     if (meshopt) kept_accessors.push_back(std::move(accessor));
+  }
+  for (size_t k = 0; k < weld.indices.size(); ++k) {
+    const WeldedIndices& indices = weld.indices[k];
+    const size_t index = builder.AddAccessorDefinition({{"bufferView", kept_view_count + k},
+                                                        {"componentType", indices.component_type},
+                                                        {"count", indices.count},
+                                                        {"type", "SCALAR"}});
+    if (index != kept_accessor_count + k) {
+      ThrowInternal(fmt::format("pass-through: index accessor {} took {}", k, index));
+    }
   }
   // Repack the kept views into the one output buffer, in their original order; with `meshopt`
   // losslessly compressed where that pays (gltf_compress_views.h).
@@ -394,6 +322,21 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     layouts = PassThroughViewLayouts(index_accessors, kept_accessors, kept_views);
   }
   constexpr size_t kExtensionJsonBytes = 150;
+  const auto add_view = [&](const std::string& bytes, const std::optional<ViewLayout>& layout,
+                            json definition) {
+    if (layout) {
+      size_t length = 0;
+      const std::string compressed = CompressView(bytes, *layout, &length);
+      if (!compressed.empty() && compressed.size() + kExtensionJsonBytes < length) {
+        json extension = {{"byteStride", layout->stride},
+                          {"count", length / layout->stride},
+                          {"mode", layout->indices ? "INDICES" : "ATTRIBUTES"}};
+        return builder.AddCompressedBufferView(compressed, length, std::move(extension),
+                                               std::move(definition));
+      }
+    }
+    return builder.AddBufferView(bytes, std::move(definition));
+  };
   for (size_t v = 0, n = 0; v < view_count; ++v) {
     if (!keep_view[v]) continue;
     json definition = views->At(v);
@@ -405,19 +348,18 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       if (extensions->empty()) definition.erase("extensions");
     }
     const std::optional<ViewLayout> layout = meshopt ? layouts[n++] : std::nullopt;
-    if (layout) {
-      size_t length = 0;
-      const std::string compressed = CompressView(source.buffer_views[v], *layout, &length);
-      if (!compressed.empty() && compressed.size() + kExtensionJsonBytes < length) {
-        json extension = {{"byteStride", layout->stride},
-                          {"count", length / layout->stride},
-                          {"mode", layout->indices ? "INDICES" : "ATTRIBUTES"}};
-        builder.AddCompressedBufferView(compressed, length, std::move(extension),
-                                        std::move(definition));
-        continue;
-      }
-    }
-    builder.AddBufferView(source.buffer_views[v], definition);
+    const auto welded = weld.view_bytes.find(v);
+    add_view(welded == weld.view_bytes.end() ? source.buffer_views[v] : welded->second, layout,
+             std::move(definition));
+  }
+  for (size_t k = 0; k < weld.indices.size(); ++k) {
+    const WeldedIndices& indices = weld.indices[k];
+    ViewLayout layout;
+    layout.stride = indices.component_type == kGltfUnsignedShort ? 2 : 4;
+    layout.indices = true;
+    constexpr int kElementArrayBuffer = 34963;  // glTF 2.0 §5.11.5 bufferView.target
+    add_view(indices.bytes, meshopt ? std::optional<ViewLayout>(layout) : std::nullopt,
+             {{"target", kElementArrayBuffer}});
   }
 
   // Embed images that were separate files: the output stands on its own (their bufferViews come

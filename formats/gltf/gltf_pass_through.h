@@ -57,9 +57,11 @@ using GltfNodeEdit = std::function<bool(size_t index, nlohmann::json& node)>;
 // `builder` (decompressed where they were meshopt- compressed), and external images are embedded.
 // Why data is kept goes to `diagnostics`. With `meshopt` (--compress) the kept views are losslessly
 // EXT_meshopt_compression-compressed where that pays (gltf_compress_views.h).
-// Each node goes through `edit_node` when given.
+// Each node goes through `edit_node` when given. With `index_meshes` (--compress) triangle lists
+// without indices are indexed, each vertex stored once (gltf_mesh_weld.h).
 GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
                                             Diagnostics* diagnostics, bool meshopt = false,
-                                            const GltfNodeEdit& edit_node = nullptr);
+                                            const GltfNodeEdit& edit_node = nullptr,
+                                            bool index_meshes = false);
 
 }  // namespace animconv

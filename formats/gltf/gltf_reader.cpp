@@ -128,7 +128,7 @@ MeshMorphs ReadMorphTargets(const json& mesh, size_t mesh_index, const Structure
     const std::string primitive_pointer = fmt::format("{}/primitives/{}", pointer, p);
     const json primitive = primitives.At(p);
     if (!primitive.is_object()) errors.Fail(primitive_pointer, "expected an object");
-    const std::unique_ptr<PackedJsonArray> targets =
+    const std::unique_ptr<PackedArrayView> targets =
         errors.OptionalTargets(primitive, primitive_pointer);
     const size_t own = targets ? targets->size() : 0;
     if (own > limits.morph_targets) {

@@ -436,7 +436,8 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
   GltfOutputJson document;
   if (source) {
     document = PassThroughWithoutAnimations(*source, builder, diagnostics, meshopt,
-                                            PassThroughNodeEdit(asset));
+                                            PassThroughNodeEdit(asset),
+                                            compression && compression->index_meshes);
   } else {
     document["asset"] = {{"version", "2.0"}, {"generator", "animconv"}};
     document.SetText("nodes", GenerateNodes(asset.rig, document));

@@ -77,7 +77,7 @@ size_t MaterialBindCount(const json& expression, const char* const* keys, size_t
     if (!binds) continue;
     if (binds->is_array()) {
       count += binds->size();
-    } else if (const std::unique_ptr<PackedJsonArray> packed = PackedArrayElements(*binds)) {
+    } else if (const std::unique_ptr<PackedArrayView> packed = PackedArrayElements(*binds)) {
       count += packed->size();
     }
   }
@@ -119,7 +119,7 @@ void ReadVrm1Expression(const json& definition, VrmExpression& expression,
   expression.override_look_at = ReadOverride(definition, "overrideLookAt", pointer, errors);
   expression.override_mouth = ReadOverride(definition, "overrideMouth", pointer, errors);
   if (const json* list = Given(definition, "morphTargetBinds")) {
-    const std::unique_ptr<PackedJsonArray> binds = PackedArrayElements(*list);
+    const std::unique_ptr<PackedArrayView> binds = PackedArrayElements(*list);
     if (!binds) errors.Fail(pointer + "/morphTargetBinds", "expected an array");
     for (size_t b = 0; b < binds->size(); ++b) {
       const std::string bind_pointer = fmt::format("{}/morphTargetBinds/{}", pointer, b);
@@ -216,7 +216,7 @@ void ReadVrm0Binds(const json& group, const std::string& pointer, const MeshesOn
                    BindCount& bind_count, const GltfErrors& errors) {
   const auto found = group.find("binds");
   if (found == group.end()) return;
-  const std::unique_ptr<PackedJsonArray> binds = PackedArrayElements(*found);
+  const std::unique_ptr<PackedArrayView> binds = PackedArrayElements(*found);
   if (!binds) errors.Fail(pointer + "/binds", "expected an array");
   for (size_t b = 0; b < binds->size(); ++b) {
     const std::string bind_pointer = fmt::format("{}/binds/{}", pointer, b);
@@ -247,7 +247,7 @@ void ReadVrm0(const json& extension, const std::string& pointer, size_t mesh_cou
   const auto found = master->find("blendShapeGroups");
   if (found == master->end()) return;
   // One group's tree at a time (the list is packed, gltf_buffers.cpp).
-  const std::unique_ptr<PackedJsonArray> groups = PackedArrayElements(*found);
+  const std::unique_ptr<PackedArrayView> groups = PackedArrayElements(*found);
   if (!groups) errors.Fail(master_pointer + "/blendShapeGroups", "expected an array");
   if (groups->size() > kVrmMaxExpressions) {
     errors.Fail(master_pointer + "/blendShapeGroups",

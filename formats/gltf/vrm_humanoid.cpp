@@ -83,7 +83,7 @@ void ReadVrm0(const json& humanoid, const std::string& pointer, HumanBoneAssigne
   const auto found = humanoid.find("humanBones");
   if (found == humanoid.end()) return;
   // One entry's tree at a time (the list is packed, gltf_buffers.cpp).
-  const std::unique_ptr<PackedJsonArray> bones = PackedArrayElements(*found);
+  const std::unique_ptr<PackedArrayView> bones = PackedArrayElements(*found);
   if (!bones) errors.Fail(pointer + "/humanBones", "expected an array");
   for (size_t i = 0; i < bones->size(); ++i) {
     const std::string entry_pointer = fmt::format("{}/humanBones/{}", pointer, i);

@@ -45,6 +45,10 @@ struct GltfCompression {
   // EXT_meshopt_compression (required) with its quaternion and exponential filters; needs a build
   // with meshoptimizer (not the web build, docs/web.md).
   bool meshopt = true;
+  // Triangle lists without indices that the output passes through get an index buffer, each
+  // vertex stored once (the same triangles, every vertex with the same values; vertices are
+  // renumbered). Off: every mesh keeps its vertices as they were (--compress-keep-vertices).
+  bool index_meshes = true;
   // The most the encoding may add to any value: a tenth of the --reduce defaults (reduce.h), so
   // --reduce --compress stays within --reduce's tolerances (the pipeline gives --reduce the rest).
   double rotation_degrees = 0.01;

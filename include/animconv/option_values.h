@@ -67,6 +67,7 @@ struct ConvertOptionValues {
   double hierarchical_distance = 0;
   bool compress = false;  // --compress (glTF family): WriteOptions::gltf_compression
   bool compress_without_meshopt = false;  // --compress-without-meshopt: core glTF only
+  bool compress_keep_vertices = false;    // --compress-keep-vertices: meshes not indexed
 };
 
 // `diff`'s own options (besides the input options).

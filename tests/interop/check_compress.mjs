@@ -19,8 +19,9 @@
 //     GLTFLoader without a decoder loads the file. With --expect-meshopt GLTFLoader WITHOUT a
 //     meshopt decoder must refuse the file
 //     with its "setMeshoptDecoder" error (a reader that cannot decode fails clearly).
-//  3. Geometry: every mesh's attributes, morph attributes and indices as three.js built them equal
-//     the plain file's exactly (passed-through views are compressed losslessly).
+//  3. Geometry: every mesh's triangles as three.js draws them equal the plain file's, vertex for
+//     vertex in every attribute and morph attribute (passed-through views are compressed
+//     losslessly; a triangle list without indices may come back indexed, each vertex stored once).
 //  4. Playback: both files are loaded (the compressed one with MeshoptDecoder) and every clip is
 //     played at every key time and midpoint of both files' tracks. Every animated object's local
 //     quaternion (angle, q = -q), position (distance), scale (ratio) and morph weights (absolute)
@@ -258,8 +259,12 @@ if (args.model === undefined) {
   report.check(gltfPlain.animations.length === gltfCompressed.animations.length,
                `${gltfCompressed.animations.length} clips, plain ${gltfPlain.animations.length}`);
   const pairs = pairObjects(gltfPlain.root, gltfCompressed.root);
-  // Passed-through geometry is compressed losslessly: every attribute, morph attribute and index
-  // array three.js built must equal the plain file's element for element.
+  // Passed-through geometry is compressed losslessly: three.js must draw the same triangles, in
+  // the same order, each vertex with the same value in every attribute and morph attribute, element
+  // for element. A triangle list without indices may come back indexed (each vertex stored once,
+  // gltf_mesh_weld.h), so vertices are compared as drawn: vertex k of the draw is index[k] when
+  // there is an index, else k.
+  let weldedGeometries = 0;
   for (const [a, b] of pairs) {
     if (!a.geometry || !b.geometry) {
       report.check(!a.geometry === !b.geometry, `'${a.name}': geometry in one file only`);
@@ -271,24 +276,39 @@ if (args.model === undefined) {
       for (const [key, list] of Object.entries(geometry.morphAttributes)) {
         list.forEach((attribute, i) => out.set(`${key}[${i}]`, attribute));
       }
-      if (geometry.index) out.set('index', geometry.index);
       return out;
+    };
+    const drawn = (geometry) => {
+      const count = geometry.index ? geometry.index.count : geometry.attributes.position.count;
+      return { count, vertex: geometry.index ? (k) => geometry.index.getX(k) : (k) => k };
     };
     const want = arrays(a.geometry);
     const got = arrays(b.geometry);
+    const drawA = drawn(a.geometry);
+    const drawB = drawn(b.geometry);
+    if (!a.geometry.index && b.geometry.index) ++weldedGeometries;
+    report.check(drawA.count === drawB.count,
+                 `'${a.name}': ${drawB.count} vertices drawn, plain ${drawA.count}`);
     // (three.js adds attributes as their views finish decoding: compare the names, not the order)
     report.check([...want.keys()].sort().join() === [...got.keys()].sort().join(),
                  `'${a.name}': attributes ${[...got.keys()]}, plain ${[...want.keys()]}`);
     for (const [key, attribute] of want) {
       const other = got.get(key);
       if (!other) continue;
-      let same = attribute.count === other.count && attribute.itemSize === other.itemSize;
-      for (let i = 0; same && i < attribute.count; ++i) {
-        for (let c = 0; same && c < attribute.itemSize; ++c) same = attribute.getComponent(i, c) === other.getComponent(i, c);
+      let same = drawA.count === drawB.count && attribute.itemSize === other.itemSize &&
+                 attribute.normalized === other.normalized &&
+                 attribute.array.constructor === other.array.constructor;
+      for (let k = 0; same && k < drawA.count; ++k) {
+        const i = drawA.vertex(k);
+        const j = drawB.vertex(k);
+        for (let c = 0; same && c < attribute.itemSize; ++c) {
+          same = Object.is(attribute.getComponent(i, c), other.getComponent(j, c));
+        }
       }
-      report.check(same, `'${a.name}' ${key}: geometry differs from the plain file's`);
+      report.check(same, `'${a.name}' ${key}: geometry as drawn differs from the plain file's`);
     }
   }
+  if (weldedGeometries > 0) console.log(`${weldedGeometries} geometries indexed by --compress`);
   for (const clipPlain of gltfPlain.animations) {
     const clipCompressed = gltfCompressed.animations.find((clip) => clip.name === clipPlain.name);
     if (!report.check(clipCompressed !== undefined, `no clip '${clipPlain.name}'`)) continue;

@@ -67,3 +67,20 @@ if(IS_DIRECTORY "${ANIMCONV_SHARED_DATA}")
     endif()
   endforeach()
 endif()
+
+# The mesh indexing of --compress (formats/gltf/gltf_mesh_weld.h) on the project's own morph cube
+# with its vertices stored two other ways (make_vertex_layout_fixture.mjs): without indices, and
+# indexed with every vertex twice over. Both draw what the cube draws; the compressed output must
+# draw the same triangles with the same values (three.js) and pass the validator.
+set(layout_maker "${CMAKE_CURRENT_SOURCE_DIR}/make_vertex_layout_fixture.mjs")
+foreach(layout unindexed duplicated)
+  set(t interop.compress.cube-${layout})
+  set(layout_gltf "${interop_out}/../out-compress/cube-${layout}.gltf")
+  add_test(NAME ${t}.make
+           COMMAND ${NODE_EXECUTABLE} ${layout_maker} "${PROJECT_SOURCE_DIR}/data/gltf/morph_cube.gltf"
+                   "${layout_gltf}" ${layout})
+  set_tests_properties(${t}.make PROPERTIES FIXTURES_SETUP ${t}.make LABELS interop)
+  interop_compress(cube-${layout} glb "${layout_gltf}")
+  set_tests_properties(${t}.plain.convert ${t}.compressed.convert
+                       PROPERTIES FIXTURES_REQUIRED ${t}.make)
+endforeach()

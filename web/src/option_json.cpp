@@ -172,6 +172,7 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"reduce", Flag(&V::reduce)},
       {"compress", Flag(&V::compress)},
       {"compress-without-meshopt", Flag(&V::compress_without_meshopt)},
+      {"compress-keep-vertices", Flag(&V::compress_keep_vertices)},
       {"reduce-rotation", Double(&ReduceOptions::rotation_degrees)},
       {"reduce-translation", Double(&ReduceOptions::translation_metres)},
       {"reduce-scale", Double(&ReduceOptions::scale_ratio)},

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -85,7 +87,7 @@ json PackedMember(const std::string& text) {
 TEST(PackedJsonArrayTest, ArrayElementsOfAPackedArrayOrATree) {
   const std::string text = R"([{},{"a":[1,{"b":"]}"}]},"x\"y",null,[[],[{}]],-2.5e-07])";
   for (const json& value : {PackedMember(text), json::parse(text)}) {
-    const std::unique_ptr<PackedJsonArray> elements = PackedArrayElements(value);
+    const std::unique_ptr<PackedArrayView> elements = PackedArrayElements(value);
     ASSERT_NE(elements, nullptr);
     ASSERT_EQ(elements->size(), 6u);
     for (size_t i = 0; i < elements->size(); ++i) {
@@ -95,19 +97,66 @@ TEST(PackedJsonArrayTest, ArrayElementsOfAPackedArrayOrATree) {
   // The elements are cut out of the packed text, each as dump() writes it, one larger than a
   // chunk among them; and an empty array has none.
   const std::string large = json(std::string(70000, 'q')).dump();
-  const std::unique_ptr<PackedJsonArray> cut =
+  const std::unique_ptr<PackedArrayView> cut =
       PackedArrayElements(PackedMember("[{\"k\":[1]}," + large + ",2]"));
   ASSERT_NE(cut, nullptr);
   ASSERT_EQ(cut->size(), 3u);
   EXPECT_EQ(cut->Text(0), R"({"k":[1]})");
   EXPECT_EQ(cut->Text(1), large);
   EXPECT_EQ(cut->Text(2), "2");
-  const std::unique_ptr<PackedJsonArray> none = PackedArrayElements(PackedMember("[]"));
+  const std::unique_ptr<PackedArrayView> none = PackedArrayElements(PackedMember("[]"));
   ASSERT_NE(none, nullptr);
   EXPECT_EQ(none->size(), 0u);
   EXPECT_EQ(PackedArrayElements(PackedMember("{}")), nullptr);
   EXPECT_EQ(PackedArrayElements(PackedMember("null")), nullptr);
   EXPECT_EQ(PackedArrayElements(json::object()), nullptr);
+}
+
+// A packed array's elements are read where they stand, not copied (a mesh's primitives held their
+// text twice), in any order: the cursor moves forward and restarts for an earlier element.
+TEST(PackedJsonArrayTest, ArrayElementsAreReadInPlaceInAnyOrder) {
+  const json value = PackedMember(R"([10,"a,b",{"c":[1,2]},[],null])");
+  const std::string_view text = PackedJsonText(value);
+  const std::unique_ptr<PackedArrayView> elements = PackedArrayElements(value);
+  ASSERT_EQ(elements->size(), 5u);
+  const std::vector<std::string> expected = {"10", "\"a,b\"", R"({"c":[1,2]})", "[]", "null"};
+  for (const size_t i : {2, 4, 0, 3, 3, 1, 4, 2}) {
+    const std::string_view element = elements->Text(i);
+    EXPECT_EQ(element, expected[i]) << i;
+    EXPECT_GE(element.data(), text.data()) << i;
+    EXPECT_LE(element.data() + element.size(), text.data() + text.size()) << i;
+    EXPECT_EQ(elements->At(i), json::parse(expected[i])) << i;
+  }
+}
+
+// An element's own members that a pack filter picks are cut out of its text, not parsed: the
+// same tree as a parse with the filter gives, whichever of its members are packed, with escaped
+// keys, and with the filter and the array policy still applied below the members kept.
+TEST(PackedJsonArrayTest, AnElementsPackedMembersAreCutOutOfItsText) {
+  const std::string element =
+      R"({"a":[1,2,3],"b\"q":{"x":{"y":[4]}},"c":5,"d":[{"e":[6,7,8]}],"extras":{"k":"]"}})";
+  const auto packed = Pack("{\"list\":[" + element + "," + element + "]}");
+  const JsonArrayPolicyFactory policy = [](const JsonPath& path) {
+    std::optional<JsonArrayPolicy> cut;
+    if (path.depth() == 3 && path.Is(2, "e")) cut = JsonArrayPolicy{1, nullptr};
+    return cut;
+  };
+  const std::vector<std::function<bool(const JsonPath&)>> filters = {
+      [](const JsonPath& path) { return path.depth() == 1 && path.Is(0, "extras"); },
+      [](const JsonPath& path) { return path.depth() == 1 && !path.Is(0, "d"); },
+      [](const JsonPath& path) { return path.depth() == 1 && path.Is(0, "a"); },
+      [](const JsonPath& path) { return path.depth() == 1 && path.Is(0, "b\"q"); },
+      [](const JsonPath& path) { return path.depth() == 2 && path.Is(1, "x"); },
+      [](const JsonPath& path) { return path.depth() == 1; }};
+  for (size_t f = 0; f < filters.size(); ++f) {
+    const json expected = ParseJsonStreaming(element, nullptr, filters[f], policy).document;
+    const json cut = packed->At(1, filters[f], policy);
+    EXPECT_EQ(cut, expected) << f;
+    EXPECT_EQ(cut.dump(), expected.dump()) << f;
+  }
+  const json kept = packed->At(0, filters[0], policy);
+  EXPECT_EQ(PackedJsonText(kept["extras"]), R"({"k":"]"})");
+  EXPECT_EQ(kept["d"], json::parse(R"([{"e":[6]}])"));
 }
 
 TEST(PackedJsonArrayTest, ForEachMemberVisitsWhatTheTreeHolds) {

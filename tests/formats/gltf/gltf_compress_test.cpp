@@ -22,14 +22,9 @@ namespace {
 
 using nlohmann::json;
 using testing::GltfFixture;
+using testing::JsonOfGlb;
 
 constexpr double kPi = 3.14159265358979323846;
-
-json JsonOfGlb(const std::string& glb) {
-  uint32_t length;
-  std::memcpy(&length, glb.data() + 12, 4);
-  return json::parse(glb.substr(20, length));
-}
 
 Channel MakeChannel(Path path, int width, std::vector<double> values,
                     Interpolation interpolation = Interpolation::kLinear) {

@@ -116,4 +116,10 @@ Asset ReadFixture(const GltfFixture& gltf) {
   return ReadGltf(gltf.Text(), options);
 }
 
+nlohmann::json JsonOfGlb(const std::string& glb) {
+  uint32_t length;
+  std::memcpy(&length, glb.data() + 12, 4);
+  return nlohmann::json::parse(glb.substr(20, length));
+}
+
 }  // namespace animconv::testing

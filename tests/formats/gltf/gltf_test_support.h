@@ -45,4 +45,7 @@ class GltfFixture {
 // The fixture's .gltf read by ReadGltf as "test.gltf".
 Asset ReadFixture(const GltfFixture& gltf);
 
+// The JSON chunk of a GLB.
+nlohmann::json JsonOfGlb(const std::string& glb);
+
 }  // namespace animconv::testing

@@ -18,12 +18,7 @@ namespace {
 
 using nlohmann::json;
 using testing::GltfFixture;
-
-json JsonOfGlb(const std::string& glb) {
-  uint32_t length;
-  std::memcpy(&length, glb.data() + 12, 4);
-  return json::parse(glb.substr(20, length));
-}
+using testing::JsonOfGlb;
 
 void ExpectSameClips(const Asset& a, const Asset& b) {
   ASSERT_EQ(a.clips.size(), b.clips.size());

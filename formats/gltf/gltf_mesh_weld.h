@@ -1,0 +1,59 @@
+// --compress for the meshes a glTF input passes through (docs/formats/gltf.md, "Compact output"):
+// a triangle primitive without indices, which stores a vertex once for every triangle that uses
+// it (flat-shaded exports, three.js's toNonIndexed), gets an index buffer, and its identical
+// vertices are stored once (khronos_Fox.glb: 1,728 vertices, 434 different), numbered in the
+// order the triangles first use them (the order a vertex fetch and meshopt's codec like best for
+// that triangle order). An indexed one has its identical vertices stored once, in their order.
+// Lossless: the same triangles in the same order, each vertex with the same bytes in every
+// attribute and morph target; only the storage changes.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "formats/gltf/gltf_document.h"
+
+namespace animconv {
+
+struct WeldedIndices {
+  size_t mesh = 0;  // source mesh and primitive
+  size_t primitive = 0;
+  int component_type = kGltfUnsignedShort;  // or kGltfUnsignedInt past 65,535 vertices
+  size_t count = 0;
+  std::string bytes;
+};
+
+struct MeshWeld {
+  std::map<size_t, std::string> view_bytes;  // source bufferView -> its bytes after
+  struct Accessor {
+    size_t count = 0;
+    size_t byte_offset = 0;
+  };
+  std::map<size_t, Accessor> accessors;  // source accessor -> its count and byteOffset after
+  std::vector<WeldedIndices> indices;    // by mesh, then primitive
+  size_t vertices_before = 0;            // of the primitives indexed
+  size_t vertices_after = 0;
+  // Indexed primitives whose identical vertices were merged; their index accessor keeps its
+  // place, its values rewritten.
+  size_t reordered = 0;
+  size_t reordered_before = 0;
+  size_t reordered_after = 0;
+
+  bool HasMesh(size_t mesh) const;
+  // The indices made for (mesh, primitive), or null.
+  const WeldedIndices* Find(size_t mesh, size_t primitive) const;
+  // Sets `indices` on the primitives of source mesh `mesh` (as the pass-through holds it) that
+  // were indexed: indices[k] is accessor `first_accessor + k`. True when it changed one.
+  bool SetIndices(size_t mesh, nlohmann::json& element, size_t first_accessor) const;
+};
+
+// The primitives of `source` that can be indexed and what changes for them. A primitive is left
+// as it is when indexing would not make it smaller, or when its accessors or their bufferViews
+// serve anything else (another primitive, a skin, an animation, an image), are sparse, or are laid
+// out in a way not described here (a view without byteStride holding two of them); and nothing is
+// changed in a document using an extension whose references we do not know (gltf_references.h).
+MeshWeld WeldMeshes(const GltfDocument& source);
+
+}  // namespace animconv

@@ -1,0 +1,234 @@
+// --compress indexes the triangle lists without indices that a glTF passes through
+// (formats/gltf/gltf_mesh_weld.h): each vertex stored once, the same triangles drawn with the same
+// bytes in every attribute and morph target. Checked here on our own reader's decoding of the
+// output's views; tests/interop/check_compress.mjs checks khronos_Fox.glb with three.js.
+#include "formats/gltf/gltf_mesh_weld.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "animconv/convert.h"
+#include "formats/gltf/gltf.h"
+#include "formats/gltf/gltf_test_support.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+using testing::GltfFixture;
+using testing::JsonOfGlb;
+
+std::string Render(const Asset& asset, bool compress, bool index_meshes = true) {
+  ConvertOptions options;
+  if (compress) {
+    options.write.gltf_compression = GltfCompression{};
+    options.write.gltf_compression->index_meshes = index_meshes;
+  }
+  return RenderAsset(asset, *FindFormat("glb"), options);
+}
+
+// A written GLB read back: its JSON and its views' bytes (meshopt-decoded by our reader).
+struct Written {
+  explicit Written(const std::string& glb)
+      : document(JsonOfGlb(glb)), asset(ReadGltf(glb, ReadOptions{})) {}
+  const std::string& View(size_t view) const {
+    return dynamic_cast<const GltfDocument&>(*asset.source_document).buffer_views.at(view);
+  }
+  // The bytes of element `i` of accessor `a`.
+  std::string Element(size_t a, size_t i) const {
+    const json& accessor = document["accessors"][a];
+    const json& view = document["bufferViews"][accessor["bufferView"].get<size_t>()];
+    const size_t components = accessor["type"] == "VEC2" ? 2 : accessor["type"] == "VEC3" ? 3 : 4;
+    const size_t bytes = components * 4;  // FLOAT only here
+    const size_t stride = view.value("byteStride", bytes);
+    return View(accessor["bufferView"].get<size_t>())
+        .substr(accessor.value("byteOffset", size_t{0}) + i * stride, bytes);
+  }
+  // The vertex drawn `k`-th by primitive `p` of mesh 0.
+  size_t Drawn(size_t p, size_t k) const {
+    const json& primitive = document["meshes"][0]["primitives"][p];
+    if (!primitive.contains("indices")) return k;
+    const json& accessor = document["accessors"][primitive["indices"].get<size_t>()];
+    const char* data =
+        View(accessor["bufferView"].get<size_t>()).data() + accessor.value("byteOffset", size_t{0});
+    if (accessor["componentType"] == kGltfUnsignedByte) return static_cast<uint8_t>(data[k]);
+    EXPECT_EQ(accessor["componentType"], kGltfUnsignedShort);
+    uint16_t index;
+    std::memcpy(&index, data + 2 * k, 2);
+    return index;
+  }
+  // Every attribute and target accessor of primitive `p` of mesh 0, by a name of its own.
+  std::vector<std::pair<std::string, size_t>> Accessors(size_t p) const {
+    const json& primitive = document["meshes"][0]["primitives"][p];
+    std::vector<std::pair<std::string, size_t>> out;
+    for (const auto& [name, a] : primitive["attributes"].items()) out.emplace_back(name, a);
+    for (size_t t = 0; primitive.contains("targets") && t < primitive["targets"].size(); ++t) {
+      for (const auto& [name, a] : primitive["targets"][t].items()) {
+        out.emplace_back(name + "/" + std::to_string(t), a);
+      }
+    }
+    return out;
+  }
+
+  json document;
+  Asset asset;
+};
+
+// Two triangles of a quad, six vertices, four different, and a fifth that differs from one only
+// by the sign of a zero normal component (bytes differ: stored apart). POSITION and its morph
+// target one after the other in one view of byteStride 12 (as khronos_Fox.glb lays out its
+// TEXCOORD_0 and JOINTS_0), NORMAL and TEXCOORD_0 interleaved in another (byteStride 20).
+GltfFixture QuadFixture() {
+  GltfFixture gltf;
+  gltf.AddNodes({"quad"});
+  gltf.document()["nodes"][0]["mesh"] = 0;
+  const float corners[4][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}};
+  const int order[6] = {0, 1, 2, 0, 2, 3};
+  std::vector<float> positions_then_deltas;
+  std::vector<float> normals_uvs;
+  for (int k = 0; k < 6; ++k) {
+    const float* c = corners[order[k]];
+    positions_then_deltas.insert(positions_then_deltas.end(), {c[0], c[1], c[2]});
+    // The fifth vertex repeats the third but for a normal of -0 in x.
+    const float x = k == 4 ? -0.0f : 0.0f;
+    normals_uvs.insert(normals_uvs.end(), {x, 0.0f, 1.0f, c[0], c[1]});
+  }
+  for (int k = 0; k < 6; ++k) {
+    positions_then_deltas.insert(positions_then_deltas.end(),
+                                 {0.0f, 0.0f, 0.25f * static_cast<float>(order[k])});
+  }
+  const size_t shared = gltf.AddView(positions_then_deltas, {{"byteStride", 12}});
+  const size_t interleaved = gltf.AddView(normals_uvs, {{"byteStride", 20}});
+  const auto accessor = [&](size_t view, size_t offset, const char* type) {
+    return gltf.AddAccessor({{"bufferView", view},
+                             {"byteOffset", offset},
+                             {"componentType", 5126},
+                             {"count", 6},
+                             {"type", type}});
+  };
+  json positions = {{"bufferView", shared}, {"componentType", 5126}, {"count", 6},
+                    {"type", "VEC3"},       {"min", {0, 0, 0}},      {"max", {1, 1, 0}}};
+  const size_t position = gltf.AddAccessor(positions);
+  const size_t delta = accessor(shared, 72, "VEC3");
+  const size_t normal = accessor(interleaved, 0, "VEC3");
+  const size_t uv = accessor(interleaved, 12, "VEC2");
+  gltf.document()["meshes"] = {
+      {{"primitives",
+        {{{"attributes", {{"POSITION", position}, {"NORMAL", normal}, {"TEXCOORD_0", uv}}},
+          {"targets", {{{"POSITION", delta}}}}}}},
+       {"weights", {0.0}}}};
+  gltf.AddChannel(0, 0, "translation", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                  gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
+  return gltf;
+}
+
+TEST(GltfMeshWeldTest, ATriangleListWithoutIndicesIsIndexedEachVertexOnce) {
+  const Asset source = ReadGltf(QuadFixture().Glb(), ReadOptions{});
+  const Written plain(Render(source, false));
+  const Written welded(Render(source, true));
+  const json& primitive = welded.document["meshes"][0]["primitives"][0];
+  ASSERT_TRUE(primitive.contains("indices"));
+  EXPECT_FALSE(plain.document["meshes"][0]["primitives"][0].contains("indices"));
+  EXPECT_EQ(welded.document["accessors"][primitive["indices"].get<size_t>()]["count"], 6);
+  const auto accessors = welded.Accessors(0);
+  ASSERT_EQ(accessors.size(), 4u);
+  for (const auto& [name, a] : accessors) {
+    EXPECT_EQ(welded.document["accessors"][a]["count"], 5) << name;  // -0 kept apart
+  }
+  // POSITION keeps its bounds (the same values).
+  EXPECT_EQ(welded.document["accessors"][primitive["attributes"]["POSITION"].get<size_t>()]["max"],
+            json({1, 1, 0}));
+  // Drawn vertex for drawn vertex, every attribute and target has the plain output's bytes.
+  const auto plain_accessors = plain.Accessors(0);
+  for (size_t i = 0; i < accessors.size(); ++i) {
+    ASSERT_EQ(accessors[i].first, plain_accessors[i].first);
+    for (size_t k = 0; k < 6; ++k) {
+      EXPECT_EQ(welded.Element(accessors[i].second, welded.Drawn(0, k)),
+                plain.Element(plain_accessors[i].second, k))
+          << accessors[i].first << " vertex " << k;
+    }
+  }
+  // Vertices are numbered as the triangles first use them.
+  std::vector<size_t> drawn;
+  for (size_t k = 0; k < 6; ++k) drawn.push_back(welded.Drawn(0, k));
+  EXPECT_EQ(drawn, (std::vector<size_t>{0, 1, 2, 0, 3, 4}));
+  // --compress-keep-vertices leaves the mesh as it was.
+  const Written kept(Render(source, true, false));
+  EXPECT_FALSE(kept.document["meshes"][0]["primitives"][0].contains("indices"));
+}
+
+// The same quad drawn through 8-bit indices that name every vertex twice over: the identical
+// vertices are stored once in their order and the index accessor keeps its place and type.
+TEST(GltfMeshWeldTest, AnIndexedListStoresIdenticalVerticesOnce) {
+  GltfFixture gltf = QuadFixture();
+  const std::vector<uint8_t> order = {0, 1, 2, 3, 4, 5, 5, 4, 3};
+  const size_t index = gltf.AddAccessor({{"bufferView", gltf.AddView(order)},
+                                         {"componentType", kGltfUnsignedByte},
+                                         {"count", order.size()},
+                                         {"type", "SCALAR"}});
+  gltf.document()["meshes"][0]["primitives"][0]["indices"] = index;
+  const Asset source = ReadGltf(gltf.Glb(), ReadOptions{});
+  const Written plain(Render(source, false));
+  const Written merged(Render(source, true));
+  const json& primitive = merged.document["meshes"][0]["primitives"][0];
+  const json& indices = merged.document["accessors"][primitive["indices"].get<size_t>()];
+  EXPECT_EQ(indices["componentType"], kGltfUnsignedByte);
+  EXPECT_EQ(indices["count"], 9);
+  std::vector<size_t> drawn;
+  for (size_t k = 0; k < order.size(); ++k) drawn.push_back(merged.Drawn(0, k));
+  EXPECT_EQ(drawn, (std::vector<size_t>{0, 1, 2, 0, 3, 4, 4, 3, 0}));
+  const auto accessors = merged.Accessors(0);
+  const auto plain_accessors = plain.Accessors(0);
+  ASSERT_EQ(accessors.size(), plain_accessors.size());
+  for (size_t i = 0; i < accessors.size(); ++i) {
+    EXPECT_EQ(merged.document["accessors"][accessors[i].second]["count"], 5);
+    for (size_t k = 0; k < order.size(); ++k) {
+      EXPECT_EQ(merged.Element(accessors[i].second, merged.Drawn(0, k)),
+                plain.Element(plain_accessors[i].second, plain.Drawn(0, k)))
+          << accessors[i].first << " vertex " << k;
+    }
+  }
+}
+
+TEST(GltfMeshWeldTest, WhatIndexingCannotChangeAloneIsLeftAsItIs) {
+  // Two primitives drawing the same accessors: the vertices serve both.
+  GltfFixture shared = QuadFixture();
+  json& primitives = shared.document()["meshes"][0]["primitives"];
+  primitives.push_back(primitives[0]);
+  // A triangle strip: indexing it would need its own rules.
+  GltfFixture strip = QuadFixture();
+  strip.document()["meshes"][0]["primitives"][0]["mode"] = 5;
+  // A view that also holds what an image reads.
+  GltfFixture image = QuadFixture();
+  image.document()["images"] = {{{"bufferView", 1}, {"mimeType", "image/png"}}};
+  for (GltfFixture* gltf : {&shared, &strip, &image}) {
+    const Asset source = ReadGltf(gltf->Glb(), ReadOptions{});
+    const Written written(Render(source, true));
+    for (const json& primitive : written.document["meshes"][0]["primitives"]) {
+      EXPECT_FALSE(primitive.contains("indices"));
+    }
+  }
+}
+
+// Six different vertices: an index buffer would only add bytes.
+TEST(GltfMeshWeldTest, AListOfDifferentVerticesIsNotIndexed) {
+  GltfFixture gltf;
+  gltf.AddNodes({"triangles"});
+  gltf.document()["nodes"][0]["mesh"] = 0;
+  std::vector<float> positions;
+  for (int v = 0; v < 6; ++v)
+    positions.insert(positions.end(),
+                     {1.0f * static_cast<float>(v), 0.5f * static_cast<float>(v), 0.0f});
+  const size_t position = gltf.AddFloats(positions, "VEC3", 6);
+  gltf.document()["meshes"] = {{{"primitives", {{{"attributes", {{"POSITION", position}}}}}}}};
+  gltf.AddChannel(0, 0, "translation", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                  gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
+  const Written written(Render(ReadGltf(gltf.Glb(), ReadOptions{}), true));
+  EXPECT_FALSE(written.document["meshes"][0]["primitives"][0].contains("indices"));
+}
+
+}  // namespace
+}  // namespace animconv

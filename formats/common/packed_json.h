@@ -85,6 +85,8 @@ class PackedArrayView {
 // `value` must outlive the view), or an array (its text held by the view); null for any other
 // value.
 std::unique_ptr<PackedArrayView> PackedArrayElements(const nlohmann::json& value);
+// Not for a temporary: the view would refer to text freed at the end of the statement.
+std::unique_ptr<PackedArrayView> PackedArrayElements(nlohmann::json&& value) = delete;
 
 // Calls `visit` with each member of the object `value` in key order (the order of a tree's
 // members), its value parsed only then, with the members `pack` picks (paths from the member's

@@ -93,11 +93,21 @@ bool FindBlocks(std::vector<Attribute>& group, size_t count) {
 }
 
 size_t ComponentCount(const json& type) {
+  // No matrices: their columns are padded to 4 bytes (glTF 2.0 §3.6.2.4), so a MAT2 of bytes is 8
+  // bytes, not 4; no attribute the spec defines is one, and none is indexed here.
   static const std::map<std::string, size_t> kCounts = {
-      {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}, {"MAT2", 4}, {"MAT3", 9}, {"MAT4", 16}};
+      {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}};
   if (!type.is_string()) return 0;
   const auto found = kCounts.find(type.get<std::string>());
   return found == kCounts.end() ? 0 : found->second;
+}
+
+// Whether `count` (>= 1) elements of `bytes` each, `stride` apart from `offset`, lie within
+// `size` bytes; written so that no product can wrap (a count is any integer a file gives: 2^61 + 1
+// elements of 8 bytes wrapped to 0 and passed).
+bool FitsIn(size_t size, size_t offset, size_t stride, size_t count, size_t bytes) {
+  if (count == 0 || offset > size || bytes > size - offset) return false;
+  return count - 1 <= (size - offset - bytes) / stride;
 }
 
 std::optional<size_t> Natural(const json* value, size_t absent) {
@@ -108,6 +118,7 @@ std::optional<size_t> Natural(const json* value, size_t absent) {
 
 // A primitive's own index accessor, rewritten in place: its view holds it alone, tightly packed.
 struct IndexData {
+  size_t accessor = 0;
   size_t view = 0;
   size_t offset = 0;
   size_t bytes = 0;  // per index: 1, 2 or 4
@@ -145,11 +156,12 @@ std::optional<IndexData> OwnIndices(const json& reference, const GltfDocument& s
       component != kGltfUnsignedInt) {
     return std::nullopt;
   }
-  IndexData index{*v, *offset, static_cast<size_t>(ComponentSize(component)), *n};
+  IndexData index{*a, *v, *offset, static_cast<size_t>(ComponentSize(component)), *n};
   const json view = source.lists.buffer_views->At(index.view);
   if (references.views[index.view] != 1 || view.contains("byteStride") || index.count == 0 ||
       index.count % 3 != 0 ||
-      index.offset + index.count * index.bytes > source.buffer_views[index.view].size()) {
+      !FitsIn(source.buffer_views[index.view].size(), index.offset, index.bytes, index.count,
+              index.bytes)) {
     return std::nullopt;
   }
   return index;
@@ -206,8 +218,7 @@ std::optional<Candidate> Eligible(const json& primitive, const GltfDocument& sou
       const std::optional<size_t> stride = Natural(Find(view, "byteStride"), 0);
       if (!stride || (*stride != 0 && *stride < bytes)) return std::nullopt;
       Attribute attribute{*a, *v, *offset, *stride == 0 ? bytes : *stride, bytes, 0};
-      if (*n == 0 ||
-          attribute.offset + attribute.stride * (*n - 1) + bytes > source.buffer_views[*v].size()) {
+      if (!FitsIn(source.buffer_views[*v].size(), attribute.offset, attribute.stride, *n, bytes)) {
         return std::nullopt;
       }
       ++per_view[*v];
@@ -308,6 +319,9 @@ void Weld(const Candidate& candidate, const GltfDocument& source, size_t mesh, s
       WriteIndex(&bytes[index.offset + k * index.bytes], index.bytes, drawn[k]);
     }
     weld.view_bytes[index.view] = std::move(bytes);
+    // The index accessor's min and max, when it has them, are those of its new values.
+    const auto [lowest, highest] = std::minmax_element(drawn.begin(), drawn.end());
+    weld.index_ranges[index.accessor] = {*lowest, *highest};
     ++weld.reordered;
     weld.reordered_before += count;
     weld.reordered_after += unique;

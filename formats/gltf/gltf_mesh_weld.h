@@ -8,9 +8,11 @@
 // attribute and morph target; only the storage changes.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/gltf/gltf_document.h"
@@ -32,8 +34,10 @@ struct MeshWeld {
     size_t byte_offset = 0;
   };
   std::map<size_t, Accessor> accessors;  // source accessor -> its count and byteOffset after
-  std::vector<WeldedIndices> indices;    // by mesh, then primitive
-  size_t vertices_before = 0;            // of the primitives indexed
+  // Source index accessor rewritten in place -> the least and greatest of its new values.
+  std::map<size_t, std::pair<uint32_t, uint32_t>> index_ranges;
+  std::vector<WeldedIndices> indices;  // by mesh, then primitive
+  size_t vertices_before = 0;          // of the primitives indexed
   size_t vertices_after = 0;
   // Indexed primitives whose identical vertices were merged; their index accessor keeps its
   // place, its values rewritten.
@@ -51,9 +55,9 @@ struct MeshWeld {
 
 // The primitives of `source` that can be indexed and what changes for them. A primitive is left
 // as it is when indexing would not make it smaller, or when its accessors or their bufferViews
-// serve anything else (another primitive, a skin, an animation, an image), are sparse, or are laid
-// out in a way not described here (a view without byteStride holding two of them); and nothing is
-// changed in a document using an extension whose references we do not know (gltf_references.h).
+// serve anything else (another primitive, a skin, an animation, an image), are sparse or matrices,
+// or overlap in a view other than by interleaving; and nothing is changed in a document using an
+// extension whose references we do not know (gltf_references.h).
 MeshWeld WeldMeshes(const GltfDocument& source);
 
 }  // namespace animconv

@@ -38,6 +38,8 @@ class GltfObjectList {
 class GltfMeshPrimitives {
  public:
   explicit GltfMeshPrimitives(const nlohmann::json& mesh);
+  // Not for a temporary: the primitives are read where they stand in `mesh` (PackedArrayView).
+  explicit GltfMeshPrimitives(nlohmann::json&& mesh) = delete;
 
   // Whether the mesh has `primitives`, and whether it is an array.
   bool present() const { return present_; }
@@ -50,6 +52,7 @@ class GltfMeshPrimitives {
 
   // The targets of `primitive` (one At gave), or null when it has none or they are no array.
   static std::unique_ptr<PackedArrayView> Targets(const nlohmann::json& primitive);
+  static std::unique_ptr<PackedArrayView> Targets(nlohmann::json&& primitive) = delete;
   static bool HasTargets(const nlohmann::json& primitive);
 
  private:

@@ -298,6 +298,10 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
         accessor["byteOffset"] = welded->second.byte_offset;
       }
     }
+    if (const auto range = weld.index_ranges.find(a); range != weld.index_ranges.end()) {
+      if (accessor.contains("min")) accessor["min"] = {range->second.first};
+      if (accessor.contains("max")) accessor["max"] = {range->second.second};
+    }
     builder.AddAccessorDefinition(accessor);
     if (meshopt) kept_accessors.push_back(std::move(accessor));
   }

@@ -97,19 +97,21 @@ TEST(PackedJsonArrayTest, ArrayElementsOfAPackedArrayOrATree) {
   // The elements are cut out of the packed text, each as dump() writes it, one larger than a
   // chunk among them; and an empty array has none.
   const std::string large = json(std::string(70000, 'q')).dump();
-  const std::unique_ptr<PackedArrayView> cut =
-      PackedArrayElements(PackedMember("[{\"k\":[1]}," + large + ",2]"));
+  // (The view refers to the value's text: it must outlive the view, PackedArrayElements.)
+  const json cut_value = PackedMember("[{\"k\":[1]}," + large + ",2]");
+  const std::unique_ptr<PackedArrayView> cut = PackedArrayElements(cut_value);
   ASSERT_NE(cut, nullptr);
   ASSERT_EQ(cut->size(), 3u);
   EXPECT_EQ(cut->Text(0), R"({"k":[1]})");
   EXPECT_EQ(cut->Text(1), large);
   EXPECT_EQ(cut->Text(2), "2");
-  const std::unique_ptr<PackedArrayView> none = PackedArrayElements(PackedMember("[]"));
+  const json empty = PackedMember("[]");
+  const std::unique_ptr<PackedArrayView> none = PackedArrayElements(empty);
   ASSERT_NE(none, nullptr);
   EXPECT_EQ(none->size(), 0u);
-  EXPECT_EQ(PackedArrayElements(PackedMember("{}")), nullptr);
-  EXPECT_EQ(PackedArrayElements(PackedMember("null")), nullptr);
-  EXPECT_EQ(PackedArrayElements(json::object()), nullptr);
+  for (const json& other : {PackedMember("{}"), PackedMember("null"), json::object()}) {
+    EXPECT_EQ(PackedArrayElements(other), nullptr);
+  }
 }
 
 // A packed array's elements are read where they stand, not copied (a mesh's primitives held their

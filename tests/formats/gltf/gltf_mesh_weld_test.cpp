@@ -8,6 +8,7 @@
 
 #include <cstring>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "animconv/convert.h"
@@ -168,7 +169,9 @@ TEST(GltfMeshWeldTest, AnIndexedListStoresIdenticalVerticesOnce) {
   const size_t index = gltf.AddAccessor({{"bufferView", gltf.AddView(order)},
                                          {"componentType", kGltfUnsignedByte},
                                          {"count", order.size()},
-                                         {"type", "SCALAR"}});
+                                         {"type", "SCALAR"},
+                                         {"min", {0}},
+                                         {"max", {5}}});
   gltf.document()["meshes"][0]["primitives"][0]["indices"] = index;
   const Asset source = ReadGltf(gltf.Glb(), ReadOptions{});
   const Written plain(Render(source, false));
@@ -177,6 +180,9 @@ TEST(GltfMeshWeldTest, AnIndexedListStoresIdenticalVerticesOnce) {
   const json& indices = merged.document["accessors"][primitive["indices"].get<size_t>()];
   EXPECT_EQ(indices["componentType"], kGltfUnsignedByte);
   EXPECT_EQ(indices["count"], 9);
+  // Its bounds are those of the new values (the validator's ACCESSOR_MAX_MISMATCH otherwise).
+  EXPECT_EQ(indices["min"], json({0}));
+  EXPECT_EQ(indices["max"], json({4}));
   std::vector<size_t> drawn;
   for (size_t k = 0; k < order.size(); ++k) drawn.push_back(merged.Drawn(0, k));
   EXPECT_EQ(drawn, (std::vector<size_t>{0, 1, 2, 0, 3, 4, 4, 3, 0}));
@@ -210,6 +216,33 @@ TEST(GltfMeshWeldTest, WhatIndexingCannotChangeAloneIsLeftAsItIs) {
     for (const json& primitive : written.document["meshes"][0]["primitives"]) {
       EXPECT_FALSE(primitive.contains("indices"));
     }
+  }
+}
+
+// A count no view can hold (2^61 + 1 elements of 8 bytes wrapped to 0 in the range check and the
+// vertex copy overran its buffer), and a matrix attribute (its columns are padded: MAT2 of bytes
+// is 8 bytes, which a count of components times their size took for 4) are left as they are.
+TEST(GltfMeshWeldTest, ACountBeyondItsViewOrAMatrixAttributeIsLeftAsItIs) {
+  for (const auto& [type, component, count] :
+       {std::tuple<const char*, int, uint64_t>{"VEC2", 5126, (uint64_t{1} << 61) + 1},
+        std::tuple<const char*, int, uint64_t>{"MAT2", kGltfUnsignedByte, 3}}) {
+    GltfFixture gltf;
+    gltf.AddNodes({"mesh"});
+    gltf.document()["nodes"][0]["mesh"] = 0;
+    // Three equal 8-byte elements: a MAT2 of bytes read as 4 bytes would merge them.
+    const std::vector<uint8_t> bytes = {1, 2, 0, 0, 3, 4, 0, 0, 1, 2, 0, 0,
+                                        5, 6, 0, 0, 1, 2, 0, 0, 7, 8, 0, 0};
+    const size_t accessor =
+        gltf.AddAccessor({{"bufferView", gltf.AddView(bytes, {{"byteStride", 8}})},
+                          {"componentType", component},
+                          {"count", count},
+                          {"type", type}});
+    gltf.document()["meshes"] = {{{"primitives", {{{"attributes", {{"_DATA", accessor}}}}}}}};
+    gltf.AddChannel(0, 0, "translation", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                    gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
+    const Written written(Render(ReadGltf(gltf.Glb(), ReadOptions{}), true));
+    EXPECT_FALSE(written.document["meshes"][0]["primitives"][0].contains("indices")) << type;
+    EXPECT_EQ(written.document["accessors"][0]["count"], count) << type;
   }
 }
 

@@ -181,8 +181,8 @@ TEST(GltfMeshWeldTest, AnIndexedListStoresIdenticalVerticesOnce) {
   EXPECT_EQ(indices["componentType"], kGltfUnsignedByte);
   EXPECT_EQ(indices["count"], 9);
   // Its bounds are those of the new values (the validator's ACCESSOR_MAX_MISMATCH otherwise).
-  EXPECT_EQ(indices["min"], json({0}));
-  EXPECT_EQ(indices["max"], json({4}));
+  EXPECT_EQ(indices["min"], json::array({0}));
+  EXPECT_EQ(indices["max"], json::array({4}));
   std::vector<size_t> drawn;
   for (size_t k = 0; k < order.size(); ++k) drawn.push_back(merged.Drawn(0, k));
   EXPECT_EQ(drawn, (std::vector<size_t>{0, 1, 2, 0, 3, 4, 4, 3, 0}));

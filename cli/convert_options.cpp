@@ -74,6 +74,15 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
        "--compress without indexing the triangle lists that have no indices (by default each "
        "of their vertices is stored once: the same triangles and values, vertices renumbered); "
        "implies --compress")
+      ("compress-meshes", po::bool_switch(&values->compress_meshes),
+       "--compress plus the meshes passed through quantized (KHR_mesh_quantization, required): "
+       "positions on a 16-bit grid whose dequantization goes into the mesh's node, normals, "
+       "texture coordinates and colours as normalized integers; lossy, each within a bound "
+       "(--mesh-tolerance, 0.5 deg, 1e-5, 0.002) and the largest errors reported; implies "
+       "--compress")
+      ("mesh-tolerance", po::value(&values->mesh_tolerance)->value_name("F"),
+       "--compress-meshes: the most a vertex (and a morph delta) may move, as a fraction of its "
+       "mesh's largest bounding-box side (default 1e-4); implies --compress-meshes")
       ("precision", po::value(&values->precision),
        "unity-csv: decimals per value (the exporter writes 3); default: shortest text that "
        "reads back as the same float");

@@ -224,7 +224,14 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
     values.reduction.drop_rest_constant = !Given(given, "reduce-keep-rest");
     options->reduce = values.reduction;
   }
-  if (values.compress_without_meshopt || values.compress_keep_vertices) values.compress = true;
+  if (Given(given, "mesh-tolerance")) values.compress_meshes = true;
+  if (values.compress_meshes && !(values.mesh_tolerance > 0 && values.mesh_tolerance < 1 &&
+                                  std::isfinite(values.mesh_tolerance))) {
+    ThrowUsage("--mesh-tolerance must be a fraction of a mesh's size, above 0 and below 1");
+  }
+  if (values.compress_without_meshopt || values.compress_keep_vertices || values.compress_meshes) {
+    values.compress = true;
+  }
   if (values.compress) {
     // --compress may add a tenth of the tolerances (the --reduce-* values, else their defaults)
     // and --reduce keeps the other nine tenths, so the two together never exceed what was asked
@@ -234,6 +241,8 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
     GltfCompression compression;
     compression.meshopt = !values.compress_without_meshopt;
     compression.index_meshes = !values.compress_keep_vertices;
+    compression.quantize_meshes = values.compress_meshes;
+    compression.mesh_position_fraction = values.mesh_tolerance;
     compression.rotation_degrees = asked.rotation_degrees * kCompressShare;
     compression.translation_metres = asked.translation_metres * kCompressShare;
     compression.scale_ratio = asked.scale_ratio * kCompressShare;

@@ -14,41 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-// How many times each accessor and bufferView is referred to, anywhere we know of.
-struct References {
-  std::vector<size_t> accessors;
-  std::vector<size_t> views;
-};
-
-References CountReferences(const GltfDocument& source) {
-  References counts;
-  counts.accessors.assign(source.lists.accessors->size(), 0);
-  counts.views.assign(source.lists.buffer_views->size(), 0);
-  const auto count = [](std::vector<size_t>& into) {
-    return [&into](const json& reference) {
-      if (const std::optional<size_t> index = ValidIndex(reference, into.size())) ++into[*index];
-      return false;
-    };
-  };
-  ForEachSourceReference(source.lists, count(counts.accessors), count(counts.views));
-  for (size_t a = 0; a < source.lists.accessors->size(); ++a) {
-    const json accessor = source.lists.accessors->At(a);
-    ForEachAccessorView(accessor, count(counts.views));
-  }
-  const PackedJsonArray* animations = source.lists.animations.get();
-  for (size_t a = 0; animations && a < animations->size(); ++a) {
-    const json animation = animations->At(a);
-    const json* samplers = Find(animation, "samplers");
-    if (!samplers || !samplers->is_array()) continue;
-    for (const json& sampler : *samplers) {
-      for (const char* key : {"input", "output"}) {
-        if (const json* reference = Find(sampler, key)) count(counts.accessors)(*reference);
-      }
-    }
-  }
-  return counts;
-}
-
 // One accessor of a primitive (an attribute or a morph target's) and where its elements lie.
 struct Attribute {
   size_t accessor = 0;
@@ -92,30 +57,6 @@ bool FindBlocks(std::vector<Attribute>& group, size_t count) {
   return true;
 }
 
-size_t ComponentCount(const json& type) {
-  // No matrices: their columns are padded to 4 bytes (glTF 2.0 §3.6.2.4), so a MAT2 of bytes is 8
-  // bytes, not 4; no attribute the spec defines is one, and none is indexed here.
-  static const std::map<std::string, size_t> kCounts = {
-      {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}};
-  if (!type.is_string()) return 0;
-  const auto found = kCounts.find(type.get<std::string>());
-  return found == kCounts.end() ? 0 : found->second;
-}
-
-// Whether `count` (>= 1) elements of `bytes` each, `stride` apart from `offset`, lie within
-// `size` bytes; written so that no product can wrap (a count is any integer a file gives: 2^61 + 1
-// elements of 8 bytes wrapped to 0 and passed).
-bool FitsIn(size_t size, size_t offset, size_t stride, size_t count, size_t bytes) {
-  if (count == 0 || offset > size || bytes > size - offset) return false;
-  return count - 1 <= (size - offset - bytes) / stride;
-}
-
-std::optional<size_t> Natural(const json* value, size_t absent) {
-  if (!value) return absent;
-  if (!value->is_number_integer() || value->get<int64_t>() < 0) return std::nullopt;
-  return static_cast<size_t>(value->get<int64_t>());
-}
-
 // A primitive's own index accessor, rewritten in place: its view holds it alone, tightly packed.
 struct IndexData {
   size_t accessor = 0;
@@ -136,7 +77,7 @@ struct Candidate {
 // The index accessor of `primitive` when it serves that primitive alone and is a whole number of
 // triangles of UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT; else nullopt.
 std::optional<IndexData> OwnIndices(const json& reference, const GltfDocument& source,
-                                    const References& references) {
+                                    const ReferenceCounts& references) {
   const std::optional<size_t> a = ValidIndex(reference, references.accessors.size());
   if (!a || references.accessors[*a] != 1) return std::nullopt;
   const json accessor = source.lists.accessors->At(*a);
@@ -170,7 +111,7 @@ std::optional<IndexData> OwnIndices(const json& reference, const GltfDocument& s
 // The primitive's accessors when it is a triangle list whose accessors (and their views) serve it
 // alone, all as long and laid out as described; else nullopt.
 std::optional<Candidate> Eligible(const json& primitive, const GltfDocument& source,
-                                  const References& references) {
+                                  const ReferenceCounts& references) {
   if (!primitive.is_object()) return std::nullopt;
   if (Natural(Find(primitive, "mode"), 4) != std::optional<size_t>(4)) return std::nullopt;
   if (const json* extensions = Find(primitive, "extensions")) {
@@ -212,7 +153,7 @@ std::optional<Candidate> Eligible(const json& primitive, const GltfDocument& sou
       const size_t bytes = (component_type && component_type->is_number_integer()
                                 ? static_cast<size_t>(ComponentSize(component_type->get<int>()))
                                 : 0) *
-                           ComponentCount(accessor.value("type", json()));
+                           VectorComponents(accessor.value("type", json()));
       if (bytes == 0) return std::nullopt;
       const json view = source.lists.buffer_views->At(*v);
       const std::optional<size_t> stride = Natural(Find(view, "byteStride"), 0);
@@ -410,7 +351,7 @@ MeshWeld WeldMeshes(const GltfDocument& source) {
       !AllReferencesKnown(source.json)) {
     return weld;
   }
-  const References references = CountReferences(source);
+  const ReferenceCounts references = CountReferences(source);
   for (size_t m = 0; m < meshes->size(); ++m) {
     const json mesh = meshes->At(m);
     const GltfMeshPrimitives primitives(mesh);

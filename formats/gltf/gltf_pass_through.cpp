@@ -7,6 +7,7 @@
 #include <set>
 
 #include "formats/gltf/gltf_compress_views.h"
+#include "formats/gltf/gltf_mesh_quantize.h"
 #include "formats/gltf/gltf_mesh_weld.h"
 #include "formats/gltf/gltf_object_list.h"
 #include "formats/gltf/gltf_references.h"
@@ -52,6 +53,18 @@ std::string MimeTypeOf(const std::string& uri, const std::string& bytes) {
   const std::string extension = dot == std::string::npos ? "" : uri.substr(dot + 1);
   if (extension == "avif") return "image/avif";
   return "";
+}
+
+// A bufferView's definition with the byteStride its quantized elements need (or none).
+json QuantizedViewDefinition(json definition, size_t view, const MeshQuantization& quantized) {
+  const auto found = quantized.views.find(view);
+  if (found == quantized.views.end()) return definition;
+  if (found->second.stride == 0) {
+    definition.erase("byteStride");
+  } else {
+    definition["byteStride"] = found->second.stride;
+  }
+  return definition;
 }
 
 void EraseExtension(GltfOutputJson& document, const char* list, const std::string& name) {
@@ -130,9 +143,18 @@ void GltfBuilder::Finish(GltfOutputJson& document) {
   }
 }
 
+void AddRequiredExtension(GltfOutputJson& document, const std::string& name) {
+  for (const char* list : {"extensionsUsed", "extensionsRequired"}) {
+    json& names = document[list];
+    if (!names.is_array()) names = json::array();
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+}
+
 GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
                                             Diagnostics* diagnostics, bool meshopt,
-                                            const GltfNodeEdit& edit_node, bool index_meshes) {
+                                            const GltfNodeEdit& edit_node,
+                                            const PassThroughMeshes& mesh_options) {
   // The source's members are referred to, not copied (gltf_output.h), leaving out the buffers
   // this writer replaces (see SerializeGltfText); a member is copied only where this changes it.
   // The packed accessors, bufferViews and animations (GltfLists) are decoded one at a time.
@@ -218,7 +240,12 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   const bool renumber = !IsIdentity(accessor_map) || !IsIdentity(view_map);
   // --compress: triangle lists without indices indexed (gltf_mesh_weld.h). Their index accessors
   // come after the kept accessors, and their bufferViews after the kept views.
-  const MeshWeld weld = index_meshes ? WeldMeshes(source) : MeshWeld();
+  const MeshWeld weld = mesh_options.index ? WeldMeshes(source) : MeshWeld();
+  // --compress-meshes: the quantized accessors are rewritten in place, each in its own view.
+  const MeshQuantization quantized =
+      mesh_options.quantize
+          ? QuantizeMeshes(source, weld, *mesh_options.quantize, mesh_options.transform_animated)
+          : MeshQuantization();
   const size_t kept_accessor_count =
       static_cast<size_t>(std::count(keep_accessor.begin(), keep_accessor.end(), true));
   const size_t kept_view_count =
@@ -229,6 +256,9 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
                               "vertex stored once: {} -> {} vertices (lossless: the same "
                               "triangles, every vertex with the same values)",
                               weld.indices.size(), weld.vertices_before, weld.vertices_after));
+  }
+  if (mesh_options.quantize) {
+    AddDiagnostic(diagnostics, Severity::kInfo, quantized.Summary(*mesh_options.quantize));
   }
   if (weld.reordered > 0) {
     AddDiagnostic(
@@ -254,7 +284,8 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
           list->key() == "images" ? source.external_images.find(i) : source.external_images.end();
       const bool embed = image != source.external_images.end() && !image->second.empty();
       const bool welded = meshes && weld.HasMesh(i);
-      if (!renumber && !embed && !(nodes && edit_node) && !(meshes && meshopt) && !welded) {
+      if (!renumber && !embed && !(nodes && (edit_node || !quantized.meshes.empty())) &&
+          !(meshes && meshopt) && !welded) {
         text.AppendText(list->Text(i));
         continue;
       }
@@ -268,6 +299,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       if (welded) changed = weld.SetIndices(i, element, kept_accessor_count) || changed;
       if (meshes && meshopt) CollectIndexAccessors(element, index_accessors);
       if (nodes && edit_node) changed = edit_node(i, element) || changed;
+      if (nodes) changed = quantized.EditNode(element) || changed;
       if (embed) {
         embedded.emplace_back(i, &image->second);
         const std::string mime = MimeTypeOf(element.value("uri", ""), image->second);
@@ -302,6 +334,13 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       if (accessor.contains("min")) accessor["min"] = {range->second.first};
       if (accessor.contains("max")) accessor["max"] = {range->second.second};
     }
+    if (const auto change = quantized.accessors.find(a); change != quantized.accessors.end()) {
+      accessor.erase("byteOffset");  // the view holds its quantized elements alone
+      for (auto it = change->second.begin(); it != change->second.end(); ++it) {
+        accessor[it.key()] = it.value();
+      }
+      if (accessor["normalized"] == false) accessor.erase("normalized");
+    }
     builder.AddAccessorDefinition(accessor);
     if (meshopt) kept_accessors.push_back(std::move(accessor));
   }
@@ -321,7 +360,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   if (meshopt) {
     json kept_views = json::array();
     for (size_t v = 0; v < view_count; ++v) {
-      if (keep_view[v]) kept_views.push_back(views->At(v));
+      if (keep_view[v]) kept_views.push_back(QuantizedViewDefinition(views->At(v), v, quantized));
     }
     layouts = PassThroughViewLayouts(index_accessors, kept_accessors, kept_views);
   }
@@ -343,7 +382,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   };
   for (size_t v = 0, n = 0; v < view_count; ++v) {
     if (!keep_view[v]) continue;
-    json definition = views->At(v);
+    json definition = QuantizedViewDefinition(views->At(v), v, quantized);
     definition.erase("buffer");
     definition.erase("byteOffset");
     definition.erase("byteLength");
@@ -353,8 +392,11 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     }
     const std::optional<ViewLayout> layout = meshopt ? layouts[n++] : std::nullopt;
     const auto welded = weld.view_bytes.find(v);
-    add_view(welded == weld.view_bytes.end() ? source.buffer_views[v] : welded->second, layout,
-             std::move(definition));
+    const auto quantized_view = quantized.views.find(v);
+    add_view(quantized_view != quantized.views.end() ? quantized_view->second.bytes
+             : welded == weld.view_bytes.end()       ? source.buffer_views[v]
+                                                     : welded->second,
+             layout, std::move(definition));
   }
   for (size_t k = 0; k < weld.indices.size(); ++k) {
     const WeldedIndices& indices = weld.indices[k];
@@ -377,6 +419,8 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   }
   EraseExtension(document, "extensionsUsed", "EXT_meshopt_compression");
   EraseExtension(document, "extensionsRequired", "EXT_meshopt_compression");
+  // Required: a reader without it would refuse the integer positions, or misplace them.
+  if (!quantized.empty()) AddRequiredExtension(document, "KHR_mesh_quantization");
   return document;
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "formats/gltf/gltf_document.h"
 #include "formats/gltf/gltf_output.h"
@@ -47,6 +48,9 @@ class GltfBuilder {
   JsonArrayText accessors_;
 };
 
+// Lists extension `name` in the document's extensionsUsed and extensionsRequired (once each).
+void AddRequiredExtension(GltfOutputJson& document, const std::string& name);
+
 // A change to node `index` of the source (the writer's: a rename, a matrix made TRS); true when it
 // changed `node`.
 using GltfNodeEdit = std::function<bool(size_t index, nlohmann::json& node)>;
@@ -57,11 +61,18 @@ using GltfNodeEdit = std::function<bool(size_t index, nlohmann::json& node)>;
 // `builder` (decompressed where they were meshopt- compressed), and external images are embedded.
 // Why data is kept goes to `diagnostics`. With `meshopt` (--compress) the kept views are losslessly
 // EXT_meshopt_compression-compressed where that pays (gltf_compress_views.h).
-// Each node goes through `edit_node` when given. With `index_meshes` (--compress) triangle lists
-// without indices are indexed, each vertex stored once (gltf_mesh_weld.h).
+// Each node goes through `edit_node` when given. `meshes` says what --compress does to the meshes.
+struct PassThroughMeshes {
+  // Triangle lists indexed, each vertex stored once (gltf_mesh_weld.h).
+  bool index = false;
+  // With GltfCompression::quantize_meshes: vertex attributes quantized within its mesh bounds
+  // (gltf_mesh_quantize.h); `transform_animated[n]`: the output animates node n's TRS.
+  const GltfCompression* quantize = nullptr;
+  std::vector<bool> transform_animated;
+};
 GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
                                             Diagnostics* diagnostics, bool meshopt = false,
                                             const GltfNodeEdit& edit_node = nullptr,
-                                            bool index_meshes = false);
+                                            const PassThroughMeshes& meshes = {});
 
 }  // namespace animconv

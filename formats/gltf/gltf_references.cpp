@@ -1,5 +1,6 @@
 #include "formats/gltf/gltf_references.h"
 
+#include <map>
 #include <set>
 
 #include "formats/gltf/gltf_object_list.h"
@@ -96,6 +97,54 @@ bool AllReferencesKnown(const json& document) {
     if (!name.is_string() || !KnownReferences(name.get<std::string>())) return false;
   }
   return true;
+}
+
+ReferenceCounts CountReferences(const GltfDocument& source) {
+  ReferenceCounts counts;
+  counts.accessors.assign(source.lists.accessors ? source.lists.accessors->size() : 0, 0);
+  counts.views.assign(source.lists.buffer_views ? source.lists.buffer_views->size() : 0, 0);
+  const auto count = [](std::vector<size_t>& into) {
+    return [&into](const json& reference) {
+      if (const std::optional<size_t> index = ValidIndex(reference, into.size())) ++into[*index];
+      return false;
+    };
+  };
+  ForEachSourceReference(source.lists, count(counts.accessors), count(counts.views));
+  for (size_t a = 0; a < counts.accessors.size(); ++a) {
+    const json accessor = source.lists.accessors->At(a);
+    ForEachAccessorView(accessor, count(counts.views));
+  }
+  const PackedJsonArray* animations = source.lists.animations.get();
+  for (size_t a = 0; animations && a < animations->size(); ++a) {
+    const json animation = animations->At(a);
+    const json* samplers = Find(animation, "samplers");
+    if (!samplers || !samplers->is_array()) continue;
+    for (const json& sampler : *samplers) {
+      for (const char* key : {"input", "output"}) {
+        if (const json* reference = Find(sampler, key)) count(counts.accessors)(*reference);
+      }
+    }
+  }
+  return counts;
+}
+
+size_t VectorComponents(const json& type) {
+  static const std::map<std::string, size_t> kCounts = {
+      {"SCALAR", 1}, {"VEC2", 2}, {"VEC3", 3}, {"VEC4", 4}};
+  if (!type.is_string()) return 0;
+  const auto found = kCounts.find(type.get<std::string>());
+  return found == kCounts.end() ? 0 : found->second;
+}
+
+bool FitsIn(size_t size, size_t offset, size_t stride, size_t count, size_t bytes) {
+  if (count == 0 || offset > size || bytes > size - offset) return false;
+  return count - 1 <= (size - offset - bytes) / stride;
+}
+
+std::optional<size_t> Natural(const json* value, size_t absent) {
+  if (!value) return absent;
+  if (!value->is_number_integer() || value->get<int64_t>() < 0) return std::nullopt;
+  return static_cast<size_t>(value->get<int64_t>());
 }
 
 }  // namespace animconv

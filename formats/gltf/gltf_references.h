@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "formats/gltf/gltf_document.h"
 
@@ -58,5 +59,27 @@ void ForEachAccessorView(Json& accessor, Visit visit) {
 
 // Index in [0, size) or nullopt (an invalid reference the source already had is left alone).
 std::optional<size_t> ValidIndex(const nlohmann::json& reference, size_t size);
+
+// How many times each accessor and bufferView of `source` is referred to, anywhere we know of
+// (the lists of objects, accessors' own views and sparse parts, animation samplers): what the
+// mesh rewrites of --compress check before they change an accessor that must serve one use alone.
+struct ReferenceCounts {
+  std::vector<size_t> accessors;
+  std::vector<size_t> views;
+};
+ReferenceCounts CountReferences(const GltfDocument& source);
+
+// Components of a vector type, SCALAR to VEC4; 0 for anything else. Matrices are left out on
+// purpose: their columns are padded to 4 bytes (glTF 2.0 §3.6.2.4), so a MAT2 of bytes is 8 bytes,
+// not 4; no vertex attribute the spec defines is one.
+size_t VectorComponents(const nlohmann::json& type);
+
+// Whether `count` (>= 1) elements of `bytes` each, `stride` apart from `offset`, lie within
+// `size` bytes; written so that no product can wrap (a count is any integer a file gives: 2^61 + 1
+// elements of 8 bytes wrapped to 0 and passed).
+bool FitsIn(size_t size, size_t offset, size_t stride, size_t count, size_t bytes);
+
+// A non-negative integer member (`absent` when `value` is null); nullopt for anything else.
+std::optional<size_t> Natural(const nlohmann::json* value, size_t absent);
 
 }  // namespace animconv

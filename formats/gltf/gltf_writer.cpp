@@ -247,6 +247,19 @@ std::string GenerateNodes(const Rig& rig, GltfOutputJson& document) {
 // The source's nodes, each changed only where it must: an animated node may not carry a `matrix`
 // (ANIMATION_CHANNEL_TARGET_NODE_MATRIX), so it gets the decomposed TRS the reader computed; and a
 // node takes the rig's name, so a rename (--bone-map, --bone-names) shows.
+// The nodes whose translation, rotation or scale the output animates (a mesh's dequantization
+// cannot go there, gltf_mesh_quantize.h).
+std::vector<bool> TransformAnimatedNodes(const Asset& asset) {
+  std::vector<bool> animated(asset.rig.nodes.size(), false);
+  for (const Clip& clip : asset.clips) {
+    for (const Channel& channel : clip.channels) {
+      const auto node = static_cast<size_t>(channel.node);
+      if (channel.path != Path::kWeights && node < animated.size()) animated[node] = true;
+    }
+  }
+  return animated;
+}
+
 GltfNodeEdit PassThroughNodeEdit(const Asset& asset) {
   auto animated = std::make_shared<std::vector<bool>>(asset.rig.nodes.size(), false);
   for (const Clip& clip : asset.clips) {
@@ -435,9 +448,14 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
   GltfBuilder builder;
   GltfOutputJson document;
   if (source) {
+    PassThroughMeshes meshes;
+    meshes.index = compression && compression->index_meshes;
+    if (compression && compression->quantize_meshes) {
+      meshes.quantize = &*compression;
+      meshes.transform_animated = TransformAnimatedNodes(asset);
+    }
     document = PassThroughWithoutAnimations(*source, builder, diagnostics, meshopt,
-                                            PassThroughNodeEdit(asset),
-                                            compression && compression->index_meshes);
+                                            PassThroughNodeEdit(asset), meshes);
   } else {
     document["asset"] = {{"version", "2.0"}, {"generator", "animconv"}};
     document.SetText("nodes", GenerateNodes(asset.rig, document));
@@ -464,13 +482,7 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
     // Required: the fallback buffer holds no data, so a reader without the extension could only
     // fail later or play garbage (EXT_meshopt_compression, "Fallback buffers"); three.js
     // GLTFLoader needs setMeshoptDecoder (docs/formats/gltf.md).
-    for (const char* list : {"extensionsUsed", "extensionsRequired"}) {
-      json& names = document[list];
-      if (!names.is_array()) names = json::array();
-      if (std::find(names.begin(), names.end(), "EXT_meshopt_compression") == names.end()) {
-        names.push_back("EXT_meshopt_compression");
-      }
-    }
+    AddRequiredExtension(document, "EXT_meshopt_compression");
   }
   builder.Finish(document);
   if (finish) finish(document);

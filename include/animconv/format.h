@@ -49,6 +49,16 @@ struct GltfCompression {
   // vertex stored once (the same triangles, every vertex with the same values; vertices are
   // renumbered). Off: every mesh keeps its vertices as they were (--compress-keep-vertices).
   bool index_meshes = true;
+  // --compress-meshes: the meshes passed through quantized (KHR_mesh_quantization,
+  // formats/gltf/gltf_mesh_quantize.h), lossy within the mesh bounds below. Off by default: it
+  // changes the geometry (and the nodes that hold it, which take the dequantization).
+  bool quantize_meshes = false;
+  // The most a vertex may move, as a fraction of the largest side of its mesh's bounding box
+  // (1e-4: 0.1 mm on a 1 m figure); also bounds each morph target's position deltas.
+  double mesh_position_fraction = 1e-4;
+  double mesh_normal_degrees = 0.5;  // normals and tangents: the angle they may turn
+  double mesh_texcoord = 1e-5;       // texture coordinates: 16-bit, within 7.7e-6
+  double mesh_color = 0.002;         // vertex colours: 8-bit (within 1/510) when that fits
   // The most the encoding may add to any value: a tenth of the --reduce defaults (reduce.h), so
   // --reduce --compress stays within --reduce's tolerances (the pipeline gives --reduce the rest).
   double rotation_degrees = 0.01;

@@ -68,6 +68,8 @@ struct ConvertOptionValues {
   bool compress = false;  // --compress (glTF family): WriteOptions::gltf_compression
   bool compress_without_meshopt = false;  // --compress-without-meshopt: core glTF only
   bool compress_keep_vertices = false;    // --compress-keep-vertices: meshes not indexed
+  bool compress_meshes = false;           // --compress-meshes: meshes quantized (lossy, bounded)
+  double mesh_tolerance = GltfCompression().mesh_position_fraction;  // --mesh-tolerance
 };
 
 // `diff`'s own options (besides the input options).

@@ -8,6 +8,7 @@
 // usage: node check_compress.mjs --plain PLAIN.glb|.gltf|.vrma --compressed OUT
 //        [--model MODEL.vrm] [--rotation-deg D] [--translation M] [--scale R] [--weight W]
 //        [--expect-meshopt | --expect-core] [--max-failure-lines N]
+//        [--quantized-meshes [--mesh-tolerance F] [--normal-deg D] [--texcoord T] [--color C]]
 //
 //  1. The validator, on the compressed file and on a copy with its meshopt views decoded (it cannot
 //     look inside EXT_meshopt_compression data itself): per error/warning code no more issues than
@@ -22,6 +23,13 @@
 //  3. Geometry: every mesh's triangles as three.js draws them equal the plain file's, vertex for
 //     vertex in every attribute and morph attribute (passed-through views are compressed
 //     losslessly; a triangle list without indices may come back indexed, each vertex stored once).
+//     With --quantized-meshes (`convert --compress-meshes`, KHR_mesh_quantization) positions,
+//     normals, tangents, texture coordinates and colours (and their morph deltas) are compared
+//     within the writer's bounds instead (lib/mesh_quantized.mjs): vertex for vertex as drawn, in
+//     world space at rest: displacement <= F (1e-4) x the largest bounding-box side of the plain
+//     file's glTF mesh, normals/tangents <= D (0.5) degrees, texcoords <= T (1e-5), colours <= C
+//     (0.002). A file with a type beyond core glTF must require KHR_mesh_quantization (checked
+//     with or without the flag).
 //  4. Playback: both files are loaded (the compressed one with MeshoptDecoder) and every clip is
 //     played at every key time and midpoint of both files' tracks. Every animated object's local
 //     quaternion (angle, q = -q), position (distance), scale (ratio) and morph weights (absolute)
@@ -30,6 +38,10 @@
 //     three.js composes (it does not renormalise the quaternion) may not scale by more than the
 //     scale bound. With --model (.vrma): the VRMAnimation's clip for that VRM
 //     (createVRMAnimationClip) is played on it and its normalized humanoid bones compared.
+//     With --quantized-meshes the position and scale of the nodes holding a dequantization are not
+//     compared; instead every mesh's vertices (up to 2,000 a mesh) are compared in world space
+//     with morphs and skinning applied, the compressed scene put in the plain one's pose (the pose
+//     itself is what the object compare checks), within F x extent x (1 + Σ|morph weights|).
 //
 // Prints one line per failure and the measured maxima; ends with "N passed, N failed".
 // Exit status 1 on failure, 2 on a usage or setup error.
@@ -46,16 +58,28 @@ const { splitContainer } = await import('./lib/glb.mjs');
 const { validate, formatIssue, loadableCopy, sceneOfRootNodes, bufferBytes } = await import('./lib/gltf_load.mjs');
 const { packGlb } = await import('./lib/glb.mjs');
 const { keyAndMidTimes } = await import('./lib/playback.mjs');
+const { QuantizedMeshCheck, checkQuantizationExtension } = await import('./lib/mesh_quantized.mjs');
 
 const args = parseArgs(process.argv.slice(2), {
-  flags: ['expect-meshopt', 'expect-core'],
-  options: ['plain', 'compressed', 'model', 'rotation-deg', 'translation', 'scale', 'weight', 'max-failure-lines'],
+  flags: ['expect-meshopt', 'expect-core', 'quantized-meshes'],
+  options: ['plain', 'compressed', 'model', 'rotation-deg', 'translation', 'scale', 'weight', 'max-failure-lines',
+            'mesh-tolerance', 'normal-deg', 'texcoord', 'color'],
 });
 for (const required of ['plain', 'compressed']) {
   if (args[required] === undefined) usage(`--${required} is required`);
   if (!existsSync(args[required])) usage(`${args[required]} not found`);
 }
 if (args.model !== undefined && !existsSync(args.model)) usage(`${args.model} not found`);
+if (args.model !== undefined && args['quantized-meshes']) usage('--quantized-meshes compares meshes; a .vrma has none');
+const meshBounds = {
+  mesh: Number(args['mesh-tolerance'] ?? 1e-4),
+  normalDeg: Number(args['normal-deg'] ?? 0.5),
+  texcoord: Number(args.texcoord ?? 1e-5),
+  color: Number(args.color ?? 0.002),
+};
+for (const [key, value] of Object.entries(meshBounds)) {
+  if (!(value >= 0)) usage(`bad mesh bound ${key} ${value}`);
+}
 const FLOAT_SLACK = 1e-6;
 const bound = {
   rotationDeg: Number(args['rotation-deg'] ?? 0.01),
@@ -157,6 +181,8 @@ for (const animation of json.animations ?? []) {
     }
   }
 }
+// Any quantized mesh attribute (a third-party input's too) needs KHR_mesh_quantization declared.
+checkQuantizationExtension(report, json, plain.json, args['quantized-meshes']);
 const meshoptRequired = (json.extensionsRequired ?? []).includes('EXT_meshopt_compression');
 if (args['expect-meshopt']) {
   const compressedViews = [...animationViews].filter(
@@ -217,7 +243,9 @@ function matrixScaleError(object) {
   const columns = [0, 4, 8].map((c) => Math.hypot(e[c], e[c + 1], e[c + 2]));
   return scaleRatio(object.scale.toArray(), columns);
 }
-function compare(where, plainObject, compressedObject) {
+// `dequantized`: the node holds its mesh's dequantization (--quantized-meshes), so its position
+// and scale legitimately differ from the plain file's (the vertices are compared instead).
+function compare(where, plainObject, compressedObject, dequantized = false) {
   const measured = {
     rotationDeg: angleDeg(plainObject.quaternion.toArray(), compressedObject.quaternion.toArray()),
     translation: plainObject.position.distanceTo(compressedObject.position),
@@ -230,6 +258,10 @@ function compare(where, plainObject, compressedObject) {
   report.check(a.length === b.length, `${where}: ${b.length} morph weights, plain ${a.length}`);
   for (let i = 0; i < a.length; ++i) measured.weight = Math.max(measured.weight, Math.abs(a[i] - b[i]));
   const limits = { ...bound, matrixScale: bound.scale };
+  if (dequantized) {
+    delete measured.translation;
+    delete measured.scale;
+  }
   for (const key of Object.keys(measured)) {
     worst[key] = Math.max(worst[key], measured[key]);
     report.check(measured[key] <= limits[key] + FLOAT_SLACK,
@@ -253,17 +285,24 @@ function pairObjects(rootA, rootB) {
 }
 
 report.setContext(`${basename(args.compressed)} playback`);
+let measuredMeshes = null;
 if (args.model === undefined) {
   const gltfPlain = await load(args.plain, plain);
   const gltfCompressed = await load(args.compressed, compressed);
   report.check(gltfPlain.animations.length === gltfCompressed.animations.length,
                `${gltfCompressed.animations.length} clips, plain ${gltfPlain.animations.length}`);
   const pairs = pairObjects(gltfPlain.root, gltfCompressed.root);
+  report.setContext(`${basename(args.compressed)} geometry`);
+  gltfPlain.root.updateMatrixWorld(true);
+  gltfCompressed.root.updateMatrixWorld(true);
+  const quantized = args['quantized-meshes']
+    ? new QuantizedMeshCheck(report, meshBounds, gltfPlain, gltfCompressed, json) : null;
   // Passed-through geometry is compressed losslessly: three.js must draw the same triangles, in
   // the same order, each vertex with the same value in every attribute and morph attribute, element
   // for element. A triangle list without indices may come back indexed (each vertex stored once,
   // gltf_mesh_weld.h), so vertices are compared as drawn: vertex k of the draw is index[k] when
-  // there is an index, else k.
+  // there is an index, else k. With --quantized-meshes the lossy attributes are compared within
+  // their bounds instead (QuantizedMeshCheck); the others (skin indices, weights) still exactly.
   let weldedGeometries = 0;
   for (const [a, b] of pairs) {
     if (!a.geometry || !b.geometry) {
@@ -292,9 +331,27 @@ if (args.model === undefined) {
     // (three.js adds attributes as their views finish decoding: compare the names, not the order)
     report.check([...want.keys()].sort().join() === [...got.keys()].sort().join(),
                  `'${a.name}': attributes ${[...got.keys()]}, plain ${[...want.keys()]}`);
+    // --quantized-meshes: the drawn vertices as [plain, compressed] index pairs, each once.
+    const drawnPairs = [];
+    if (quantized && drawA.count === drawB.count) {
+      const seen = new Set();
+      for (let k = 0; k < drawA.count; ++k) {
+        const pair = [drawA.vertex(k), drawB.vertex(k)];
+        const id = `${pair[0]},${pair[1]}`;
+        if (!seen.has(id)) {
+          seen.add(id);
+          drawnPairs.push(pair);
+        }
+      }
+      quantized.addMeshPair(a, b, drawnPairs);
+    }
     for (const [key, attribute] of want) {
       const other = got.get(key);
       if (!other) continue;
+      if (quantized?.handles(key)) {
+        if (drawA.count === drawB.count) quantized.compareAtRest(a, b, key, attribute, other, drawnPairs);
+        continue;
+      }
       let same = drawA.count === drawB.count && attribute.itemSize === other.itemSize &&
                  attribute.normalized === other.normalized &&
                  attribute.array.constructor === other.array.constructor;
@@ -309,6 +366,8 @@ if (args.model === undefined) {
     }
   }
   if (weldedGeometries > 0) console.log(`${weldedGeometries} geometries indexed by --compress`);
+  if (quantized) console.log(`${quantized.dequantized.size} nodes hold a dequantization`);
+  report.setContext(`${basename(args.compressed)} playback`);
   for (const clipPlain of gltfPlain.animations) {
     const clipCompressed = gltfCompressed.animations.find((clip) => clip.name === clipPlain.name);
     if (!report.check(clipCompressed !== undefined, `no clip '${clipPlain.name}'`)) continue;
@@ -319,9 +378,13 @@ if (args.model === undefined) {
     for (const t of keyAndMidTimes([clipPlain, clipCompressed])) {
       playAt(mixerPlain, clipPlain, t);
       playAt(mixerCompressed, clipCompressed, t);
-      for (const [a, b] of pairs) compare(`clip '${clipPlain.name}' t=${t.toFixed(4)} '${a.name}'`, a, b);
+      for (const [a, b] of pairs) {
+        compare(`clip '${clipPlain.name}' t=${t.toFixed(4)} '${a.name}'`, a, b, quantized?.dequantized.has(b));
+      }
+      quantized?.comparePlayback(`clip '${clipPlain.name}' t=${t.toFixed(4)}`, pairs, gltfPlain.root, gltfCompressed.root);
     }
   }
+  measuredMeshes = quantized?.summary();
 } else {
   requireModules(['@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
   const { VRMLoaderPlugin } = await import('@pixiv/three-vrm');
@@ -361,5 +424,6 @@ if (args.model === undefined) {
 }
 console.log(`measured max: rotation ${worst.rotationDeg.toExponential(3)} deg, translation ${worst.translation.toExponential(3)} m, ` +
             `scale ${worst.scale.toExponential(3)}, weight ${worst.weight.toExponential(3)}, ` +
-            `matrix scale from the quaternion ${worst.matrixScale.toExponential(3)}`);
+            `matrix scale from the quaternion ${worst.matrixScale.toExponential(3)}` +
+            `${measuredMeshes ? `; ${measuredMeshes}` : ''}`);
 report.finish();

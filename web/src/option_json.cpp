@@ -173,6 +173,8 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"compress", Flag(&V::compress)},
       {"compress-without-meshopt", Flag(&V::compress_without_meshopt)},
       {"compress-keep-vertices", Flag(&V::compress_keep_vertices)},
+      {"compress-meshes", Flag(&V::compress_meshes)},
+      {"mesh-tolerance", Double(&V::mesh_tolerance)},
       {"reduce-rotation", Double(&ReduceOptions::rotation_degrees)},
       {"reduce-translation", Double(&ReduceOptions::translation_metres)},
       {"reduce-scale", Double(&ReduceOptions::scale_ratio)},

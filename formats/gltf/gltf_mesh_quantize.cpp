@@ -1,0 +1,605 @@
+#include "formats/gltf/gltf_mesh_quantize.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <set>
+
+#include "animconv/quaternion.h"
+#include "formats/common/canonical_json.h"
+#include "formats/gltf/gltf_object_list.h"
+#include "formats/gltf/gltf_references.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kPi = 3.14159265358979323846;
+
+// What a mesh uses an accessor for; one accessor is quantized only when all its uses agree.
+enum class Use {
+  kPosition,
+  kNormal,
+  kTangent,
+  kTexcoord,
+  kColor,
+  kDeltaPosition,
+  kDeltaDirection,
+  kOther,  // joints, weights, custom attributes, other deltas: left as they are
+};
+
+Use AttributeUse(const std::string& name, bool target) {
+  if (name == "POSITION") return target ? Use::kDeltaPosition : Use::kPosition;
+  if (name == "NORMAL" || name == "TANGENT") {
+    return target ? Use::kDeltaDirection : name == "NORMAL" ? Use::kNormal : Use::kTangent;
+  }
+  if (target) return Use::kOther;  // texture coordinate and colour deltas stay float
+  if (name.rfind("TEXCOORD_", 0) == 0) return Use::kTexcoord;
+  if (name.rfind("COLOR_", 0) == 0) return Use::kColor;
+  return Use::kOther;
+}
+
+// Whether every fourth value (a tangent's w, its handedness) is exactly 1 or -1, which the
+// normalized types hold exactly.
+bool HandednessExact(const std::vector<double>& values) {
+  for (size_t i = 3; i < values.size(); i += 4) {
+    if (values[i] != 1 && values[i] != -1) return false;
+  }
+  return true;
+}
+
+// A float accessor's values, read from the bytes the weld leaves (gltf_mesh_weld.h).
+struct FloatData {
+  size_t view = 0;
+  size_t count = 0;
+  size_t components = 0;
+  std::string type;
+  std::vector<double> values;  // count * components
+};
+
+std::optional<FloatData> ReadFloats(const GltfDocument& source, const MeshWeld& weld, size_t a) {
+  const json accessor = source.lists.accessors->At(a);
+  if (!accessor.is_object() || accessor.contains("sparse") ||
+      accessor.value("componentType", json()) != kGltfFloat ||
+      accessor.value("normalized", false) != false) {
+    return std::nullopt;
+  }
+  FloatData data;
+  data.components = VectorComponents(accessor.value("type", json()));
+  const std::optional<size_t> view =
+      ValidIndex(accessor.value("bufferView", json()), source.buffer_views.size());
+  std::optional<size_t> count = Natural(Find(accessor, "count"), 0);
+  std::optional<size_t> offset = Natural(Find(accessor, "byteOffset"), 0);
+  if (data.components == 0 || !view || !count || !offset) return std::nullopt;
+  if (const auto welded = weld.accessors.find(a); welded != weld.accessors.end()) {
+    count = welded->second.count;
+    offset = welded->second.byte_offset;
+  }
+  const auto welded_bytes = weld.view_bytes.find(*view);
+  const std::string& bytes =
+      welded_bytes == weld.view_bytes.end() ? source.buffer_views[*view] : welded_bytes->second;
+  const size_t element = data.components * 4;
+  const json view_definition = source.lists.buffer_views->At(*view);
+  const std::optional<size_t> stride = Natural(Find(view_definition, "byteStride"), element);
+  if (!stride || *stride < element || !FitsIn(bytes.size(), *offset, *stride, *count, element)) {
+    return std::nullopt;
+  }
+  data.view = *view;
+  data.count = *count;
+  data.type = accessor["type"].get<std::string>();
+  data.values.resize(*count * data.components);
+  for (size_t e = 0; e < *count; ++e) {
+    for (size_t c = 0; c < data.components; ++c) {
+      float value;
+      std::memcpy(&value, bytes.data() + *offset + e * *stride + c * 4, 4);
+      if (!std::isfinite(value)) return std::nullopt;
+      data.values[e * data.components + c] = value;
+    }
+  }
+  return data;
+}
+
+template <typename Int>
+void Put(std::string& bytes, size_t at, Int value) {
+  std::memcpy(bytes.data() + at, &value, sizeof(Int));  // little-endian, like GLB
+}
+
+// Elements padded to 4 bytes (glTF 2.0 §3.6.2.4: vertex attribute elements are 4-byte aligned).
+size_t PaddedStride(size_t element_bytes) { return (element_bytes + 3) / 4 * 4; }
+
+// Normalized integers (glTF 2.0 §3.11: c / (2^(b-1) - 1) signed, c / (2^b - 1) unsigned; three.js
+// divides by the same maxima). Signed values never use the most negative code.
+struct IntegerData {
+  std::string bytes;
+  std::vector<double> decoded;
+  size_t stride = 0;
+  int component_type = 0;
+};
+
+template <typename Int>
+IntegerData Normalize(const FloatData& data, int component_type) {
+  constexpr double kMax = static_cast<double>(std::numeric_limits<Int>::max());
+  constexpr double kMin = std::numeric_limits<Int>::is_signed ? -kMax : 0.0;
+  IntegerData out;
+  out.component_type = component_type;
+  out.stride = PaddedStride(data.components * sizeof(Int));
+  out.bytes.assign(data.count * out.stride, '\0');
+  out.decoded.resize(data.values.size());
+  for (size_t e = 0; e < data.count; ++e) {
+    for (size_t c = 0; c < data.components; ++c) {
+      const size_t i = e * data.components + c;
+      const double code = std::clamp(std::round(data.values[i] * kMax), kMin, kMax);
+      Put(out.bytes, e * out.stride + c * sizeof(Int), static_cast<Int>(code));
+      out.decoded[i] = code / kMax;
+    }
+  }
+  return out;
+}
+
+bool WithinRange(const FloatData& data, double low, double high) {
+  return std::all_of(data.values.begin(), data.values.end(),
+                     [&](double value) { return value >= low && value <= high; });
+}
+
+double LargestDifference(const std::vector<double>& a, const std::vector<double>& b) {
+  double worst = 0;
+  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
+  return worst;
+}
+
+// The largest angle (degrees) between the xyz directions of `a` and `b`, `components` apart; a
+// zero vector matches only a zero vector.
+double LargestAngle(const std::vector<double>& a, const std::vector<double>& b, size_t components) {
+  double worst = 0;
+  for (size_t i = 0; i + components <= a.size(); i += components) {
+    const Vec3 u{a[i], a[i + 1], a[i + 2]};
+    const Vec3 v{b[i], b[i + 1], b[i + 2]};
+    const double lu = std::hypot(u[0], u[1], u[2]);
+    const double lv = std::hypot(v[0], v[1], v[2]);
+    if (lu == 0 || lv == 0) {
+      if (lu != lv) return 180;
+      continue;
+    }
+    const Vec3 cross{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
+                     u[0] * v[1] - u[1] * v[0]};
+    const double dot = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+    worst = std::max(worst, std::atan2(std::hypot(cross[0], cross[1], cross[2]), dot) * 180 / kPi);
+    if (components == 4 && a[i + 3] != b[i + 3]) return 180;  // a tangent's handedness
+  }
+  return worst;
+}
+
+json Bounds(const std::vector<double>& codes, size_t components, bool max) {
+  json out = json::array();
+  for (size_t c = 0; c < components; ++c) {
+    double value =
+        max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    for (size_t i = c; i < codes.size(); i += components) {
+      value = max ? std::max(value, codes[i]) : std::min(value, codes[i]);
+    }
+    out.push_back(static_cast<int64_t>(value));
+  }
+  return out;
+}
+
+// The accessor's new members; min and max (the raw integer codes, glTF 2.0 §3.6.2.5) are written
+// where the source had them or glTF requires them (POSITION, base and targets).
+json AccessorChange(int component_type, bool normalized, const std::vector<double>& codes,
+                    size_t components, bool bounds) {
+  json change = {{"componentType", component_type}, {"normalized", normalized}};
+  if (bounds && !codes.empty()) {
+    change["min"] = Bounds(codes, components, false);
+    change["max"] = Bounds(codes, components, true);
+  }
+  return change;
+}
+
+// The codes of normalized output, for min/max.
+std::vector<double> Codes(const IntegerData& out, double max) {
+  std::vector<double> codes(out.decoded.size());
+  for (size_t i = 0; i < codes.size(); ++i) codes[i] = std::round(out.decoded[i] * max);
+  return codes;
+}
+
+// Per accessor: what meshes use it for, and whether any use disagrees.
+struct Uses {
+  std::set<Use> kinds;
+  std::set<size_t> meshes;
+  size_t count = 0;
+};
+
+// The nodes holding each mesh, and whether every one can take a dequantization; else why not.
+std::map<size_t, std::string> MeshesWhoseNodesAreNotFree(const GltfDocument& source,
+                                                         const std::vector<bool>& animated,
+                                                         std::map<size_t, bool>& has_node) {
+  std::map<size_t, std::string> refused;
+  std::set<size_t> joints;
+  if (const GltfObjectList* skins = source.lists.Objects("skins")) {
+    for (size_t s = 0; s < skins->size(); ++s) {
+      const json skin = skins->At(s);
+      // The reader keeps a skin's joints and skeleton packed (gltf_object_list.cpp).
+      const auto unpacked = [&](const char* key) {
+        const json* value = Find(skin, key);
+        if (!value) return json();
+        return IsPackedJsonValue(*value) ? json::parse(PackedJsonText(*value)) : *value;
+      };
+      const json list = unpacked("joints");
+      for (const json& joint : list.is_array() ? list : json::array()) {
+        if (joint.is_number_unsigned()) joints.insert(joint.get<size_t>());
+      }
+      const json skeleton = unpacked("skeleton");
+      if (skeleton.is_number_unsigned()) joints.insert(skeleton.get<size_t>());
+    }
+  }
+  const GltfObjectList* nodes = source.lists.Objects("nodes");
+  for (size_t n = 0; nodes && n < nodes->size(); ++n) {
+    const json node = nodes->At(n);
+    const json* mesh = Find(node, "mesh");
+    if (!mesh || !mesh->is_number_unsigned()) continue;
+    const size_t m = mesh->get<size_t>();
+    has_node[m] = true;
+    const json* children = Find(node, "children");
+    const char* why = node.contains("skin")            ? "skinned"
+                      : children && !children->empty() ? "its node has children"
+                      : node.contains("camera") || node.contains("extensions")
+                          ? "its node has a camera or an extension"
+                      : joints.count(n) > 0                ? "its node is a joint"
+                      : n < animated.size() && animated[n] ? "its node's transform is animated"
+                                                           : nullptr;
+    if (!why) {
+      // The transform we change must be numbers where present.
+      for (const char* key : {"matrix", "translation", "rotation", "scale"}) {
+        const json* value = Find(node, key);
+        if (value &&
+            (!value->is_array() || !std::all_of(value->begin(), value->end(),
+                                                [](const json& x) { return x.is_number(); }))) {
+          why = "its node's transform is not numbers";
+        }
+      }
+    }
+    if (why && !refused.count(m)) refused[m] = why;
+  }
+  return refused;
+}
+
+// Positions of one mesh on a grid of `bits`: base positions as UNSIGNED_SHORT from `corner`,
+// deltas as SHORT; the largest displacement, or nullopt when a delta does not fit 16 bits.
+struct GridResult {
+  std::map<size_t, MeshQuantization::View> views;
+  std::map<size_t, json> accessors;
+  double largest = 0;
+};
+
+std::optional<GridResult> PutOnGrid(const std::map<size_t, FloatData>& base,
+                                    const std::map<size_t, FloatData>& deltas,
+                                    const MeshQuantization::Grid& grid) {
+  GridResult result;
+  // What a reader computes: the node's float32 translation and scale applied to the codes.
+  const double step = static_cast<float>(grid.step);
+  const double corner[3] = {static_cast<float>(grid.corner[0]), static_cast<float>(grid.corner[1]),
+                            static_cast<float>(grid.corner[2])};
+  const double top = std::ldexp(1.0, grid.bits) - 1;
+  for (const bool is_delta : {false, true}) {
+    for (const auto& [a, data] : is_delta ? deltas : base) {
+      MeshQuantization::View view;
+      view.stride = 8;  // three 16-bit components, padded to 4 bytes
+      view.bytes.assign(data.count * 8, '\0');
+      std::vector<double> codes(data.values.size());
+      for (size_t e = 0; e < data.count; ++e) {
+        double squared = 0;
+        for (size_t c = 0; c < 3; ++c) {
+          const double value = data.values[e * 3 + c];
+          double code;
+          double decoded;
+          if (is_delta) {
+            code = std::round(value / step);
+            if (std::abs(code) > 32767) return std::nullopt;
+            Put(view.bytes, e * 8 + c * 2, static_cast<int16_t>(code));
+            decoded = code * step;
+          } else {
+            code = std::clamp(std::round((value - corner[c]) / step), 0.0, top);
+            Put(view.bytes, e * 8 + c * 2, static_cast<uint16_t>(code));
+            decoded = corner[c] + code * step;
+          }
+          codes[e * 3 + c] = code;
+          squared += (decoded - value) * (decoded - value);
+        }
+        result.largest = std::max(result.largest, std::sqrt(squared));
+      }
+      result.accessors[a] =
+          AccessorChange(is_delta ? kGltfShort : kGltfUnsignedShort, false, codes, 3, true);
+      result.views[data.view] = std::move(view);
+    }
+  }
+  return result;
+}
+
+}  // namespace
+
+MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld,
+                                const GltfCompression& options,
+                                const std::vector<bool>& transform_animated) {
+  MeshQuantization out;
+  const GltfObjectList* meshes = source.lists.Objects("meshes");
+  if (!meshes || !source.lists.accessors || !source.lists.buffer_views ||
+      !AllReferencesKnown(source.json)) {
+    return out;
+  }
+  const ReferenceCounts references = CountReferences(source);
+  // Every use the meshes make of each accessor.
+  std::map<size_t, Uses> uses;
+  std::map<size_t, std::vector<size_t>> positions_of;  // mesh -> base POSITION accessors
+  std::map<size_t, std::vector<size_t>> deltas_of;     // mesh -> target POSITION accessors
+  std::set<size_t> incomplete;                         // meshes with a primitive lacking POSITION
+  for (size_t m = 0; m < meshes->size(); ++m) {
+    const json mesh = meshes->At(m);
+    const GltfMeshPrimitives primitives(mesh);
+    for (size_t p = 0; p < primitives.size(); ++p) {
+      const json primitive = primitives.At(p);
+      const json* attributes = Find(primitive, "attributes");
+      if (!attributes || !attributes->is_object() || !attributes->contains("POSITION")) {
+        incomplete.insert(m);
+      }
+      const auto add = [&](const json& object, bool target) {
+        if (!object.is_object()) return;
+        for (auto it = object.begin(); it != object.end(); ++it) {
+          const std::optional<size_t> a = ValidIndex(it.value(), references.accessors.size());
+          if (!a) continue;
+          Uses& use = uses[*a];
+          ++use.count;
+          use.meshes.insert(m);
+          const Use kind = AttributeUse(it.key(), target);
+          use.kinds.insert(kind);
+          if (kind == Use::kPosition) positions_of[m].push_back(*a);
+          if (kind == Use::kDeltaPosition) deltas_of[m].push_back(*a);
+        }
+      };
+      if (attributes) add(*attributes, false);
+      if (const std::unique_ptr<PackedArrayView> targets = GltfMeshPrimitives::Targets(primitive)) {
+        for (size_t t = 0; t < targets->size(); ++t) add(targets->At(t), true);
+      }
+    }
+  }
+  // An accessor qualifies when meshes alone use it, for one kind of data, alone in its view.
+  const auto data_of = [&](size_t a) -> std::optional<FloatData> {
+    const Uses& use = uses[a];
+    if (use.kinds.size() != 1 || use.count != references.accessors[a]) return std::nullopt;
+    std::optional<FloatData> data = ReadFloats(source, weld, a);
+    if (!data || references.views[data->view] != 1 || data->count == 0) return std::nullopt;
+    return data;
+  };
+
+  // Positions, mesh by mesh.
+  std::map<size_t, bool> has_node;
+  std::map<size_t, std::string> refused =
+      MeshesWhoseNodesAreNotFree(source, transform_animated, has_node);
+  for (const auto& [m, accessors] : positions_of) {
+    if (!has_node[m]) continue;  // drawn by no node: nothing to dequantize it
+    const auto keep = [&](const std::string& why) {
+      const json mesh = meshes->At(m);
+      out.positions_kept.push_back(
+          fmt::format("mesh {} ('{}'): {}", m, mesh.value("name", std::string()), why));
+    };
+    if (refused.count(m)) {
+      keep(refused[m]);
+      continue;
+    }
+    std::map<size_t, FloatData> base;
+    std::map<size_t, FloatData> deltas;
+    bool ok = !incomplete.count(m);
+    for (const bool is_delta : {false, true}) {
+      for (const size_t a : is_delta ? deltas_of[m] : accessors) {
+        std::optional<FloatData> data = data_of(a);
+        ok = ok && data && data->components == 3 && uses[a].meshes.size() == 1;
+        if (ok) (is_delta ? deltas : base).emplace(a, std::move(*data));
+      }
+    }
+    if (!ok) {
+      keep("its positions are shared, sparse, interleaved or not float");
+      continue;
+    }
+    MeshQuantization::Grid grid;
+    double low[3] = {std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::infinity(),
+                     std::numeric_limits<double>::infinity()};
+    double high[3] = {-low[0], -low[1], -low[2]};
+    for (const auto& [a, data] : base) {
+      for (size_t i = 0; i < data.values.size(); ++i) {
+        low[i % 3] = std::min(low[i % 3], data.values[i]);
+        high[i % 3] = std::max(high[i % 3], data.values[i]);
+      }
+    }
+    const double extent = std::max({high[0] - low[0], high[1] - low[1], high[2] - low[2]});
+    if (!(extent > 0)) {
+      keep("its positions are all one point");
+      continue;
+    }
+    const double bound = options.mesh_position_fraction * extent;
+    std::optional<GridResult> chosen;
+    for (int bits = 8; bits <= 16 && !chosen; ++bits) {
+      MeshQuantization::Grid trial;
+      for (int c = 0; c < 3; ++c) trial.corner[c] = low[c];
+      trial.bits = bits;
+      trial.step = extent / (std::ldexp(1.0, bits) - 1);
+      std::optional<GridResult> result = PutOnGrid(base, deltas, trial);
+      if (!result) break;  // a delta outgrows 16 bits; finer grids only make that worse
+      if (result->largest <= bound) {
+        chosen = std::move(result);
+        grid = trial;
+      }
+    }
+    if (!chosen) {
+      keep(fmt::format("no grid of up to 16 bits keeps it within {:g} of its size",
+                       options.mesh_position_fraction));
+      continue;
+    }
+    for (auto& [v, view] : chosen->views) out.views[v] = std::move(view);
+    for (auto& [a, change] : chosen->accessors) out.accessors[a] = std::move(change);
+    out.meshes[m] = grid;
+    out.position_accessors += base.size() + deltas.size();
+    out.position_fraction = std::max(out.position_fraction, chosen->largest / extent);
+    out.fewest_position_bits = std::min(out.fewest_position_bits, grid.bits);
+    out.most_position_bits = std::max(out.most_position_bits, grid.bits);
+  }
+
+  // The other attributes, accessor by accessor.
+  for (const auto& [a, use] : uses) {
+    if (out.accessors.count(a) || use.kinds.size() != 1) continue;
+    const Use kind = *use.kinds.begin();
+    if (kind == Use::kPosition || kind == Use::kDeltaPosition || kind == Use::kOther) continue;
+    std::optional<FloatData> data = data_of(a);
+    if (!data) continue;
+    const json accessor = source.lists.accessors->At(a);
+    const bool bounds = accessor.contains("min") || accessor.contains("max");
+    std::optional<IntegerData> stored;
+    double error = 0;
+    size_t* counter = nullptr;
+    double* worst = nullptr;
+    double max_code = 0;
+    if ((kind == Use::kNormal && data->components == 3) ||
+        (kind == Use::kTangent && data->components == 4)) {
+      if ((kind == Use::kTangent && !HandednessExact(data->values)) || !WithinRange(*data, -1, 1)) {
+        continue;
+      }
+      IntegerData byte = Normalize<int8_t>(*data, kGltfByte);
+      error = LargestAngle(data->values, byte.decoded, data->components);
+      max_code = 127;
+      if (error <= options.mesh_normal_degrees) {
+        stored = std::move(byte);
+      } else {
+        IntegerData word = Normalize<int16_t>(*data, kGltfShort);
+        error = LargestAngle(data->values, word.decoded, data->components);
+        max_code = 32767;
+        if (error <= options.mesh_normal_degrees) stored = std::move(word);
+      }
+      counter = &out.normal_accessors;
+      worst = &out.normal_degrees;
+    } else if (kind == Use::kTexcoord && data->components == 2 && WithinRange(*data, 0, 1)) {
+      IntegerData word = Normalize<uint16_t>(*data, kGltfUnsignedShort);
+      error = LargestDifference(data->values, word.decoded);
+      max_code = 65535;
+      if (error <= options.mesh_texcoord) stored = std::move(word);
+      counter = &out.texcoord_accessors;
+      worst = &out.texcoord_error;
+    } else if (kind == Use::kColor && data->components >= 3 && WithinRange(*data, 0, 1)) {
+      IntegerData byte = Normalize<uint8_t>(*data, kGltfUnsignedByte);
+      error = LargestDifference(data->values, byte.decoded);
+      max_code = 255;
+      if (error <= options.mesh_color) {
+        stored = std::move(byte);
+      } else {
+        IntegerData word = Normalize<uint16_t>(*data, kGltfUnsignedShort);
+        error = LargestDifference(data->values, word.decoded);
+        max_code = 65535;
+        if (error <= options.mesh_color) stored = std::move(word);
+      }
+      counter = &out.color_accessors;
+      worst = &out.color_error;
+    } else if (kind == Use::kDeltaDirection && data->components == 3 && WithinRange(*data, -1, 1)) {
+      IntegerData word = Normalize<int16_t>(*data, kGltfShort);
+      error = LargestDifference(data->values, word.decoded);
+      max_code = 32767;
+      // 1/65534 at most: far below the normal bound's effect on any blend of them.
+      stored = std::move(word);
+      counter = &out.delta_accessors;
+      worst = &out.delta_error;
+    }
+    if (!stored) continue;
+    out.accessors[a] = AccessorChange(stored->component_type, true, Codes(*stored, max_code),
+                                      data->components, bounds);
+    out.views[data->view] = {std::move(stored->bytes),
+                             stored->stride == data->components * static_cast<size_t>(ComponentSize(
+                                                                      stored->component_type))
+                                 ? 0
+                                 : stored->stride};
+    ++*counter;
+    *worst = std::max(*worst, error);
+  }
+  return out;
+}
+
+bool MeshQuantization::EditNode(json& node) const {
+  const json* mesh = Find(node, "mesh");
+  if (!mesh || !mesh->is_number_unsigned()) return false;
+  const auto found = meshes.find(mesh->get<size_t>());
+  if (found == meshes.end()) return false;
+  const Grid& grid = found->second;
+  // The stored position q is drawn at corner + step * q: the node's transform M becomes M * D,
+  // D = translate(corner) * scale(step) (KHR_mesh_quantization, "Dequantization").
+  const double step = static_cast<float>(grid.step);
+  const Vec3 corner{static_cast<float>(grid.corner[0]), static_cast<float>(grid.corner[1]),
+                    static_cast<float>(grid.corner[2])};
+  if (json* matrix = Find(node, "matrix")) {
+    std::vector<double> m = matrix->get<std::vector<double>>();  // column-major
+    for (size_t row = 0; row < 4; ++row) {
+      m[12 + row] += m[row] * corner[0] + m[4 + row] * corner[1] + m[8 + row] * corner[2];
+    }
+    for (size_t k = 0; k < 12; ++k) m[k] *= step;
+    *matrix = m;
+    return true;
+  }
+  Vec3 translation{0, 0, 0};
+  Quat rotation{0, 0, 0, 1};
+  Vec3 scale{1, 1, 1};
+  if (const json* t = Find(node, "translation")) translation = t->get<Vec3>();
+  if (const json* r = Find(node, "rotation")) rotation = r->get<Quat>();
+  if (const json* s = Find(node, "scale")) scale = s->get<Vec3>();
+  // T R S translate(c) scale(k) = translate(T + R (S c)) R (S k): k is uniform.
+  const Vec3 offset = Rotate(Normalized(rotation),
+                             {scale[0] * corner[0], scale[1] * corner[1], scale[2] * corner[2]});
+  node["translation"] = {translation[0] + offset[0], translation[1] + offset[1],
+                         translation[2] + offset[2]};
+  node["scale"] = {scale[0] * step, scale[1] * step, scale[2] * step};
+  return true;
+}
+
+std::string MeshQuantization::Summary(const GltfCompression& options) const {
+  std::string text = "--compress-meshes: KHR_mesh_quantization:";
+  const auto add = [&](const std::string& part) {
+    text += (text.back() == ':' ? " " : "; ") + part;
+  };
+  if (position_accessors > 0) {
+    add(
+        fmt::format("positions of {} mesh(es) on a grid of {} bits ({} accessors with morph "
+                    "deltas), largest displacement {:.3g} of the mesh's size (bound {:g})",
+                    meshes.size(),
+                    fewest_position_bits == most_position_bits
+                        ? fmt::format("{}", most_position_bits)
+                        : fmt::format("{}-{}", fewest_position_bits, most_position_bits),
+                    position_accessors, position_fraction, options.mesh_position_fraction));
+  }
+  if (normal_accessors > 0) {
+    add(
+        fmt::format("{} normal/tangent accessor(s) as normalized integers, largest angle {:.3g} "
+                    "deg (bound {:g})",
+                    normal_accessors, normal_degrees, options.mesh_normal_degrees));
+  }
+  if (texcoord_accessors > 0) {
+    add(fmt::format(
+        "{} texture coordinate accessor(s) as 16-bit, largest error {:.3g} (bound {:g})",
+        texcoord_accessors, texcoord_error, options.mesh_texcoord));
+  }
+  if (color_accessors > 0) {
+    add(fmt::format(
+        "{} colour accessor(s) as normalized integers, largest error {:.3g} (bound {:g})",
+        color_accessors, color_error, options.mesh_color));
+  }
+  if (delta_accessors > 0) {
+    add(fmt::format("{} morph normal/tangent delta accessor(s) as 16-bit, largest error {:.3g}",
+                    delta_accessors, delta_error));
+  }
+  if (position_accessors == 0 && normal_accessors == 0 && texcoord_accessors == 0 &&
+      color_accessors == 0 && delta_accessors == 0) {
+    add("nothing quantized");
+  }
+  for (const std::string& kept : positions_kept) add("positions kept float for " + kept);
+  return text;
+}
+
+}  // namespace animconv

@@ -1,0 +1,83 @@
+// --compress-meshes for the meshes a glTF input passes through (docs/formats/gltf.md, "Compact
+// output"): float vertex attributes stored as the smaller integer types KHR_mesh_quantization
+// allows, each within a bound that is measured, not assumed, and reported. Lossy: the output
+// draws within GltfCompression's mesh bounds of the input, which is why it is opt-in.
+//
+// - POSITION: unsigned 16-bit integers (not normalized) on a grid of `step` from the mesh's least
+//   corner, one uniform step per mesh (a uniform scale leaves normals' directions alone); the
+//   fewest bits (8..16) whose largest displacement stays within the bound. The dequantization
+//   (translation = corner, uniform scale = step) goes into every node that holds the mesh
+//   (KHR_mesh_quantization, "Dequantization"). Done only where that node transform is free to
+//   take it: no children, skin, camera or extension, not a skin's joint, its TRS not animated.
+//   Morph target POSITION deltas go on the same grid as signed 16-bit integers.
+// - NORMAL, TANGENT: normalized 8-bit integers when their angle error is within the bound, else
+//   16-bit; morph target NORMAL/TANGENT deltas within [-1, 1]: normalized 16-bit.
+// - TEXCOORD_n within [0, 1]: normalized unsigned 16-bit. COLOR_n within [0, 1]: normalized
+//   unsigned 8-bit when within the bound, else 16-bit.
+// Only accessors that a mesh's primitives alone use, each alone in its bufferView (the quantized
+// elements get a view of their own bytes, 4-byte aligned as glTF 2.0 §3.6.2.4 asks of vertex
+// attributes), float and not sparse; nothing in a document using an extension whose references
+// we do not know (gltf_references.h).
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "animconv/diagnostic.h"
+#include "animconv/format.h"
+#include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_mesh_weld.h"
+
+namespace animconv {
+
+struct MeshQuantization {
+  // Source bufferView -> its bytes after, and its byteStride (0: none, tightly packed).
+  struct View {
+    std::string bytes;
+    size_t stride = 0;
+  };
+  std::map<size_t, View> views;
+  // Source accessor -> its componentType, normalized, min and max after (byteOffset becomes 0).
+  std::map<size_t, nlohmann::json> accessors;
+  // Source mesh -> the dequantization its nodes take: position = corner + step * stored.
+  struct Grid {
+    double corner[3] = {0, 0, 0};
+    double step = 1;
+    int bits = 16;
+  };
+  std::map<size_t, Grid> meshes;
+
+  // What was measured, for the note (largest error of each kind, over every value stored).
+  size_t position_accessors = 0;
+  double position_fraction = 0;  // displacement over the mesh's largest bounding-box side
+  int fewest_position_bits = 16;
+  int most_position_bits = 0;
+  size_t normal_accessors = 0;
+  double normal_degrees = 0;
+  size_t texcoord_accessors = 0;
+  double texcoord_error = 0;
+  size_t color_accessors = 0;
+  double color_error = 0;
+  size_t delta_accessors = 0;  // morph target NORMAL/TANGENT deltas
+  double delta_error = 0;
+  // Meshes whose positions stayed float, and why (for the note).
+  std::vector<std::string> positions_kept;
+
+  bool empty() const { return accessors.empty(); }
+  // Puts the dequantization of `node`'s mesh into its matrix or TRS (a node as it is written);
+  // true when it changed `node`.
+  bool EditNode(nlohmann::json& node) const;
+  // One line for the notes: what was stored how, and the largest errors measured.
+  std::string Summary(const GltfCompression& options) const;
+};
+
+// The accessors of `source` (as `weld` leaves them) to quantize, and how, within the mesh bounds
+// of `options`. `transform_animated[n]` says whether the output animates node n's translation,
+// rotation or scale (those nodes cannot take a dequantization).
+MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld,
+                                const GltfCompression& options,
+                                const std::vector<bool>& transform_animated);
+
+}  // namespace animconv

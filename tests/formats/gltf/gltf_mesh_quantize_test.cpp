@@ -1,0 +1,373 @@
+// --compress-meshes quantizes the meshes a glTF passes through (formats/gltf/gltf_mesh_quantize.h):
+// each attribute within its bound, the positions' grid moved into the node that draws them.
+// Checked here by decoding the output the way glTF 2.0 and KHR_mesh_quantization define it, and
+// placing every vertex with the node's own transform; tests/interop/check_compress.mjs checks the
+// morph animals and RobotExpressive with three.js GLTFLoader and the Khronos validator.
+#include "formats/gltf/gltf_mesh_quantize.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "animconv/convert.h"
+#include "animconv/quaternion.h"
+#include "formats/gltf/gltf.h"
+#include "formats/gltf/gltf_test_support.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+using testing::GltfFixture;
+using testing::JsonOfGlb;
+
+constexpr double kPi = 3.14159265358979323846;
+
+struct Output {
+  json document;
+  Asset asset;
+  Diagnostics notes;
+
+  // Element `i` of accessor `a` as a reader decodes it (glTF 2.0 §3.11 normalized integers).
+  std::vector<double> Element(size_t a, size_t i) const {
+    const json& accessor = document["accessors"][a];
+    const size_t view_index = accessor["bufferView"].get<size_t>();
+    const json& view = document["bufferViews"][view_index];
+    const std::string& bytes =
+        dynamic_cast<const GltfDocument&>(*asset.source_document).buffer_views.at(view_index);
+    const size_t components = accessor["type"] == "VEC2" ? 2 : accessor["type"] == "VEC3" ? 3 : 4;
+    const int type = accessor["componentType"].get<int>();
+    const size_t size = static_cast<size_t>(ComponentSize(type));
+    const size_t stride = view.value("byteStride", components * size);
+    const char* data = bytes.data() + accessor.value("byteOffset", size_t{0}) + i * stride;
+    const bool normalized = accessor.value("normalized", false);
+    std::vector<double> out;
+    for (size_t c = 0; c < components; ++c) {
+      const char* at = data + c * size;
+      double value = 0;
+      double max = 1;
+      if (type == kGltfFloat) {
+        float f;
+        std::memcpy(&f, at, 4);
+        value = f;
+      } else if (type == kGltfByte) {
+        value = static_cast<int8_t>(*at), max = 127;
+      } else if (type == kGltfUnsignedByte) {
+        value = static_cast<uint8_t>(*at), max = 255;
+      } else if (type == kGltfShort) {
+        int16_t s;
+        std::memcpy(&s, at, 2);
+        value = s, max = 32767;
+      } else if (type == kGltfUnsignedShort) {
+        uint16_t s;
+        std::memcpy(&s, at, 2);
+        value = s, max = 65535;
+      }
+      out.push_back(normalized ? std::max(value / max, -1.0) : value);
+    }
+    return out;
+  }
+  size_t Attribute(const char* name) const {
+    return document["meshes"][0]["primitives"][0]["attributes"][name].get<size_t>();
+  }
+  size_t Target(size_t t, const char* name) const {
+    return document["meshes"][0]["primitives"][0]["targets"][t][name].get<size_t>();
+  }
+  int Type(size_t a) const { return document["accessors"][a]["componentType"].get<int>(); }
+  std::string Note() const {
+    for (const Diagnostic& note : notes) {
+      if (note.text.rfind("--compress-meshes:", 0) == 0) return note.text;
+    }
+    return "";
+  }
+};
+
+// p placed by the node's matrix, or by its translation, rotation and scale.
+Vec3 Place(const json& node, const std::vector<double>& p) {
+  if (node.contains("matrix")) {
+    const std::vector<double> m = node["matrix"].get<std::vector<double>>();
+    Vec3 out;
+    for (size_t row = 0; row < 3; ++row) {
+      out[row] = m[row] * p[0] + m[4 + row] * p[1] + m[8 + row] * p[2] + m[12 + row];
+    }
+    return out;
+  }
+  const Vec3 t = node.value("translation", Vec3{0, 0, 0});
+  const Quat r = node.value("rotation", Quat{0, 0, 0, 1});
+  const Vec3 s = node.value("scale", Vec3{1, 1, 1});
+  const Vec3 rotated = Rotate(r, {s[0] * p[0], s[1] * p[1], s[2] * p[2]});
+  return {rotated[0] + t[0], rotated[1] + t[1], rotated[2] + t[2]};
+}
+
+// The same without translation: where a morph delta moves a vertex.
+Vec3 Turn(const json& node, const std::vector<double>& d) {
+  const Vec3 origin = Place(node, {0, 0, 0});
+  const Vec3 moved = Place(node, d);
+  return {moved[0] - origin[0], moved[1] - origin[1], moved[2] - origin[2]};
+}
+
+double Distance(const Vec3& a, const Vec3& b) {
+  return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+}
+
+double AngleDegrees(const std::vector<double>& a, const std::vector<double>& b) {
+  const double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const double la = std::hypot(a[0], a[1], a[2]);
+  const double lb = std::hypot(b[0], b[1], b[2]);
+  return std::acos(std::clamp(dot / (la * lb), -1.0, 1.0)) * 180 / kPi;
+}
+
+constexpr size_t kVertices = 60;
+
+// A mesh of 20 triangles on an irregular surface 3 units wide, with normals, texture
+// coordinates, colours and one morph target (positions and normals), drawn by node 1 ("shape",
+// translated, rotated and scaled unevenly) under node 0 ("root", whose translation is animated).
+GltfFixture ShapeFixture() {
+  GltfFixture gltf;
+  gltf.AddNodes({"root", "shape"});
+  json& nodes = gltf.document()["nodes"];
+  nodes[0]["children"] = {1};
+  nodes[1]["mesh"] = 0;
+  nodes[1]["translation"] = {1.5, -2, 0.25};
+  nodes[1]["rotation"] = {0.2, 0.3, 0.1, 0.9273618495495703};
+  nodes[1]["scale"] = {2, 0.5, 1.25};
+  std::vector<float> positions, normals, uvs, colors, deltas, normal_deltas;
+  for (size_t i = 0; i < kVertices; ++i) {
+    const double a = 0.37 * static_cast<double>(i);
+    positions.insert(positions.end(), {static_cast<float>(-1 + 3 * std::sin(a) * std::sin(a)),
+                                       static_cast<float>(0.7 * std::cos(1.3 * a)),
+                                       static_cast<float>(0.01 * static_cast<double>(i))});
+    const Vec3 n{std::sin(a), std::cos(a) * 0.6, 0.8};
+    const double length = std::hypot(n[0], n[1], n[2]);
+    normals.insert(normals.end(),
+                   {static_cast<float>(n[0] / length), static_cast<float>(n[1] / length),
+                    static_cast<float>(n[2] / length)});
+    uvs.insert(uvs.end(), {static_cast<float>(std::fmod(a, 1.0)),
+                           static_cast<float>(0.5 + 0.4 * std::sin(a))});
+    colors.insert(colors.end(), {static_cast<float>(0.5 + 0.5 * std::cos(a)), 0.25f,
+                                 static_cast<float>(std::fmod(a * 0.1, 1.0)), 1.0f});
+    deltas.insert(deltas.end(), {static_cast<float>(0.2 * std::sin(2 * a)), 0.0f,
+                                 static_cast<float>(0.05 * std::cos(a))});
+    normal_deltas.insert(normal_deltas.end(),
+                         {static_cast<float>(0.1 * std::cos(a)), -0.05f, 0.0f});
+  }
+  const auto add = [&](const std::vector<float>& values, const char* type, bool bounds) {
+    json accessor = {{"bufferView", gltf.AddView(values)},
+                     {"componentType", kGltfFloat},
+                     {"count", kVertices},
+                     {"type", type}};
+    if (bounds) {
+      std::vector<float> low(3, 1e30f), high(3, -1e30f);
+      for (size_t i = 0; i < values.size(); ++i) {
+        low[i % 3] = std::min(low[i % 3], values[i]);
+        high[i % 3] = std::max(high[i % 3], values[i]);
+      }
+      accessor["min"] = low;
+      accessor["max"] = high;
+    }
+    return gltf.AddAccessor(accessor);
+  };
+  const size_t position = add(positions, "VEC3", true);
+  const size_t normal = add(normals, "VEC3", false);
+  const size_t uv = add(uvs, "VEC2", false);
+  const size_t color = add(colors, "VEC4", false);
+  const size_t delta = add(deltas, "VEC3", true);
+  const size_t normal_delta = add(normal_deltas, "VEC3", false);
+  gltf.document()["meshes"] = {
+      {{"primitives",
+        {{{"attributes",
+           {{"POSITION", position}, {"NORMAL", normal}, {"TEXCOORD_0", uv}, {"COLOR_0", color}}},
+          {"targets", {{{"POSITION", delta}, {"NORMAL", normal_delta}}}}}}},
+       {"weights", {0.0}}}};
+  gltf.AddChannel(0, 0, "translation", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                  gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
+  return gltf;
+}
+
+Output Render(const GltfFixture& gltf, bool quantize, double tolerance = 1e-4) {
+  const Asset source = ReadGltf(gltf.Glb(), ReadOptions{});
+  Output out;
+  ConvertOptions options;
+  options.write.gltf_compression = GltfCompression{};
+  options.write.gltf_compression->quantize_meshes = quantize;
+  options.write.gltf_compression->mesh_position_fraction = tolerance;
+  const std::string glb = RenderAsset(source, *FindFormat("glb"), options, &out.notes);
+  out.document = JsonOfGlb(glb);
+  out.asset = ReadGltf(glb, ReadOptions{});
+  return out;
+}
+
+// The size the bound is a fraction of: the largest side of the positions' bounding box.
+double Extent(const Output& plain) {
+  const json& accessor = plain.document["accessors"][plain.Attribute("POSITION")];
+  double extent = 0;
+  for (size_t c = 0; c < 3; ++c) {
+    extent = std::max(extent, accessor["max"][c].get<double>() - accessor["min"][c].get<double>());
+  }
+  return extent;
+}
+
+TEST(GltfMeshQuantizeTest, EveryAttributeWithinItsBoundAndTheGridInTheNode) {
+  const GltfFixture gltf = ShapeFixture();
+  const Output plain = Render(gltf, false);
+  const Output quantized = Render(gltf, true);
+  for (const char* list : {"extensionsUsed", "extensionsRequired"}) {
+    const json& names = quantized.document[list];
+    EXPECT_NE(std::find(names.begin(), names.end(), "KHR_mesh_quantization"), names.end()) << list;
+    EXPECT_FALSE(plain.document.contains(list) &&
+                 std::find(plain.document[list].begin(), plain.document[list].end(),
+                           "KHR_mesh_quantization") != plain.document[list].end());
+  }
+  const size_t position = quantized.Attribute("POSITION");
+  EXPECT_EQ(quantized.Type(position), kGltfUnsignedShort);
+  EXPECT_EQ(quantized.Type(quantized.Target(0, "POSITION")), kGltfShort);
+  EXPECT_EQ(quantized.Type(quantized.Attribute("NORMAL")), kGltfByte);
+  EXPECT_EQ(quantized.Type(quantized.Attribute("TEXCOORD_0")), kGltfUnsignedShort);
+  EXPECT_EQ(quantized.Type(quantized.Attribute("COLOR_0")), kGltfUnsignedByte);
+  EXPECT_EQ(quantized.Type(quantized.Target(0, "NORMAL")), kGltfShort);
+  // POSITION's bounds are its stored codes (glTF 2.0 §3.6.2.5), targets' too.
+  EXPECT_TRUE(quantized.document["accessors"][position]["min"][0].is_number_integer());
+  EXPECT_TRUE(quantized.document["accessors"][quantized.Target(0, "POSITION")]["max"][0]
+                  .is_number_integer());
+  // Vertex views are 4-byte aligned: three 16-bit components take 8 bytes.
+  EXPECT_EQ(
+      quantized.document["bufferViews"][quantized.document["accessors"][position]["bufferView"]
+                                            .get<size_t>()]["byteStride"],
+      8);
+
+  const json& plain_node = plain.document["nodes"][1];
+  const json& node = quantized.document["nodes"][1];
+  const double bound = 1e-4 * Extent(plain) * 2;  // the node's largest scale is 2
+  double worst_position = 0, worst_delta = 0, worst_normal = 0, worst_uv = 0, worst_color = 0;
+  for (size_t i = 0; i < kVertices; ++i) {
+    worst_position = std::max(
+        worst_position, Distance(Place(plain_node, plain.Element(plain.Attribute("POSITION"), i)),
+                                 Place(node, quantized.Element(position, i))));
+    worst_delta = std::max(
+        worst_delta, Distance(Turn(plain_node, plain.Element(plain.Target(0, "POSITION"), i)),
+                              Turn(node, quantized.Element(quantized.Target(0, "POSITION"), i))));
+    worst_normal =
+        std::max(worst_normal, AngleDegrees(plain.Element(plain.Attribute("NORMAL"), i),
+                                            quantized.Element(quantized.Attribute("NORMAL"), i)));
+    for (const auto& [name, worst] :
+         {std::pair<const char*, double*>{"TEXCOORD_0", &worst_uv}, {"COLOR_0", &worst_color}}) {
+      const std::vector<double> a = plain.Element(plain.Attribute(name), i);
+      const std::vector<double> b = quantized.Element(quantized.Attribute(name), i);
+      for (size_t c = 0; c < a.size(); ++c) *worst = std::max(*worst, std::abs(a[c] - b[c]));
+    }
+  }
+  EXPECT_LE(worst_position, bound);
+  EXPECT_GT(worst_position, 0);  // lossy, really
+  EXPECT_LE(worst_delta, bound);
+  EXPECT_LE(worst_normal, 0.5);
+  EXPECT_LE(worst_uv, 1e-5);
+  EXPECT_LE(worst_color, 0.002);
+  // The node keeps its rotation; the rest of the scene is untouched.
+  EXPECT_EQ(node["rotation"], plain_node["rotation"]);
+  EXPECT_EQ(quantized.document["nodes"][0], plain.document["nodes"][0]);
+  const std::string note = quantized.Note();
+  EXPECT_NE(note.find("positions of 1 mesh(es) on a grid of"), std::string::npos) << note;
+  EXPECT_NE(note.find("bound 0.0001"), std::string::npos) << note;
+  EXPECT_EQ(plain.Note(), "");
+}
+
+TEST(GltfMeshQuantizeTest, ANodeMatrixTakesTheGrid) {
+  GltfFixture gltf = ShapeFixture();
+  json& node = gltf.document()["nodes"][1];
+  node.erase("translation"), node.erase("rotation"), node.erase("scale");
+  node["matrix"] = {0, 2, 0, 0, -1, 0, 0, 0, 0, 0, 3, 0, 5, 6, 7, 1};  // turned, stretched, moved
+  const Output plain = Render(gltf, false);
+  const Output quantized = Render(gltf, true);
+  const size_t position = quantized.Attribute("POSITION");
+  ASSERT_EQ(quantized.Type(position), kGltfUnsignedShort);
+  ASSERT_TRUE(quantized.document["nodes"][1].contains("matrix"));
+  const double bound = 1e-4 * Extent(plain) * 3;
+  for (size_t i = 0; i < kVertices; ++i) {
+    EXPECT_LE(
+        Distance(Place(plain.document["nodes"][1], plain.Element(plain.Attribute("POSITION"), i)),
+                 Place(quantized.document["nodes"][1], quantized.Element(position, i))),
+        bound)
+        << i;
+  }
+}
+
+// Where the node cannot take the dequantization, positions (and their deltas) stay float and the
+// note says why; the other attributes are still quantized.
+TEST(GltfMeshQuantizeTest, PositionsStayFloatWhereTheNodeCannotTakeTheGrid) {
+  const struct {
+    const char* why;
+    void (*change)(GltfFixture&);
+  } cases[] = {
+      {"its node has children",
+       [](GltfFixture& gltf) {
+         gltf.AddNodes({"child"});
+         gltf.document()["nodes"][1]["children"] = {2};
+       }},
+      {"its node's transform is animated",
+       [](GltfFixture& gltf) {
+         gltf.AddChannel(0, 1, "scale", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                         gltf.AddFloats({1, 1, 1, 2, 2, 2}, "VEC3", 2));
+       }},
+      {"its node is a joint",
+       [](GltfFixture& gltf) {
+         gltf.document()["skins"] = {{{"joints", {1}}}};
+       }},
+      {"its node has a camera or an extension",
+       [](GltfFixture& gltf) {
+         gltf.document()["cameras"] = {
+             {{"type", "perspective"}, {"perspective", {{"yfov", 1.0}, {"znear", 0.1}}}}};
+         gltf.document()["nodes"][1]["camera"] = 0;
+       }},
+  };
+  for (const auto& c : cases) {
+    GltfFixture gltf = ShapeFixture();
+    c.change(gltf);
+    const Output quantized = Render(gltf, true);
+    EXPECT_EQ(quantized.Type(quantized.Attribute("POSITION")), kGltfFloat) << c.why;
+    EXPECT_EQ(quantized.Type(quantized.Target(0, "POSITION")), kGltfFloat) << c.why;
+    EXPECT_EQ(quantized.Type(quantized.Attribute("NORMAL")), kGltfByte) << c.why;
+    EXPECT_NE(quantized.Note().find(std::string("positions kept float for mesh 0 (''): ") + c.why),
+              std::string::npos)
+        << quantized.Note();
+  }
+}
+
+// The grid is the coarsest that keeps within the bound: a tighter tolerance takes more bits, and
+// one no 16-bit grid meets leaves the positions float.
+TEST(GltfMeshQuantizeTest, TheToleranceChoosesTheGrid) {
+  const GltfFixture gltf = ShapeFixture();
+  const auto bits = [&](double tolerance) {
+    const std::string note = Render(gltf, true, tolerance).Note();
+    const size_t at = note.find("on a grid of ");
+    return at == std::string::npos ? 0 : std::stoi(note.substr(at + 13));
+  };
+  const int loose = bits(1e-2);
+  const int tight = bits(1e-4);
+  EXPECT_GE(loose, 8);
+  EXPECT_LT(loose, tight);
+  EXPECT_LE(tight, 16);
+  const Output impossible = Render(gltf, true, 1e-7);
+  EXPECT_EQ(impossible.Type(impossible.Attribute("POSITION")), kGltfFloat);
+  EXPECT_NE(impossible.Note().find("no grid of up to 16 bits keeps it within 1e-07"),
+            std::string::npos)
+      << impossible.Note();
+}
+
+// An accessor shared with a use we do not quantize (here a second mesh's POSITION) is left as it
+// is, and so is the view another accessor also reads.
+TEST(GltfMeshQuantizeTest, SharedDataIsLeftAsItIs) {
+  GltfFixture gltf = ShapeFixture();
+  json& meshes = gltf.document()["meshes"];
+  meshes.push_back(meshes[0]);
+  gltf.document()["nodes"][0]["mesh"] = 1;
+  const Output quantized = Render(gltf, true);
+  EXPECT_EQ(quantized.Type(quantized.Attribute("POSITION")), kGltfFloat);
+  EXPECT_EQ(quantized.Type(quantized.Attribute("NORMAL")), kGltfByte);  // same kind of use
+}
+
+}  // namespace
+}  // namespace animconv

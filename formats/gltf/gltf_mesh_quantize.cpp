@@ -272,6 +272,7 @@ std::map<size_t, std::string> MeshesWhoseNodesAreNotFree(const GltfDocument& sou
 // deltas as SHORT; the largest displacement, or nullopt when a delta does not fit 16 bits.
 struct GridResult {
   std::map<size_t, MeshQuantization::View> views;
+  std::map<size_t, size_t> view_of;  // accessor -> its source view
   std::map<size_t, json> accessors;
   double largest = 0;
 };
@@ -315,9 +316,35 @@ std::optional<GridResult> PutOnGrid(const std::map<size_t, FloatData>& base,
       result.accessors[a] =
           AccessorChange(is_delta ? kGltfShort : kGltfUnsignedShort, false, codes, 3, true);
       result.views[data.view] = std::move(view);
+      result.view_of[a] = data.view;
     }
   }
   return result;
+}
+
+// The quantized views of one element stride become one view, the first of them, their elements
+// one after the other in view order: a view's JSON (about 190 bytes with its compression) once per
+// stride instead of once per attribute and morph target (RobotExpressive: 68 views).
+void MergeViewsByStride(const std::map<size_t, size_t>& view_of, MeshQuantization& out) {
+  std::map<size_t, std::vector<size_t>> by_stride;
+  for (const auto& [v, view] : out.views) by_stride[view.stride].push_back(v);
+  std::map<size_t, std::pair<size_t, size_t>> moved;  // view -> host view, byte offset
+  for (const auto& [stride, list] : by_stride) {
+    const size_t host = list.front();
+    for (const size_t v : list) {
+      moved[v] = {host, v == host ? 0 : out.views[host].bytes.size()};
+      if (v == host) continue;
+      out.views[host].bytes += out.views[v].bytes;
+      out.views.erase(v);
+      out.merged_views.insert(v);
+    }
+  }
+  for (const auto& [a, v] : view_of) {
+    const auto [host, offset] = moved.at(v);
+    json& change = out.accessors.at(a);
+    change["bufferView"] = host;
+    if (offset != 0) change["byteOffset"] = offset;
+  }
 }
 
 }  // namespace
@@ -375,6 +402,7 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
     return data;
   };
 
+  std::map<size_t, size_t> view_of;  // quantized accessor -> its source view
   // Positions, mesh by mesh.
   std::map<size_t, bool> has_node;
   std::map<size_t, std::string> refused =
@@ -441,6 +469,7 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
     }
     for (auto& [v, view] : chosen->views) out.views[v] = std::move(view);
     for (auto& [a, change] : chosen->accessors) out.accessors[a] = std::move(change);
+    view_of.insert(chosen->view_of.begin(), chosen->view_of.end());
     out.meshes[m] = grid;
     out.position_accessors += base.size() + deltas.size();
     out.position_fraction = std::max(out.position_fraction, chosen->largest / extent);
@@ -513,14 +542,12 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
     if (!stored) continue;
     out.accessors[a] = AccessorChange(stored->component_type, true, Codes(*stored, max_code),
                                       data->components, bounds);
-    out.views[data->view] = {std::move(stored->bytes),
-                             stored->stride == data->components * static_cast<size_t>(ComponentSize(
-                                                                      stored->component_type))
-                                 ? 0
-                                 : stored->stride};
+    out.views[data->view] = {std::move(stored->bytes), stored->stride};
+    view_of[a] = data->view;
     ++*counter;
     *worst = std::max(*worst, error);
   }
+  MergeViewsByStride(view_of, out);
   return out;
 }
 

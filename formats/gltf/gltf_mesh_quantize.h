@@ -22,6 +22,7 @@
 
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -33,13 +34,18 @@
 namespace animconv {
 
 struct MeshQuantization {
-  // Source bufferView -> its bytes after, and its byteStride (0: none, tightly packed).
+  // Source bufferView -> its bytes after, and its byteStride (vertex attribute views that two
+  // accessors share must have one, glTF 2.0 §3.6.2.4; written for every quantized view).
   struct View {
     std::string bytes;
     size_t stride = 0;
   };
   std::map<size_t, View> views;
-  // Source accessor -> its componentType, normalized, min and max after (byteOffset becomes 0).
+  // Source views whose elements moved into another view: the quantized views of one stride share
+  // one, which saves the JSON of a view, and of its compression, per attribute and morph target.
+  std::set<size_t> merged_views;
+  // Source accessor -> its componentType, normalized, min and max after, and its byteOffset (0
+  // unless given) and bufferView (a source index, when it moved into another view).
   std::map<size_t, nlohmann::json> accessors;
   // Source mesh -> the dequantization its nodes take: position = corner + step * stored.
   struct Grid {

@@ -55,15 +55,11 @@ std::string MimeTypeOf(const std::string& uri, const std::string& bytes) {
   return "";
 }
 
-// A bufferView's definition with the byteStride its quantized elements need (or none).
+// A bufferView's definition with the byteStride of its quantized elements.
 json QuantizedViewDefinition(json definition, size_t view, const MeshQuantization& quantized) {
   const auto found = quantized.views.find(view);
   if (found == quantized.views.end()) return definition;
-  if (found->second.stride == 0) {
-    definition.erase("byteStride");
-  } else {
-    definition["byteStride"] = found->second.stride;
-  }
+  definition["byteStride"] = found->second.stride;
   return definition;
 }
 
@@ -186,6 +182,15 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     }
   }
 
+  // --compress: triangle lists without indices indexed (gltf_mesh_weld.h). Their index accessors
+  // come after the kept accessors, and their bufferViews after the kept views.
+  const MeshWeld weld = mesh_options.index ? WeldMeshes(source) : MeshWeld();
+  // --compress-meshes: the quantized accessors are rewritten in place, in views of their own
+  // (a mesh's positions and deltas in one, the others' views left out).
+  const MeshQuantization quantized =
+      mesh_options.quantize
+          ? QuantizeMeshes(source, weld, *mesh_options.quantize, mesh_options.transform_animated)
+          : MeshQuantization();
   // Accessors: keep those referenced outside animations, and those nothing references at all.
   std::vector<bool> keep_accessor(accessor_count, !can_drop);
   std::vector<bool> used_by_animation(accessor_count, false);
@@ -227,7 +232,8 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     ForEachAccessorView(accessor, [&](const json& reference) {
       if (const std::optional<size_t> index = ValidIndex(reference, view_count)) {
         referenced_view[*index] = true;
-        if (keep_accessor[a]) keep_view[*index] = true;
+        // A view whose elements --compress-meshes moved into another is left out.
+        if (keep_accessor[a] && !quantized.merged_views.count(*index)) keep_view[*index] = true;
       }
     });
   }
@@ -238,14 +244,6 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   const std::vector<int64_t> accessor_map = Compact(keep_accessor);
   const std::vector<int64_t> view_map = Compact(keep_view);
   const bool renumber = !IsIdentity(accessor_map) || !IsIdentity(view_map);
-  // --compress: triangle lists without indices indexed (gltf_mesh_weld.h). Their index accessors
-  // come after the kept accessors, and their bufferViews after the kept views.
-  const MeshWeld weld = mesh_options.index ? WeldMeshes(source) : MeshWeld();
-  // --compress-meshes: the quantized accessors are rewritten in place, each in its own view.
-  const MeshQuantization quantized =
-      mesh_options.quantize
-          ? QuantizeMeshes(source, weld, *mesh_options.quantize, mesh_options.transform_animated)
-          : MeshQuantization();
   const size_t kept_accessor_count =
       static_cast<size_t>(std::count(keep_accessor.begin(), keep_accessor.end(), true));
   const size_t kept_view_count =
@@ -323,7 +321,6 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   for (size_t a = 0; a < accessor_count; ++a) {
     if (!keep_accessor[a]) continue;
     json accessor = accessors->At(a);
-    ForEachAccessorView(accessor, [&](json& reference) { Renumber(reference, view_map); });
     if (const auto welded = weld.accessors.find(a); welded != weld.accessors.end()) {
       accessor["count"] = welded->second.count;
       if (welded->second.byte_offset != 0 || accessor.contains("byteOffset")) {
@@ -335,12 +332,13 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       if (accessor.contains("max")) accessor["max"] = {range->second.second};
     }
     if (const auto change = quantized.accessors.find(a); change != quantized.accessors.end()) {
-      accessor.erase("byteOffset");  // the view holds its quantized elements alone
+      accessor.erase("byteOffset");  // at the start of its view, unless the change says
       for (auto it = change->second.begin(); it != change->second.end(); ++it) {
-        accessor[it.key()] = it.value();
+        accessor[it.key()] = it.value();  // a bufferView here is a source index
       }
       if (accessor["normalized"] == false) accessor.erase("normalized");
     }
+    ForEachAccessorView(accessor, [&](json& reference) { Renumber(reference, view_map); });
     builder.AddAccessorDefinition(accessor);
     if (meshopt) kept_accessors.push_back(std::move(accessor));
   }

@@ -233,6 +233,13 @@ TEST(GltfMeshQuantizeTest, EveryAttributeWithinItsBoundAndTheGridInTheNode) {
   EXPECT_TRUE(quantized.document["accessors"][position]["min"][0].is_number_integer());
   EXPECT_TRUE(quantized.document["accessors"][quantized.Target(0, "POSITION")]["max"][0]
                   .is_number_integer());
+  // The morph deltas follow the positions in their view (one view's JSON, not one per target).
+  const json& delta = quantized.document["accessors"][quantized.Target(0, "POSITION")];
+  EXPECT_EQ(delta["bufferView"], quantized.document["accessors"][position]["bufferView"]);
+  EXPECT_EQ(delta["byteOffset"], kVertices * 8);
+  // Six attribute views become two: one of 8-byte elements (positions, position and normal
+  // deltas), one of 4-byte elements (8-bit normals, 16-bit texture coordinates, 8-bit colours).
+  EXPECT_EQ(quantized.document["bufferViews"].size() + 4, plain.document["bufferViews"].size());
   // Vertex views are 4-byte aligned: three 16-bit components take 8 bytes.
   EXPECT_EQ(
       quantized.document["bufferViews"][quantized.document["accessors"][position]["bufferView"]

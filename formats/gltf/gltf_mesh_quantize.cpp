@@ -12,6 +12,7 @@
 
 #include "animconv/quaternion.h"
 #include "formats/common/canonical_json.h"
+#include "formats/gltf/gltf_mesh_dequantize.h"
 #include "formats/gltf/gltf_object_list.h"
 #include "formats/gltf/gltf_references.h"
 
@@ -214,60 +215,6 @@ struct Uses {
   size_t count = 0;
 };
 
-// The nodes holding each mesh, and whether every one can take a dequantization; else why not.
-std::map<size_t, std::string> MeshesWhoseNodesAreNotFree(const GltfDocument& source,
-                                                         const std::vector<bool>& animated,
-                                                         std::map<size_t, bool>& has_node) {
-  std::map<size_t, std::string> refused;
-  std::set<size_t> joints;
-  if (const GltfObjectList* skins = source.lists.Objects("skins")) {
-    for (size_t s = 0; s < skins->size(); ++s) {
-      const json skin = skins->At(s);
-      // The reader keeps a skin's joints and skeleton packed (gltf_object_list.cpp).
-      const auto unpacked = [&](const char* key) {
-        const json* value = Find(skin, key);
-        if (!value) return json();
-        return IsPackedJsonValue(*value) ? json::parse(PackedJsonText(*value)) : *value;
-      };
-      const json list = unpacked("joints");
-      for (const json& joint : list.is_array() ? list : json::array()) {
-        if (joint.is_number_unsigned()) joints.insert(joint.get<size_t>());
-      }
-      const json skeleton = unpacked("skeleton");
-      if (skeleton.is_number_unsigned()) joints.insert(skeleton.get<size_t>());
-    }
-  }
-  const GltfObjectList* nodes = source.lists.Objects("nodes");
-  for (size_t n = 0; nodes && n < nodes->size(); ++n) {
-    const json node = nodes->At(n);
-    const json* mesh = Find(node, "mesh");
-    if (!mesh || !mesh->is_number_unsigned()) continue;
-    const size_t m = mesh->get<size_t>();
-    has_node[m] = true;
-    const json* children = Find(node, "children");
-    const char* why = node.contains("skin")            ? "skinned"
-                      : children && !children->empty() ? "its node has children"
-                      : node.contains("camera") || node.contains("extensions")
-                          ? "its node has a camera or an extension"
-                      : joints.count(n) > 0                ? "its node is a joint"
-                      : n < animated.size() && animated[n] ? "its node's transform is animated"
-                                                           : nullptr;
-    if (!why) {
-      // The transform we change must be numbers where present.
-      for (const char* key : {"matrix", "translation", "rotation", "scale"}) {
-        const json* value = Find(node, key);
-        if (value &&
-            (!value->is_array() || !std::all_of(value->begin(), value->end(),
-                                                [](const json& x) { return x.is_number(); }))) {
-          why = "its node's transform is not numbers";
-        }
-      }
-    }
-    if (why && !refused.count(m)) refused[m] = why;
-  }
-  return refused;
-}
-
 // Positions of one mesh on a grid of `bits`: base positions as UNSIGNED_SHORT from `corner`,
 // deltas as SHORT; the largest displacement, or nullopt when a delta does not fit 16 bits.
 struct GridResult {
@@ -327,7 +274,9 @@ std::optional<GridResult> PutOnGrid(const std::map<size_t, FloatData>& base,
 // stride instead of once per attribute and morph target (RobotExpressive: 68 views).
 void MergeViewsByStride(const std::map<size_t, size_t>& view_of, MeshQuantization& out) {
   std::map<size_t, std::vector<size_t>> by_stride;
-  for (const auto& [v, view] : out.views) by_stride[view.stride].push_back(v);
+  for (const auto& [v, view] : out.views) {
+    if (view.stride != 0) by_stride[view.stride].push_back(v);  // not inverse bind matrices
+  }
   std::map<size_t, std::pair<size_t, size_t>> moved;  // view -> host view, byte offset
   for (const auto& [stride, list] : by_stride) {
     const size_t host = list.front();
@@ -404,18 +353,18 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
 
   std::map<size_t, size_t> view_of;  // quantized accessor -> its source view
   // Positions, mesh by mesh.
-  std::map<size_t, bool> has_node;
-  std::map<size_t, std::string> refused =
-      MeshesWhoseNodesAreNotFree(source, transform_animated, has_node);
+  const std::map<size_t, DequantizationPlace> places =
+      FindDequantizationPlaces(source, references, transform_animated);
   for (const auto& [m, accessors] : positions_of) {
-    if (!has_node[m]) continue;  // drawn by no node: nothing to dequantize it
+    const auto place = places.find(m);
+    if (place == places.end()) continue;  // drawn by no node: nothing to dequantize it
     const auto keep = [&](const std::string& why) {
       const json mesh = meshes->At(m);
       out.positions_kept.push_back(
           fmt::format("mesh {} ('{}'): {}", m, mesh.value("name", std::string()), why));
     };
-    if (refused.count(m)) {
-      keep(refused[m]);
+    if (!place->second.refused.empty()) {
+      keep(place->second.refused);
       continue;
     }
     std::map<size_t, FloatData> base;
@@ -470,6 +419,18 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
     for (auto& [v, view] : chosen->views) out.views[v] = std::move(view);
     for (auto& [a, change] : chosen->accessors) out.accessors[a] = std::move(change);
     view_of.insert(chosen->view_of.begin(), chosen->view_of.end());
+    // A skinned mesh's dequantization goes into its skins' inverse bind matrices, rewritten in
+    // their own views (and their min/max, if any, dropped: they would no longer hold).
+    for (const DequantizationPlace::Skin& skin : place->second.skins) {
+      const double corner[3] = {static_cast<float>(grid.corner[0]),
+                                static_cast<float>(grid.corner[1]),
+                                static_cast<float>(grid.corner[2])};
+      out.views[skin.view] = {
+          FoldIntoMatrices(skin.matrices, corner, static_cast<float>(grid.step)), 0};
+      out.accessors[skin.accessor] = {{"min", nullptr}, {"max", nullptr}};
+      grid.in_skins = true;
+    }
+    if (grid.in_skins) ++out.skinned_meshes;
     out.meshes[m] = grid;
     out.position_accessors += base.size() + deltas.size();
     out.position_fraction = std::max(out.position_fraction, chosen->largest / extent);
@@ -555,7 +516,7 @@ bool MeshQuantization::EditNode(json& node) const {
   const json* mesh = Find(node, "mesh");
   if (!mesh || !mesh->is_number_unsigned()) return false;
   const auto found = meshes.find(mesh->get<size_t>());
-  if (found == meshes.end()) return false;
+  if (found == meshes.end() || found->second.in_skins) return false;
   const Grid& grid = found->second;
   // The stored position q is drawn at corner + step * q: the node's transform M becomes M * D,
   // D = translate(corner) * scale(step) (KHR_mesh_quantization, "Dequantization").
@@ -592,14 +553,18 @@ std::string MeshQuantization::Summary(const GltfCompression& options) const {
     text += (text.back() == ':' ? " " : "; ") + part;
   };
   if (position_accessors > 0) {
-    add(
-        fmt::format("positions of {} mesh(es) on a grid of {} bits ({} accessors with morph "
-                    "deltas), largest displacement {:.3g} of the mesh's size (bound {:g})",
-                    meshes.size(),
-                    fewest_position_bits == most_position_bits
-                        ? fmt::format("{}", most_position_bits)
-                        : fmt::format("{}-{}", fewest_position_bits, most_position_bits),
-                    position_accessors, position_fraction, options.mesh_position_fraction));
+    add(fmt::format(
+        "positions of {} mesh(es) on a grid of {} bits ({} accessors with morph "
+        "deltas{}), largest displacement {:.3g} of the mesh's size (bound {:g})",
+        meshes.size(),
+        fewest_position_bits == most_position_bits
+            ? fmt::format("{}", most_position_bits)
+            : fmt::format("{}-{}", fewest_position_bits, most_position_bits),
+        position_accessors,
+        skinned_meshes == 0
+            ? std::string()
+            : fmt::format("; {} skinned, the grid in inverse bind matrices", skinned_meshes),
+        position_fraction, options.mesh_position_fraction));
   }
   if (normal_accessors > 0) {
     add(

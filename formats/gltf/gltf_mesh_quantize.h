@@ -45,18 +45,21 @@ struct MeshQuantization {
   // one, which saves the JSON of a view, and of its compression, per attribute and morph target.
   std::set<size_t> merged_views;
   // Source accessor -> its componentType, normalized, min and max after, and its byteOffset (0
-  // unless given) and bufferView (a source index, when it moved into another view).
+  // unless given) and bufferView (a source index, when it moved into another view); a null value
+  // removes the member.
   std::map<size_t, nlohmann::json> accessors;
   // Source mesh -> the dequantization its nodes take: position = corner + step * stored.
   struct Grid {
     double corner[3] = {0, 0, 0};
     double step = 1;
     int bits = 16;
+    bool in_skins = false;  // skinned: in its skins' inverse bind matrices, not in its nodes
   };
   std::map<size_t, Grid> meshes;
 
   // What was measured, for the note (largest error of each kind, over every value stored).
   size_t position_accessors = 0;
+  size_t skinned_meshes = 0;
   double position_fraction = 0;  // displacement over the mesh's largest bounding-box side
   int fewest_position_bits = 16;
   int most_position_bits = 0;

@@ -59,7 +59,7 @@ std::string MimeTypeOf(const std::string& uri, const std::string& bytes) {
 json QuantizedViewDefinition(json definition, size_t view, const MeshQuantization& quantized) {
   const auto found = quantized.views.find(view);
   if (found == quantized.views.end()) return definition;
-  definition["byteStride"] = found->second.stride;
+  if (found->second.stride != 0) definition["byteStride"] = found->second.stride;
   return definition;
 }
 
@@ -334,9 +334,12 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     if (const auto change = quantized.accessors.find(a); change != quantized.accessors.end()) {
       accessor.erase("byteOffset");  // at the start of its view, unless the change says
       for (auto it = change->second.begin(); it != change->second.end(); ++it) {
-        accessor[it.key()] = it.value();  // a bufferView here is a source index
+        if (it.value().is_null() || it.value() == false) {
+          accessor.erase(it.key());  // (normalized: false is the default)
+        } else {
+          accessor[it.key()] = it.value();  // a bufferView here is a source index
+        }
       }
-      if (accessor["normalized"] == false) accessor.erase("normalized");
     }
     ForEachAccessorView(accessor, [&](json& reference) { Renumber(reference, view_map); });
     builder.AddAccessorDefinition(accessor);

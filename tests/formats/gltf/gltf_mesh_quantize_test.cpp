@@ -39,7 +39,10 @@ struct Output {
     const json& view = document["bufferViews"][view_index];
     const std::string& bytes =
         dynamic_cast<const GltfDocument&>(*asset.source_document).buffer_views.at(view_index);
-    const size_t components = accessor["type"] == "VEC2" ? 2 : accessor["type"] == "VEC3" ? 3 : 4;
+    const size_t components = accessor["type"] == "VEC2"   ? 2
+                              : accessor["type"] == "VEC3" ? 3
+                              : accessor["type"] == "MAT4" ? 16
+                                                           : 4;
     const int type = accessor["componentType"].get<int>();
     const size_t size = static_cast<size_t>(ComponentSize(type));
     const size_t stride = view.value("byteStride", components * size);
@@ -362,6 +365,85 @@ TEST(GltfMeshQuantizeTest, TheToleranceChoosesTheGrid) {
   EXPECT_NE(impossible.Note().find("no grid of up to 16 bits keeps it within 1e-07"),
             std::string::npos)
       << impossible.Note();
+}
+
+// A column-major 4x4 applied to a point.
+Vec3 Transform(const std::vector<double>& m, const std::vector<double>& p) {
+  Vec3 out;
+  for (size_t row = 0; row < 3; ++row) {
+    out[row] = m[row] * p[0] + m[4 + row] * p[1] + m[8 + row] * p[2] + m[12 + row];
+  }
+  return out;
+}
+
+// The shape skinned to one joint: node 0 the joint (its rotation animated), node 1 the skinned
+// mesh at the origin. The grid goes into the skin's inverse bind matrix, not into node 1 (a
+// skinned mesh's node transform is ignored, glTF 2.0 §3.7.3.3).
+GltfFixture SkinnedFixture() {
+  GltfFixture gltf = ShapeFixture();
+  json& document = gltf.document();
+  document["animations"] = json::array();
+  json& shape = document["nodes"][1];
+  shape.erase("translation"), shape.erase("rotation"), shape.erase("scale");
+  document["nodes"][0].erase("children");
+  document["nodes"][0]["translation"] = {0, 1, 0};
+  const std::vector<float> inverse_bind = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.5f, -1, 2, 1};
+  const size_t matrices = gltf.AddAccessor({{"bufferView", gltf.AddView(inverse_bind)},
+                                            {"componentType", kGltfFloat},
+                                            {"count", 1},
+                                            {"type", "MAT4"}});
+  document["skins"] = {{{"joints", {0}}, {"inverseBindMatrices", matrices}}};
+  shape["skin"] = 0;
+  const std::vector<uint8_t> joints(kVertices * 4, 0);
+  std::vector<float> weights;
+  for (size_t i = 0; i < kVertices; ++i) weights.insert(weights.end(), {1, 0, 0, 0});
+  json& attributes = document["meshes"][0]["primitives"][0]["attributes"];
+  attributes["JOINTS_0"] = gltf.AddAccessor({{"bufferView", gltf.AddView(joints)},
+                                             {"componentType", kGltfUnsignedByte},
+                                             {"count", kVertices},
+                                             {"type", "VEC4"}});
+  attributes["WEIGHTS_0"] = gltf.AddAccessor({{"bufferView", gltf.AddView(weights)},
+                                              {"componentType", kGltfFloat},
+                                              {"count", kVertices},
+                                              {"type", "VEC4"}});
+  gltf.AddChannel(0, 0, "rotation", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                  gltf.AddFloats({0, 0, 0, 1, 0, 0.6f, 0, 0.8f}, "VEC4", 2));
+  return gltf;
+}
+
+TEST(GltfMeshQuantizeTest, ASkinnedMeshTakesTheGridInItsInverseBindMatrices) {
+  const GltfFixture gltf = SkinnedFixture();
+  const Output plain = Render(gltf, false);
+  const Output quantized = Render(gltf, true);
+  const size_t position = quantized.Attribute("POSITION");
+  ASSERT_EQ(quantized.Type(position), kGltfUnsignedShort) << quantized.Note();
+  EXPECT_EQ(quantized.document["nodes"][1], plain.document["nodes"][1]);  // untouched
+  const auto matrices = [](const Output& out) {
+    return out.Element(out.document["skins"][0]["inverseBindMatrices"].get<size_t>(), 0);
+  };
+  const std::vector<double> plain_matrix = matrices(plain);
+  const std::vector<double> matrix = matrices(quantized);
+  EXPECT_NE(plain_matrix, matrix);
+  // Skinned, each vertex is drawn at joint * inverse bind * position: the same joint, so the
+  // inverse bind matrix times the position must match.
+  const double bound = 1e-4 * Extent(plain);
+  for (size_t i = 0; i < kVertices; ++i) {
+    EXPECT_LE(Distance(Transform(plain_matrix, plain.Element(plain.Attribute("POSITION"), i)),
+                       Transform(matrix, quantized.Element(position, i))),
+              bound)
+        << i;
+  }
+  EXPECT_NE(quantized.Note().find("1 skinned, the grid in inverse bind matrices"),
+            std::string::npos)
+      << quantized.Note();
+  // Moved away from the origin, the skinned node would put three.js's bind matrix between the
+  // grid and the skinning: positions stay float.
+  GltfFixture moved = SkinnedFixture();
+  moved.document()["nodes"][1]["translation"] = {0, 0, 1};
+  const Output kept = Render(moved, true);
+  EXPECT_EQ(kept.Type(kept.Attribute("POSITION")), kGltfFloat);
+  EXPECT_NE(kept.Note().find("skinned, its node not at the origin or moving"), std::string::npos)
+      << kept.Note();
 }
 
 // An accessor shared with a use we do not quantize (here a second mesh's POSITION) is left as it

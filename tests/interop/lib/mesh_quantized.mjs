@@ -198,9 +198,18 @@ export class QuantizedMeshCheck {
       // σmax of the plain matrixWorld is the most it stretches a local length.
       const unit = extent * sigma.max;
       let magnitude = 0;
+      // A skinned mesh is drawn through its skin (bindMatrix, the bones at rest, the inverse
+      // bind matrices, which may hold the dequantization): applyBoneTransform places a local
+      // vector as three.js's skinning does, without the morphs; a delta by its linear part.
+      const origin = new THREE.Vector3();
+      const skin = (mesh, index, vector) => {
+        if (!mesh.isSkinnedMesh) return vector;
+        mesh.applyBoneTransform(index, vector);
+        return target === undefined ? vector : vector.sub(mesh.applyBoneTransform(index, origin.set(0, 0, 0)));
+      };
       const values = pairs.map(([i, j]) => {
-        pa.copy(read(attributeA, i, va));
-        pb.copy(read(attributeB, j, vb));
+        skin(a, i, pa.copy(read(attributeA, i, va)));
+        skin(b, j, pb.copy(read(attributeB, j, vb)));
         if (target === undefined) {
           pa.applyMatrix4(a.matrixWorld);
           pb.applyMatrix4(b.matrixWorld);

@@ -1,0 +1,201 @@
+#include "formats/gltf/gltf_mesh_dequantize.h"
+
+#include <algorithm>
+#include <cstring>
+#include <optional>
+#include <set>
+
+#include "formats/common/canonical_json.h"
+#include "formats/gltf/gltf_object_list.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+
+// A member the reader keeps packed (a skin's joints and skeleton, gltf_object_list.cpp), parsed.
+json Unpacked(const json& object, const char* key) {
+  const json* value = Find(object, key);
+  if (!value) return json();
+  return IsPackedJsonValue(*value) ? json::parse(PackedJsonText(*value)) : *value;
+}
+
+bool AllNumbers(const json& value) {
+  return value.is_array() &&
+         std::all_of(value.begin(), value.end(), [](const json& x) { return x.is_number(); });
+}
+
+// Whether the node's own transform is the identity (absent, or written as one).
+bool IdentityTransform(const json& node) {
+  static const json kIdentity = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  const auto is = [&](const char* key, const json& identity) {
+    const json* value = Find(node, key);
+    return !value || (AllNumbers(*value) && value->size() == identity.size() &&
+                      std::equal(value->begin(), value->end(), identity.begin(),
+                                 [](const json& a, const json& b) {
+                                   return a.get<double>() == b.get<double>();
+                                 }));
+  };
+  return is("matrix", kIdentity) && is("translation", {0, 0, 0}) && is("rotation", {0, 0, 0, 1}) &&
+         is("scale", {1, 1, 1});
+}
+
+struct SkinInfo {
+  std::optional<size_t> matrices;  // inverseBindMatrices accessor
+  std::set<size_t> meshes;         // the meshes drawn with it
+};
+
+// The skin's inverse bind matrices when they can be rewritten for this mesh alone: a float MAT4
+// accessor only this skin uses, alone in its view, tightly packed.
+std::optional<DequantizationPlace::Skin> OwnMatrices(const GltfDocument& source,
+                                                     const ReferenceCounts& references, size_t a) {
+  if (a >= references.accessors.size() || references.accessors[a] != 1) return std::nullopt;
+  const json accessor = source.lists.accessors->At(a);
+  if (!accessor.is_object() || accessor.contains("sparse") ||
+      accessor.value("componentType", json()) != kGltfFloat ||
+      accessor.value("type", json()) != "MAT4") {
+    return std::nullopt;
+  }
+  const std::optional<size_t> view =
+      ValidIndex(accessor.value("bufferView", json()), source.buffer_views.size());
+  const std::optional<size_t> count = Natural(Find(accessor, "count"), 0);
+  const std::optional<size_t> offset = Natural(Find(accessor, "byteOffset"), 0);
+  if (!view || !count || !offset || *offset != 0 || references.views[*view] != 1) {
+    return std::nullopt;
+  }
+  const json definition = source.lists.buffer_views->At(*view);
+  const std::string& bytes = source.buffer_views[*view];
+  if (Natural(Find(definition, "byteStride"), 64) != std::optional<size_t>(64) ||
+      !FitsIn(bytes.size(), 0, 64, *count, 64)) {
+    return std::nullopt;
+  }
+  DequantizationPlace::Skin skin;
+  skin.accessor = a;
+  skin.view = *view;
+  skin.matrices.resize(*count * 16);
+  for (size_t i = 0; i < skin.matrices.size(); ++i) {
+    float value;
+    std::memcpy(&value, bytes.data() + i * 4, 4);
+    skin.matrices[i] = value;
+  }
+  return skin;
+}
+
+}  // namespace
+
+std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocument& source,
+                                                               const ReferenceCounts& references,
+                                                               const std::vector<bool>& animated) {
+  std::map<size_t, DequantizationPlace> places;
+  std::set<size_t> joints;
+  std::vector<SkinInfo> skins;
+  if (const GltfObjectList* list = source.lists.Objects("skins")) {
+    skins.resize(list->size());
+    for (size_t s = 0; s < list->size(); ++s) {
+      const json skin = list->At(s);
+      const json joint_list = Unpacked(skin, "joints");
+      for (const json& joint : joint_list.is_array() ? joint_list : json::array()) {
+        if (joint.is_number_unsigned()) joints.insert(joint.get<size_t>());
+      }
+      const json skeleton = Unpacked(skin, "skeleton");
+      if (skeleton.is_number_unsigned()) joints.insert(skeleton.get<size_t>());
+      if (const json* matrices = Find(skin, "inverseBindMatrices")) {
+        skins[s].matrices = ValidIndex(*matrices, references.accessors.size());
+      }
+    }
+  }
+  const GltfObjectList* nodes = source.lists.Objects("nodes");
+  const size_t node_count = nodes ? nodes->size() : 0;
+  std::vector<std::optional<size_t>> parent(node_count);
+  std::vector<bool> identity(node_count, false);
+  std::map<size_t, std::vector<size_t>> drawing;  // mesh -> its nodes
+  for (size_t n = 0; n < node_count; ++n) {
+    const json node = nodes->At(n);
+    identity[n] = IdentityTransform(node) && !(n < animated.size() && animated[n]);
+    if (const json* children = Find(node, "children"); children && children->is_array()) {
+      for (const json& child : *children) {
+        if (const std::optional<size_t> c = ValidIndex(child, node_count)) parent[*c] = n;
+      }
+    }
+    const json* mesh = Find(node, "mesh");
+    if (!mesh || !mesh->is_number_unsigned()) continue;
+    drawing[mesh->get<size_t>()].push_back(n);
+    if (const json* skin = Find(node, "skin")) {
+      if (const std::optional<size_t> s = ValidIndex(*skin, skins.size())) {
+        skins[*s].meshes.insert(mesh->get<size_t>());
+      }
+    }
+  }
+  const auto at_origin = [&](size_t n) {
+    std::optional<size_t> at = n;
+    for (size_t steps = 0; at && steps <= node_count; ++steps, at = parent[*at]) {
+      if (!identity[*at]) return false;
+    }
+    return !at;  // (a cycle, which the reader refuses anyway, is no origin)
+  };
+  for (const auto& [m, list] : drawing) {
+    DequantizationPlace& place = places[m];
+    size_t skinned = 0;
+    for (const size_t n : list) {
+      const json node = nodes->At(n);
+      if (node.contains("skin")) {
+        ++skinned;
+        const std::optional<size_t> s = ValidIndex(node["skin"], skins.size());
+        if (!s || !at_origin(n)) {
+          place.refused = "skinned, its node not at the origin or moving";
+        } else if (skins[*s].meshes.size() != 1 || !skins[*s].matrices) {
+          place.refused = "skinned, its skin without inverse bind matrices or shared";
+        } else if (std::none_of(place.skins.begin(), place.skins.end(), [&](const auto& known) {
+                     return known.accessor == *skins[*s].matrices;
+                   })) {
+          std::optional<DequantizationPlace::Skin> matrices =
+              OwnMatrices(source, references, *skins[*s].matrices);
+          if (!matrices) {
+            place.refused = "skinned, its inverse bind matrices shared, strided or not float";
+          } else {
+            place.skins.push_back(std::move(*matrices));
+          }
+        }
+        continue;
+      }
+      const json* children = Find(node, "children");
+      const char* why = children && !children->empty() ? "its node has children"
+                        : node.contains("camera") || node.contains("extensions")
+                            ? "its node has a camera or an extension"
+                        : joints.count(n) > 0                ? "its node is a joint"
+                        : n < animated.size() && animated[n] ? "its node's transform is animated"
+                                                             : nullptr;
+      for (const char* key : {"matrix", "translation", "rotation", "scale"}) {
+        const json* value = Find(node, key);
+        if (!why && value && !AllNumbers(*value)) why = "its node's transform is not numbers";
+      }
+      if (why && place.refused.empty()) place.refused = why;
+    }
+    if (skinned != 0 && skinned != list.size() && place.refused.empty()) {
+      place.refused = "drawn both with and without a skin";
+    }
+    if (!place.refused.empty()) place.skins.clear();
+  }
+  return places;
+}
+
+std::string FoldIntoMatrices(const std::vector<double>& matrices, const double corner[3],
+                             double step) {
+  std::string bytes(matrices.size() * 4, '\0');
+  for (size_t k = 0; k + 16 <= matrices.size(); k += 16) {
+    // M * D: the first three columns scaled by the step, the fourth M * (corner, 1).
+    float out[16];
+    for (size_t row = 0; row < 4; ++row) {
+      for (size_t column = 0; column < 3; ++column) {
+        out[column * 4 + row] = static_cast<float>(matrices[k + column * 4 + row] * step);
+      }
+      out[12 + row] =
+          static_cast<float>(matrices[k + row] * corner[0] + matrices[k + 4 + row] * corner[1] +
+                             matrices[k + 8 + row] * corner[2] + matrices[k + 12 + row]);
+    }
+    std::memcpy(bytes.data() + k * 4, out, sizeof(out));
+  }
+  return bytes;
+}
+
+}  // namespace animconv

@@ -1,0 +1,44 @@
+// Where the dequantization of a mesh whose positions --compress-meshes puts on a grid can go
+// (gltf_mesh_quantize.h; KHR_mesh_quantization, "Dequantization"): the transform of every node
+// that draws the mesh, or for a skinned mesh the inverse bind matrices of its skins (glTF 2.0
+// §3.7.3.3: a skinned mesh's own node transform is ignored).
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_references.h"
+
+namespace animconv {
+
+struct DequantizationPlace {
+  // Why the mesh's positions cannot be moved onto a grid; empty when they can.
+  std::string refused;
+  // A skinned mesh: each skin that draws it, whose inverse bind matrices (one accessor, alone in
+  // its view, that skin's alone) take the dequantization. Empty: the nodes' transforms take it.
+  struct Skin {
+    size_t accessor = 0;
+    size_t view = 0;
+    std::vector<double> matrices;  // column-major 4x4s, as read (float32 values)
+  };
+  std::vector<Skin> skins;
+};
+
+// For each mesh some node draws: where its dequantization can go, or why nowhere. Node
+// transforms can take it when the node has no children, skin, camera or extension, is no joint,
+// and its translation, rotation or scale is not animated (`animated[n]`). Skins can when every
+// node drawing the mesh is skinned and placed at the origin unchanged (it and its ancestors
+// without a transform, none animated: three.js multiplies the skinning by the node's bind-time
+// world matrix, which must then commute with the dequantization) and each skin draws this mesh
+// alone.
+std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocument& source,
+                                                               const ReferenceCounts& references,
+                                                               const std::vector<bool>& animated);
+
+// `matrices` times D = translate(corner) * scale(step), as the float32 bytes of a MAT4 accessor.
+std::string FoldIntoMatrices(const std::vector<double>& matrices, const double corner[3],
+                             double step);
+
+}  // namespace animconv

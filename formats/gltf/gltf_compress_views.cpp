@@ -4,6 +4,7 @@
 #include <meshoptimizer.h>
 #endif
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <set>
@@ -32,22 +33,30 @@ std::optional<size_t> Index(const json& value) {
 
 }  // namespace
 
-void CollectIndexAccessors(const json& mesh, std::set<size_t>& index_accessors) {
+void CollectIndexAccessors(const json& mesh, std::set<size_t>& index_accessors,
+                           std::set<size_t>& triangle_lists) {
   const GltfMeshPrimitives primitives(mesh);
   for (size_t p = 0; p < primitives.size(); ++p) {
     const json primitive = primitives.At(p);
     if (primitive.is_object() && primitive.contains("indices")) {
-      if (auto index = Index(primitive["indices"])) index_accessors.insert(*index);
+      if (auto index = Index(primitive["indices"])) {
+        index_accessors.insert(*index);
+        if (primitive.value("mode", json(4)) == 4) triangle_lists.insert(*index);
+      }
     }
   }
 }
 
 std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(
-    const std::set<size_t>& index_accessors, const json& accessors, const json& views) {
+    const std::set<size_t>& index_accessors, const json& accessors, const json& views,
+    const std::set<size_t>* triangle_lists) {
   // Per view: the element sizes its accessors read, and whether they are index data.
   std::vector<std::set<size_t>> element_sizes(views.size());
   std::vector<int> index_use(views.size(), 0);  // 0 none, 1 indices, -1 vertex data, -2 both
   std::vector<bool> unknown(views.size(), false);
+  // Per view: whether every accessor is a triangle list that starts on a triangle and holds whole
+  // triangles (the TRIANGLES codec works on the view as one list).
+  std::vector<bool> whole_triangles(views.size(), triangle_lists != nullptr);
   for (size_t a = 0; a < accessors.size(); ++a) {
     const json& accessor = accessors[a];
     // Sparse parts read other views in their own ways: leave those views as they are.
@@ -65,6 +74,12 @@ std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(
     if (size == 0) unknown[*view] = true;
     element_sizes[*view].insert(size);
     const bool is_index = index_accessors.count(a) > 0;
+    const size_t count = accessor.value("count", size_t{0});
+    const size_t offset = accessor.value("byteOffset", size_t{0});
+    if (!triangle_lists || !triangle_lists->count(a) || size == 0 || count % 3 != 0 ||
+        offset % (3 * size) != 0) {
+      whole_triangles[*view] = false;
+    }
     const int use = is_index ? 1 : -1;
     index_use[*view] = index_use[*view] == 0 ? use : index_use[*view] == use ? use : -2;
   }
@@ -76,6 +91,7 @@ std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(
       if (element_sizes[v].size() != 1) continue;
       layout.stride = *element_sizes[v].begin();
       layout.indices = true;
+      layout.triangles = whole_triangles[v];
       if (layout.stride != 2 && layout.stride != 4) continue;
     } else if (views[v].contains("byteStride")) {
       layout.stride = views[v]["byteStride"].get<size_t>();
@@ -107,6 +123,15 @@ std::string CompressView(const std::string& bytes, const ViewLayout& layout,
     } else {
       std::memcpy(&indices[i], data.data() + i * 4, 4);
     }
+  }
+  if (layout.triangles && count % 3 == 0) {
+    // meshopt_encodeIndexBufferBound wants the vertex count: one past the largest index.
+    const size_t vertices =
+        indices.empty() ? 0 : *std::max_element(indices.begin(), indices.end()) + size_t{1};
+    compressed.resize(meshopt_encodeIndexBufferBound(count, vertices));
+    compressed.resize(meshopt_encodeIndexBuffer(reinterpret_cast<unsigned char*>(compressed.data()),
+                                                compressed.size(), indices.data(), count));
+    return compressed;
   }
   compressed.resize(meshopt_encodeIndexSequenceBound(count, 1u << 31));
   compressed.resize(meshopt_encodeIndexSequence(reinterpret_cast<unsigned char*>(compressed.data()),

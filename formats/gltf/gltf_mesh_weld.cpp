@@ -1,5 +1,9 @@
 #include "formats/gltf/gltf_mesh_weld.h"
 
+#if ANIMCONV_WITH_MESHOPT
+#include <meshoptimizer.h>
+#endif
+
 #include <algorithm>
 #include <cstring>
 #include <optional>
@@ -202,10 +206,45 @@ void WriteIndex(char* at, size_t bytes, uint32_t value) {
               bytes);
 }
 
+// Reorders the triangles of `drawn` (vertex numbers, each < source_vertex.size()) for the vertex
+// cache, then numbers the vertices as those triangles first use them (vertices no triangle uses
+// keep their relative order after them), permuting `source_vertex` to match. The same triangles,
+// each with its corners in order; only the triangles' order and the numbering change. False
+// when it changed nothing, or in a build without meshoptimizer.
+bool ReorderForCache(std::vector<uint32_t>& drawn, std::vector<size_t>& source_vertex) {
+#if ANIMCONV_WITH_MESHOPT
+  const size_t vertices = source_vertex.size();
+  std::vector<uint32_t> ordered(drawn.size());
+  meshopt_optimizeVertexCache(ordered.data(), drawn.data(), drawn.size(), vertices);
+  std::vector<uint32_t> number(vertices, UINT32_MAX);
+  std::vector<size_t> by_number;
+  by_number.reserve(vertices);
+  for (uint32_t& vertex : ordered) {
+    if (number[vertex] == UINT32_MAX) {
+      number[vertex] = static_cast<uint32_t>(by_number.size());
+      by_number.push_back(source_vertex[vertex]);
+    }
+    vertex = number[vertex];
+  }
+  for (size_t v = 0; v < vertices; ++v) {
+    if (number[v] == UINT32_MAX) by_number.push_back(source_vertex[v]);
+  }
+  if (ordered == drawn && by_number == source_vertex) return false;
+  drawn = std::move(ordered);
+  source_vertex = std::move(by_number);
+  return true;
+#else
+  static_cast<void>(drawn), static_cast<void>(source_vertex);
+  return false;
+#endif
+}
+
 // Indexes one primitive (or renumbers an indexed one's vertices) when that changes anything and,
 // without indices, makes it smaller.
+// With `reorder` (--compress-meshes, opaque materials): triangles in vertex cache order, vertices
+// numbered as those triangles first use them (meshoptimizer's vertex cache and fetch orders).
 void Weld(const Candidate& candidate, const GltfDocument& source, size_t mesh, size_t primitive,
-          MeshWeld& weld) {
+          bool reorder, MeshWeld& weld) {
   const std::vector<Attribute>& group = candidate.group;
   const size_t count = candidate.vertices;
   size_t row_bytes = 0;
@@ -251,9 +290,10 @@ void Weld(const Candidate& candidate, const GltfDocument& source, size_t mesh, s
   // the order its triangles use the vertices, and an indexed one keeps its order (renumbering by
   // first use made khronos_AnimatedMorphSphere larger once compressed: its order is already good).
   for (uint32_t& vertex : drawn) vertex = class_of[vertex];
-  const std::vector<size_t>& source_vertex = first_of_class;
+  std::vector<size_t> source_vertex = first_of_class;
+  reorder = reorder && drawn.size() % 3 == 0 && ReorderForCache(drawn, source_vertex);
   if (candidate.index) {
-    if (unique == count) return;
+    if (unique == count && !reorder) return;
     const IndexData& index = *candidate.index;
     std::string bytes = source.buffer_views[index.view];
     for (size_t k = 0; k < index.count; ++k) {
@@ -263,13 +303,17 @@ void Weld(const Candidate& candidate, const GltfDocument& source, size_t mesh, s
     // The index accessor's min and max, when it has them, are those of its new values.
     const auto [lowest, highest] = std::minmax_element(drawn.begin(), drawn.end());
     weld.index_ranges[index.accessor] = {*lowest, *highest};
-    ++weld.reordered;
-    weld.reordered_before += count;
-    weld.reordered_after += unique;
+    if (reorder) ++weld.cache_ordered;
+    if (unique != count) {
+      ++weld.reordered;
+      weld.reordered_before += count;
+      weld.reordered_after += unique;
+    }
   } else {
     // An index may not be the largest value of its type (glTF 2.0 §3.7.2.1: primitive restart).
     const size_t index_bytes = unique <= 65535 ? 2 : 4;
     if ((count - unique) * row_bytes <= count * index_bytes) return;
+    if (reorder) ++weld.cache_ordered;
     WeldedIndices indices;
     indices.mesh = mesh;
     indices.primitive = primitive;
@@ -344,7 +388,15 @@ bool MeshWeld::SetIndices(size_t mesh, json& element, size_t first_accessor) con
   });
 }
 
-MeshWeld WeldMeshes(const GltfDocument& source) {
+// Whether the primitive's material blends (alphaMode BLEND): its triangles' order is what is drawn.
+bool Blends(const json& primitive, const PackedJsonArray* materials) {
+  const json* material = Find(primitive, "material");
+  const std::optional<size_t> m =
+      material && materials ? ValidIndex(*material, materials->size()) : std::nullopt;
+  return m && materials->At(*m).value("alphaMode", json()) == "BLEND";
+}
+
+MeshWeld WeldMeshes(const GltfDocument& source, bool reorder_for_cache) {
   MeshWeld weld;
   const GltfObjectList* meshes = source.lists.Objects("meshes");
   if (!meshes || !source.lists.accessors || !source.lists.buffer_views ||
@@ -352,12 +404,17 @@ MeshWeld WeldMeshes(const GltfDocument& source) {
     return weld;
   }
   const ReferenceCounts references = CountReferences(source);
+  const auto materials = source.lists.unread.find("materials");
+  const PackedJsonArray* material_list =
+      materials == source.lists.unread.end() ? nullptr : materials->second.get();
   for (size_t m = 0; m < meshes->size(); ++m) {
     const json mesh = meshes->At(m);
     const GltfMeshPrimitives primitives(mesh);
     for (size_t p = 0; p < primitives.size(); ++p) {
-      const std::optional<Candidate> candidate = Eligible(primitives.At(p), source, references);
-      if (candidate) Weld(*candidate, source, m, p, weld);
+      const json primitive = primitives.At(p);
+      const std::optional<Candidate> candidate = Eligible(primitive, source, references);
+      const bool reorder = reorder_for_cache && !Blends(primitive, material_list);
+      if (candidate) Weld(*candidate, source, m, p, reorder, weld);
     }
   }
   return weld;

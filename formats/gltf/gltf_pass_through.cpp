@@ -184,7 +184,8 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
 
   // --compress: triangle lists without indices indexed (gltf_mesh_weld.h). Their index accessors
   // come after the kept accessors, and their bufferViews after the kept views.
-  const MeshWeld weld = mesh_options.index ? WeldMeshes(source) : MeshWeld();
+  const MeshWeld weld =
+      mesh_options.index ? WeldMeshes(source, mesh_options.quantize != nullptr) : MeshWeld();
   // --compress-meshes: the quantized accessors are rewritten in place, in views of their own
   // (a mesh's positions and deltas in one, the others' views left out).
   const MeshQuantization quantized =
@@ -257,6 +258,12 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   }
   if (mesh_options.quantize) {
     AddDiagnostic(diagnostics, Severity::kInfo, quantized.Summary(*mesh_options.quantize));
+    if (weld.cache_ordered > 0) {
+      AddDiagnostic(diagnostics, Severity::kInfo,
+                    fmt::format("--compress-meshes: {} triangle primitive(s) of opaque materials "
+                                "drawn in vertex cache order (the same triangles and corners)",
+                                weld.cache_ordered));
+    }
   }
   if (weld.reordered > 0) {
     AddDiagnostic(
@@ -268,6 +275,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   // The lists of objects, element by element: an element nothing changes is copied as its text;
   // one renumbered, edited (a node) or given its embedded image is parsed, changed and written.
   std::set<size_t> index_accessors;  // after renumbering: the accessors primitives use as indices
+  std::set<size_t> triangle_lists;   // those of them that index triangle lists
   // Embedded images' bufferViews come after the kept ones and the index views.
   size_t next_view = kept_view_count + weld.indices.size();
   std::vector<std::pair<size_t, const std::string*>> embedded;  // image index, bytes
@@ -295,7 +303,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
             [&](json& reference) { return Renumber(reference, view_map); });
       }
       if (welded) changed = weld.SetIndices(i, element, kept_accessor_count) || changed;
-      if (meshes && meshopt) CollectIndexAccessors(element, index_accessors);
+      if (meshes && meshopt) CollectIndexAccessors(element, index_accessors, triangle_lists);
       if (nodes && edit_node) changed = edit_node(i, element) || changed;
       if (nodes) changed = quantized.EditNode(element) || changed;
       if (embed) {
@@ -363,7 +371,10 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     for (size_t v = 0; v < view_count; ++v) {
       if (keep_view[v]) kept_views.push_back(QuantizedViewDefinition(views->At(v), v, quantized));
     }
-    layouts = PassThroughViewLayouts(index_accessors, kept_accessors, kept_views);
+    // --compress-meshes: triangle lists in the TRIANGLES codec (lossless but for the rotation of a
+    // triangle's corners, which nothing draws differently).
+    layouts = PassThroughViewLayouts(index_accessors, kept_accessors, kept_views,
+                                     mesh_options.quantize ? &triangle_lists : nullptr);
   }
   constexpr size_t kExtensionJsonBytes = 150;
   const auto add_view = [&](const std::string& bytes, const std::optional<ViewLayout>& layout,
@@ -374,7 +385,9 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       if (!compressed.empty() && compressed.size() + kExtensionJsonBytes < length) {
         json extension = {{"byteStride", layout->stride},
                           {"count", length / layout->stride},
-                          {"mode", layout->indices ? "INDICES" : "ATTRIBUTES"}};
+                          {"mode", layout->triangles ? "TRIANGLES"
+                                   : layout->indices ? "INDICES"
+                                                     : "ATTRIBUTES"}};
         return builder.AddCompressedBufferView(compressed, length, std::move(extension),
                                                std::move(definition));
       }
@@ -404,7 +417,8 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     ViewLayout layout;
     layout.stride = indices.component_type == kGltfUnsignedShort ? 2 : 4;
     layout.indices = true;
-    constexpr int kElementArrayBuffer = 34963;  // glTF 2.0 §5.11.5 bufferView.target
+    layout.triangles = mesh_options.quantize != nullptr;  // welded lists are triangle lists
+    constexpr int kElementArrayBuffer = 34963;            // glTF 2.0 §5.11.5 bufferView.target
     add_view(indices.bytes, meshopt ? std::optional<ViewLayout>(layout) : std::nullopt,
              {{"target", kElementArrayBuffer}});
   }

@@ -6,7 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
+#include <set>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -261,6 +263,134 @@ TEST(GltfMeshWeldTest, AListOfDifferentVerticesIsNotIndexed) {
                   gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
   const Written written(Render(ReadGltf(gltf.Glb(), ReadOptions{}), true));
   EXPECT_FALSE(written.document["meshes"][0]["primitives"][0].contains("indices"));
+}
+
+// A grid of 8 x 8 quads drawn through an index list in row order: the two triangles of each quad,
+// its vertices shared with its neighbours (81 vertices, 128 triangles). Accessor 0 is POSITION
+// (view 0), accessor 1 the indices (view 1).
+GltfFixture GridFixture(const char* alpha_mode) {
+  GltfFixture gltf;
+  gltf.AddNodes({"grid"});
+  gltf.document()["nodes"][0]["mesh"] = 0;
+  std::vector<float> positions;
+  for (int y = 0; y <= 8; ++y) {
+    for (int x = 0; x <= 8; ++x) {
+      positions.insert(positions.end(), {static_cast<float>(x), static_cast<float>(y),
+                                         0.1f * static_cast<float>(x * y % 5)});
+    }
+  }
+  std::vector<uint16_t> order;
+  for (int y = 0; y < 8; ++y) {
+    for (int x = 0; x < 8; ++x) {
+      const int a = y * 9 + x;
+      for (const int corner : {a, a + 1, a + 10, a, a + 10, a + 9}) {
+        order.push_back(static_cast<uint16_t>(corner));
+      }
+    }
+  }
+  const size_t position = gltf.AddFloats(positions, "VEC3", 81);
+  const size_t indices = gltf.AddAccessor({{"bufferView", gltf.AddView(order)},
+                                           {"componentType", kGltfUnsignedShort},
+                                           {"count", order.size()},
+                                           {"type", "SCALAR"}});
+  gltf.document()["materials"] = {{{"alphaMode", alpha_mode}}};
+  gltf.document()["meshes"] = {
+      {{"primitives",
+        {{{"attributes", {{"POSITION", position}}}, {"indices", indices}, {"material", 0}}}}}};
+  gltf.AddChannel(0, 0, "translation", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                  gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
+  return gltf;
+}
+
+// Each triangle of the grid as the bytes of its three corners in drawn order, read from the weld's
+// bytes where it changed them, else from the source's.
+std::vector<std::string> GridTriangles(const GltfDocument& source, const MeshWeld& weld) {
+  const auto view = [&](size_t v) -> const std::string& {
+    const auto found = weld.view_bytes.find(v);
+    return found == weld.view_bytes.end() ? source.buffer_views[v] : found->second;
+  };
+  const auto position = weld.accessors.find(0);
+  const size_t offset = position == weld.accessors.end() ? 0 : position->second.byte_offset;
+  std::vector<std::string> triangles;
+  for (size_t k = 0; k < 384; k += 3) {
+    std::string corners;
+    for (size_t c = 0; c < 3; ++c) {
+      uint16_t index;
+      std::memcpy(&index, view(1).data() + 2 * (k + c), 2);
+      corners += view(0).substr(offset + 12 * index, 12);
+    }
+    triangles.push_back(corners);
+  }
+  return triangles;
+}
+
+// --compress-meshes puts an opaque surface's triangles in vertex cache order: the same triangles,
+// each with the same corners in the same order (the same winding), drawn in another order, the
+// vertices numbered as first used. A blending material keeps its triangles' order (what is drawn
+// over what), and plain --compress reorders nothing.
+TEST(GltfMeshWeldTest, CacheOrderKeepsEveryTriangleAndBlendingKeepsItsOrder) {
+  const Asset opaque = ReadGltf(GridFixture("OPAQUE").Glb(), ReadOptions{});
+  const auto& source = dynamic_cast<const GltfDocument&>(*opaque.source_document);
+  const MeshWeld plain = WeldMeshes(source, false);
+  EXPECT_TRUE(plain.view_bytes.empty());
+  const MeshWeld ordered = WeldMeshes(source, true);
+  EXPECT_EQ(ordered.cache_ordered, 1u);
+  const std::vector<std::string> before = GridTriangles(source, plain);
+  const std::vector<std::string> after = GridTriangles(source, ordered);
+  EXPECT_NE(before, after);
+  std::multiset<std::string> a(before.begin(), before.end()), b(after.begin(), after.end());
+  EXPECT_EQ(a, b);
+  // Numbered by first use: each new vertex is the next number.
+  uint16_t next = 0;
+  for (size_t k = 0; k < 384; ++k) {
+    uint16_t index;
+    std::memcpy(&index, ordered.view_bytes.at(1).data() + 2 * k, 2);
+    ASSERT_LE(index, next) << k;
+    if (index == next) ++next;
+  }
+  EXPECT_EQ(next, 81);
+
+  const Asset blending = ReadGltf(GridFixture("BLEND").Glb(), ReadOptions{});
+  const MeshWeld kept =
+      WeldMeshes(dynamic_cast<const GltfDocument&>(*blending.source_document), true);
+  EXPECT_EQ(kept.cache_ordered, 0u);
+  EXPECT_TRUE(kept.view_bytes.empty());
+}
+
+// --compress-meshes stores triangle lists' indices in EXT_meshopt_compression's TRIANGLES codec,
+// which may rotate a triangle's corners (the same winding): decoded (by our reader, with
+// meshoptimizer's decoder), the same triangles up to rotation. Plain --compress keeps INDICES,
+// which decodes to the very same list. (Positions kept float here by a tolerance no grid meets.)
+TEST(GltfMeshWeldTest, TrianglesCodecKeepsEveryTriangleUpToRotation) {
+  const Asset source = ReadGltf(GridFixture("OPAQUE").Glb(), ReadOptions{});
+  ConvertOptions options;
+  options.write.gltf_compression = GltfCompression{};
+  const Written plain(RenderAsset(source, *FindFormat("glb"), options));
+  options.write.gltf_compression->quantize_meshes = true;
+  options.write.gltf_compression->mesh_position_fraction = 1e-12;
+  const Written packed(RenderAsset(source, *FindFormat("glb"), options));
+  const auto mode = [](const Written& out) {
+    const json& primitive = out.document["meshes"][0]["primitives"][0];
+    const json& accessor = out.document["accessors"][primitive["indices"].get<size_t>()];
+    return out.document["bufferViews"][accessor["bufferView"].get<size_t>()]["extensions"]
+                       ["EXT_meshopt_compression"]["mode"];
+  };
+  EXPECT_EQ(mode(plain), "INDICES");
+  EXPECT_EQ(mode(packed), "TRIANGLES");
+  // Each triangle as its corners' bytes, rotated to start at the least: equal as multisets.
+  const auto triangles = [](const Written& out) {
+    const size_t position =
+        out.document["meshes"][0]["primitives"][0]["attributes"]["POSITION"].get<size_t>();
+    std::multiset<std::string> set;
+    for (size_t k = 0; k < 384; k += 3) {
+      std::string corners[3];
+      for (size_t c = 0; c < 3; ++c) corners[c] = out.Element(position, out.Drawn(0, k + c));
+      const size_t first = static_cast<size_t>(std::min_element(corners, corners + 3) - corners);
+      set.insert(corners[first] + corners[(first + 1) % 3] + corners[(first + 2) % 3]);
+    }
+    return set;
+  };
+  EXPECT_EQ(triangles(plain), triangles(packed));
 }
 
 }  // namespace

@@ -358,10 +358,11 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
   for (const auto& [m, accessors] : positions_of) {
     const auto place = places.find(m);
     if (place == places.end()) continue;  // drawn by no node: nothing to dequantize it
+    const size_t mesh_index = m;  // (C++17 lambdas cannot capture a structured binding)
     const auto keep = [&](const std::string& why) {
-      const json mesh = meshes->At(m);
+      const json mesh = meshes->At(mesh_index);
       out.positions_kept.push_back(
-          fmt::format("mesh {} ('{}'): {}", m, mesh.value("name", std::string()), why));
+          fmt::format("mesh {} ('{}'): {}", mesh_index, mesh.value("name", std::string()), why));
     };
     if (!place->second.refused.empty()) {
       keep(place->second.refused);

@@ -25,11 +25,15 @@
 //     losslessly; a triangle list without indices may come back indexed, each vertex stored once).
 //     With --quantized-meshes (`convert --compress-meshes`, KHR_mesh_quantization) positions,
 //     normals, tangents, texture coordinates and colours (and their morph deltas) are compared
-//     within the writer's bounds instead (lib/mesh_quantized.mjs): vertex for vertex as drawn, in
-//     world space at rest: displacement <= F (1e-4) x the largest bounding-box side of the plain
-//     file's glTF mesh, normals/tangents <= D (0.5) degrees, texcoords <= T (1e-5), colours <= C
-//     (0.002). A file with a type beyond core glTF must require KHR_mesh_quantization (checked
-//     with or without the flag).
+//     within the writer's bounds instead (lib/mesh_quantized.mjs): vertex for vertex, in world
+//     space at rest: displacement <= F (1e-4) x the largest bounding-box side of the plain file's
+//     glTF mesh, normals/tangents <= D (0.5) degrees, texcoords <= T (1e-5), colours <= C
+//     (0.002). There a triangle list (mode 4) may come in another triangle order (opaque
+//     materials: vertex cache order) with its corners rotated (the TRIANGLES index codec), so its
+//     vertices are paired through triangles paired by position within all these bounds, each
+//     triangle once (lib/triangle_pairing.mjs); alphaMode BLEND primitives must keep their order.
+//     A file with a type beyond core glTF must require KHR_mesh_quantization (checked with or
+//     without the flag).
 //  4. Playback: both files are loaded (the compressed one with MeshoptDecoder) and every clip is
 //     played at every key time and midpoint of both files' tracks. Every animated object's local
 //     quaternion (angle, q = -q), position (distance), scale (ratio) and morph weights (absolute)
@@ -302,7 +306,10 @@ if (args.model === undefined) {
   // for element. A triangle list without indices may come back indexed (each vertex stored once,
   // gltf_mesh_weld.h), so vertices are compared as drawn: vertex k of the draw is index[k] when
   // there is an index, else k. With --quantized-meshes the lossy attributes are compared within
-  // their bounds instead (QuantizedMeshCheck); the others (skin indices, weights) still exactly.
+  // their bounds instead (QuantizedMeshCheck); the others (skin indices, weights) still exactly;
+  // and a triangle list's triangles may come in another order, their corners rotated
+  // (--compress-meshes draws opaque ones in vertex cache order), so its vertices are paired
+  // through triangles paired by position instead (QuantizedMeshCheck.pairVertices).
   let weldedGeometries = 0;
   for (const [a, b] of pairs) {
     if (!a.geometry || !b.geometry) {
@@ -331,33 +338,43 @@ if (args.model === undefined) {
     // (three.js adds attributes as their views finish decoding: compare the names, not the order)
     report.check([...want.keys()].sort().join() === [...got.keys()].sort().join(),
                  `'${a.name}': attributes ${[...got.keys()]}, plain ${[...want.keys()]}`);
-    // --quantized-meshes: the drawn vertices as [plain, compressed] index pairs, each once.
-    const drawnPairs = [];
-    if (quantized && drawA.count === drawB.count) {
-      const seen = new Set();
-      for (let k = 0; k < drawA.count; ++k) {
-        const pair = [drawA.vertex(k), drawB.vertex(k)];
-        const id = `${pair[0]},${pair[1]}`;
-        if (!seen.has(id)) {
-          seen.add(id);
-          drawnPairs.push(pair);
-        }
+    // --quantized-meshes: the drawn vertices as [plain, compressed] index pairs, each once
+    // (QuantizedMeshCheck.pairVertices: triangle lists by position, in any triangle order and
+    // corner rotation; else vertex k of the draw with vertex k), every lossy attribute measured.
+    let drawnPairs = null;
+    const measures = new Map();
+    if (quantized) {
+      const exact = [];
+      for (const [key, attribute] of want) {
+        const other = got.get(key);
+        if (!other) continue;
+        if (quantized.handles(key)) measures.set(key, quantized.measure(a, b, key, attribute, other));
+        else exact.push([attribute, other]);
       }
+      const exactSame = (i, j) => exact.every(([x, y]) => {
+        for (let c = 0; c < Math.min(x.itemSize, y.itemSize); ++c) {
+          if (!Object.is(x.getComponent(i, c), y.getComponent(j, c))) return false;
+        }
+        return true;
+      });
+      drawnPairs = quantized.pairVertices(a, b, [...measures.values()], exactSame);
       quantized.addMeshPair(a, b, drawnPairs);
     }
     for (const [key, attribute] of want) {
       const other = got.get(key);
       if (!other) continue;
       if (quantized?.handles(key)) {
-        if (drawA.count === drawB.count) quantized.compareAtRest(a, b, key, attribute, other, drawnPairs);
+        quantized.compareAtRest(measures.get(key), drawnPairs);
         continue;
       }
       let same = drawA.count === drawB.count && attribute.itemSize === other.itemSize &&
                  attribute.normalized === other.normalized &&
                  attribute.array.constructor === other.array.constructor;
-      for (let k = 0; same && k < drawA.count; ++k) {
-        const i = drawA.vertex(k);
-        const j = drawB.vertex(k);
+      // (--quantized-meshes: along the vertex pairs, which for a triangle list in another order
+      // are not vertex k with vertex k)
+      const count = drawnPairs ? drawnPairs.length : drawA.count;
+      for (let k = 0; same && k < count; ++k) {
+        const [i, j] = drawnPairs ? drawnPairs[k] : [drawA.vertex(k), drawB.vertex(k)];
         for (let c = 0; same && c < attribute.itemSize; ++c) {
           same = Object.is(attribute.getComponent(i, c), other.getComponent(j, c));
         }
@@ -366,7 +383,7 @@ if (args.model === undefined) {
     }
   }
   if (weldedGeometries > 0) console.log(`${weldedGeometries} geometries indexed by --compress`);
-  if (quantized) console.log(`${quantized.dequantized.size} nodes hold a dequantization`);
+  if (quantized) console.log(`${quantized.dequantized.size} nodes hold a dequantization; ${quantized.triangleSummary()}`);
   report.setContext(`${basename(args.compressed)} playback`);
   for (const clipPlain of gltfPlain.animations) {
     const clipCompressed = gltfCompressed.animations.find((clip) => clip.name === clipPlain.name);

@@ -119,4 +119,14 @@ if(IS_DIRECTORY "${ANIMCONV_SHARED_DATA}")
   endif()
 endif()
 interop_compress(cube-quantized glb "${PROJECT_SOURCE_DIR}/data/gltf/morph_cube.gltf" --quantized-meshes)
+# The same cube drawn with a blending material: its triangles keep their order (the check pairs
+# triangle t with triangle t there), where the opaque one is put in vertex cache order.
+set(t interop.compress.cube-blend-quantized)
+set(layout_gltf "${interop_out}/../out-compress/cube-blend.gltf")
+add_test(NAME ${t}.make
+         COMMAND ${NODE_EXECUTABLE} ${layout_maker} "${PROJECT_SOURCE_DIR}/data/gltf/morph_cube.gltf"
+                 "${layout_gltf}" blend)
+set_tests_properties(${t}.make PROPERTIES FIXTURES_SETUP ${t}.make LABELS interop)
+interop_compress(cube-blend-quantized glb "${layout_gltf}" --quantized-meshes)
+set_tests_properties(${t}.plain.convert ${t}.compressed.convert PROPERTIES FIXTURES_REQUIRED ${t}.make)
 set(COMPRESS_EXTRA_ARGS "")

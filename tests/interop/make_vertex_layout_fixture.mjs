@@ -2,12 +2,14 @@
 // Rewrites how a glTF's triangle lists store their vertices without changing what is drawn, for
 // the checks of `--compress`'s mesh indexing (formats/gltf/gltf_mesh_weld.h, check_compress.mjs):
 //
-//   node make_vertex_layout_fixture.mjs IN.gltf OUT.gltf unindexed|duplicated
+//   node make_vertex_layout_fixture.mjs IN.gltf OUT.gltf unindexed|duplicated|blend
 //
 // unindexed:  every indexed triangle primitive loses its indices: each attribute and morph target
 //             holds the vertex of every index in turn (what three.js's toNonIndexed makes).
 // duplicated: every attribute and morph target holds its vertices twice over, and every other
 //             triangle draws the second copy (an indexed list with identical vertices).
+// blend:      every triangle primitive is drawn with a material of alphaMode BLEND (its own material
+//             so changed, or a new one): --compress-meshes must keep such triangles in their order.
 // The vertices drawn keep their bytes, and each accessor its set of values (so min/max stay true).
 // IN must embed its buffers (data: URIs); the new data goes to a buffer of its own.
 // Exit 1 when the input is not that shape, 2 on usage errors.
@@ -15,8 +17,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-if (process.argv.length !== 5 || !['unindexed', 'duplicated'].includes(process.argv[4])) {
-  console.error('usage: make_vertex_layout_fixture.mjs IN.gltf OUT.gltf unindexed|duplicated');
+if (process.argv.length !== 5 || !['unindexed', 'duplicated', 'blend'].includes(process.argv[4])) {
+  console.error('usage: make_vertex_layout_fixture.mjs IN.gltf OUT.gltf unindexed|duplicated|blend');
   process.exit(2);
 }
 const [input, output, mode] = process.argv.slice(2);
@@ -70,6 +72,17 @@ let changed = 0;
 for (const mesh of gltf.meshes ?? []) {
   for (const primitive of mesh.primitives) {
     if ((primitive.mode ?? 4) !== 4 || primitive.indices === undefined) continue;
+    if (mode === 'blend') {
+      gltf.materials ??= [];
+      if (primitive.material === undefined) {
+        gltf.materials.push({ alphaMode: 'BLEND' });
+        primitive.material = gltf.materials.length - 1;
+      } else {
+        gltf.materials[primitive.material].alphaMode = 'BLEND';
+      }
+      ++changed;
+      continue;
+    }
     const indices = indexValues(primitive.indices);
     const remake = (accessor) => {
       const list = elements(accessor);

@@ -1,13 +1,16 @@
 // check_compress.mjs --quantized-meshes: a `convert --compress-meshes` output (KHR_mesh_quantization,
 // docs/formats/gltf.md) against the plain output, as three.js r187 draws both. The geometry is
 // lossy there, so instead of comparing it element for element each attribute is compared, vertex
-// by vertex as drawn, within the bounds the writer promises:
+// by vertex, within the bounds the writer promises. The vertices are paired as drawn, except in
+// triangle lists, whose triangles `--compress-meshes` may reorder and whose corners it may rotate
+// (pairVertices, lib/triangle_pairing.mjs):
 //   POSITION and morph POSITION deltas: displacement <= F x the largest side of the bounding box
 //     of the glTF mesh's POSITION values (all its primitives, local units of the plain file);
 //   NORMAL, TANGENT: <= D degrees between the directions; TEXCOORD_n, COLOR_n: <= T, C absolute.
 // Import it after requireModules(['three']).
 
 const THREE = await import('three');
+const { pairTrianglesChecked } = await import('./triangle_pairing.mjs');
 
 // Relative float32 slack: the files store float32 values (2^-24 ~ 6e-8 relative per rounding) and
 // the dequantization folded into a node is itself rounded when written.
@@ -47,9 +50,66 @@ export function singularValues(matrix) {
   return { max: Math.sqrt(Math.max(0, high)), min: Math.sqrt(Math.max(0, low)) };
 }
 
-// Angle between two directions, in degrees; atan2 stays accurate for tiny angles (acos does not).
-function angleDeg(u, v) {
-  return Math.atan2(new THREE.Vector3().crossVectors(u, v).length(), u.dot(v)) * DEG;
+// Angle between directions u (values[ou..]) and v, in degrees; atan2 stays accurate for tiny
+// angles (acos does not).
+function angleDeg(u, ou, v, ov) {
+  const x = u[ou + 1] * v[ov + 2] - u[ou + 2] * v[ov + 1];
+  const y = u[ou + 2] * v[ov] - u[ou] * v[ov + 2];
+  const z = u[ou] * v[ov + 1] - u[ou + 1] * v[ov];
+  return Math.atan2(Math.hypot(x, y, z), u[ou] * v[ov] + u[ou + 1] * v[ov + 1] + u[ou + 2] * v[ov + 2]) * DEG;
+}
+// error / bound; 0 when equal, Infinity beyond a zero bound or for NaN.
+function ratioOf(error, bound) {
+  if (error === 0) return 0;
+  return Number.isNaN(error) ? Infinity : error / bound;
+}
+const maxAbs3 = (values, offset) => Math.max(Math.abs(values[offset]), Math.abs(values[offset + 1]),
+                                             Math.abs(values[offset + 2]));
+const show = (values, offset, count) =>
+  `(${Array.from(values.slice(offset, offset + count), (x) => x.toPrecision(7)).join(', ')})`;
+function unit3(values, offset) {
+  const length = Math.hypot(values[offset], values[offset + 1], values[offset + 2]);
+  return [0, 1, 2].map((c) => values[offset + c] / length);
+}
+
+// Every value of an attribute as doubles, 4 a vertex (missing components 0).
+function readAll(attribute) {
+  const out = new Float64Array(attribute.count * 4);
+  const n = Math.min(4, attribute.itemSize);
+  for (let i = 0; i < attribute.count; ++i) {
+    for (let c = 0; c < n; ++c) out[4 * i + c] = attribute.getComponent(i, c);
+  }
+  return out;
+}
+// Local positions (`delta`: morph position deltas) of readAll() in world space, 3 a vertex: a
+// skinned mesh is drawn through its skin (bindMatrix, the bones at rest, the inverse bind
+// matrices, which may hold the dequantization): applyBoneTransform places a local vector as
+// three.js's skinning does, without the morphs; a delta by its linear part.
+function placeAll(mesh, raw, delta, linear) {
+  const out = new Float64Array(raw.length / 4 * 3);
+  const v = new THREE.Vector3();
+  const origin = new THREE.Vector3();
+  for (let i = 0; 4 * i < raw.length; ++i) {
+    v.set(raw[4 * i], raw[4 * i + 1], raw[4 * i + 2]);
+    if (mesh.isSkinnedMesh) {
+      mesh.applyBoneTransform(i, v);
+      if (delta) v.sub(mesh.applyBoneTransform(i, origin.set(0, 0, 0)));
+    }
+    if (delta) v.applyMatrix3(linear);
+    else v.applyMatrix4(mesh.matrixWorld);
+    out.set([v.x, v.y, v.z], 3 * i);
+  }
+  return out;
+}
+// Directions of readAll() by a Matrix3, 3 a vertex.
+function transformAll(raw, matrix) {
+  const out = new Float64Array(raw.length / 4 * 3);
+  const v = new THREE.Vector3();
+  for (let i = 0; 4 * i < raw.length; ++i) {
+    v.set(raw[4 * i], raw[4 * i + 1], raw[4 * i + 2]).applyMatrix3(matrix);
+    out.set([v.x, v.y, v.z], 3 * i);
+  }
+  return out;
 }
 const maxAbs = (vector) => Math.max(Math.abs(vector.x), Math.abs(vector.y), Math.abs(vector.z));
 
@@ -124,13 +184,18 @@ export class QuantizedMeshCheck {
     this.worst = { position: 0, morphPosition: 0, normalDeg: 0, morphNormal: 0, texcoord: 0, color: 0,
                    playbackPosition: 0 };
     this.meshPairs = [];
+    this.gltfPlain = gltfPlain;
+    this.gltfCompressed = gltfCompressed;
+    this.drawn = new WeakMap();  // geometry -> drawnOf()
+    this.triangles = { lists: 0, blending: 0, paired: 0, moved: 0, rotated: 0 };
     // Largest bounding-box side per glTF mesh over all its primitives (GLTFLoader makes one
-    // three.js Mesh per primitive; parser.associations names the glTF mesh of each).
+    // three.js Mesh, LineSegments, Points ... per primitive; parser.associations names the glTF
+    // mesh of each).
     const boxes = new Map();
     this.meshOf = (object) => gltfPlain.parser.associations.get(object)?.meshes ?? object;
     // (Not geometry.computeBoundingBox(): three.js widens that by the morph targets' reach.)
     gltfPlain.root.traverse((object) => {
-      if (!object.isMesh) return;
+      if (!object.geometry?.attributes.position) return;
       const box = new THREE.Box3().setFromBufferAttribute(object.geometry.attributes.position);
       const key = this.meshOf(object);
       boxes.set(key, (boxes.get(key) ?? new THREE.Box3()).union(box));
@@ -158,99 +223,103 @@ export class QuantizedMeshCheck {
     return LOSSY.test(key);
   }
 
-  // One attribute of a mesh pair at rest (both roots' matrixWorld up to date); `pairs` are the
-  // drawn vertices [plain index, compressed index], each distinct pair once. One check per attribute;
-  // a failure names the worst vertex.
-  compareAtRest(a, b, key, attributeA, attributeB, pairs) {
+  // The vertices a geometry draws, in draw order: index[k], or k without an index.
+  drawnOf(geometry) {
+    let drawn = this.drawn.get(geometry);
+    if (!drawn) {
+      const index = geometry.index;
+      drawn = new Uint32Array(index ? index.count : geometry.attributes.position.count);
+      for (let k = 0; k < drawn.length; ++k) drawn[k] = index ? index.getX(k) : k;
+      this.drawn.set(geometry, drawn);
+    }
+    return drawn;
+  }
+
+  // The measure of one lossy attribute of a mesh pair at rest (both roots' matrixWorld up to
+  // date), every vertex's value placed once: ratio(i, j) is the error of compressed vertex j
+  // against plain vertex i over its bound (> 1: beyond it), stat(i, j) what the summary's maximum
+  // of its kind (statName) takes, describe(i, j) the error, bound and values for a failure line.
+  // null (a failed check) when the item sizes differ.
+  measure(a, b, key, attributeA, attributeB) {
     const [, kind, target] = key.match(LOSSY);
     const where = `'${a.name}' ${key}`;
     if (!this.report.check(attributeA.itemSize === attributeB.itemSize,
-                           `${where}: itemSize ${attributeB.itemSize}, plain ${attributeA.itemSize}`)) return;
+                           `${where}: itemSize ${attributeB.itemSize}, plain ${attributeA.itemSize}`)) return null;
     const extent = this.extents.get(this.meshOf(a)) ?? 0;
     const linearA = new THREE.Matrix3().setFromMatrix4(a.matrixWorld);
     const linearB = new THREE.Matrix3().setFromMatrix4(b.matrixWorld);
-    const normalA = new THREE.Matrix3().getNormalMatrix(a.matrixWorld);
-    const normalB = new THREE.Matrix3().getNormalMatrix(b.matrixWorld);
     const sigma = singularValues(a.matrixWorld);
     // A linear map turns a small angle into at most its condition number times that angle (the
     // perpendicular part of u - v grows by at most σmax, |Au| shrinks by at most σmin); the normal
     // matrix A^-T has the same condition number. 1 for rotation + uniform scale.
     const angleFactor = sigma.min > 0 ? sigma.max / sigma.min : Infinity;
-    const va = new THREE.Vector4();
-    const vb = new THREE.Vector4();
-    const pa = new THREE.Vector3();
-    const pb = new THREE.Vector3();
-    let worst = { error: -1, ratio: -Infinity };  // ratio = error / bound
-    let over = 0;
-    const measure = (i, j, error, bound, text) => {
-      if (error > bound) ++over;
-      if (error / bound > worst.ratio) worst = { error, bound, ratio: error / bound, i, j, text };
-    };
-    const read = (attribute, index, into) => {
-      into.set(0, 0, 0, 0);
-      for (let c = 0; c < attribute.itemSize; ++c) into.setComponent(c, attribute.getComponent(index, c));
-      return into;
-    };
-    const show = (v, n) => `(${v.toArray().slice(0, n).map((x) => x.toPrecision(7)).join(', ')})`;
+    const rawA = readAll(attributeA);
+    const rawB = readAll(attributeB);
+    const base = { key, where, angleFactor };
 
     if (kind === 'position') {
       // World positions (morph deltas: the linear part only), against F x extent in world units:
       // σmax of the plain matrixWorld is the most it stretches a local length.
       const unit = extent * sigma.max;
+      const delta = target !== undefined;
+      const worldA = placeAll(a, rawA, delta, linearA);
+      const worldB = placeAll(b, rawB, delta, linearB);
       let magnitude = 0;
-      // A skinned mesh is drawn through its skin (bindMatrix, the bones at rest, the inverse
-      // bind matrices, which may hold the dequantization): applyBoneTransform places a local
-      // vector as three.js's skinning does, without the morphs; a delta by its linear part.
-      const origin = new THREE.Vector3();
-      const skin = (mesh, index, vector) => {
-        if (!mesh.isSkinnedMesh) return vector;
-        mesh.applyBoneTransform(index, vector);
-        return target === undefined ? vector : vector.sub(mesh.applyBoneTransform(index, origin.set(0, 0, 0)));
-      };
-      const values = pairs.map(([i, j]) => {
-        skin(a, i, pa.copy(read(attributeA, i, va)));
-        skin(b, j, pb.copy(read(attributeB, j, vb)));
-        if (target === undefined) {
-          pa.applyMatrix4(a.matrixWorld);
-          pb.applyMatrix4(b.matrixWorld);
-        } else {
-          pa.applyMatrix3(linearA);
-          pb.applyMatrix3(linearB);
-        }
-        magnitude = Math.max(magnitude, maxAbs(pa), sigma.max * maxAbs(va));
-        return [pa.clone(), pb.clone()];
-      });
+      for (const i of this.drawnOf(a.geometry)) {
+        magnitude = Math.max(magnitude, maxAbs3(worldA, 3 * i), sigma.max * maxAbs3(rawA, 4 * i));
+      }
       const bound = this.bounds.mesh * unit + RELATIVE_SLACK * magnitude;
-      values.forEach(([p, q], n) => measure(pairs[n][0], pairs[n][1], p.distanceTo(q), bound,
-                                            `${show(q, 3)}, plain ${show(p, 3)} (world)`));
-      const name = target === undefined ? 'position' : 'morphPosition';
-      if (worst.error >= 0 && unit > 0) this.worst[name] = Math.max(this.worst[name], worst.error / unit);
-    } else if ((kind === 'normal' || kind === 'tangent') && target === undefined) {
+      const error = (i, j) => Math.hypot(worldA[3 * i] - worldB[3 * j], worldA[3 * i + 1] - worldB[3 * j + 1],
+                                         worldA[3 * i + 2] - worldB[3 * j + 2]);
+      return {
+        ...base, statName: delta ? 'morphPosition' : 'position', worldA, worldB, bound,
+        ratio: (i, j) => ratioOf(error(i, j), bound),
+        stat: (i, j) => (unit > 0 ? error(i, j) / unit : -Infinity),
+        describe: (i, j) => ({ error: error(i, j), bound,
+                               text: `${show(worldB, 3 * j, 3)}, plain ${show(worldA, 3 * i, 3)} (world)` }),
+      };
+    }
+    if ((kind === 'normal' || kind === 'tangent') && target === undefined) {
       // Drawn directions: three.js transforms normals by the normal matrix and tangents by the
       // linear part of the model(-view) matrix, then normalizes. The compressed matrices carry the
       // dequantization's uniform scale on top, which the normalization removes.
       const bound = this.bounds.normalDeg * angleFactor + RELATIVE_SLACK * DEG;
-      const chord = 2 * Math.sin(this.bounds.normalDeg / DEG / 2);
-      for (const [i, j] of pairs) {
-        read(attributeA, i, va);
-        read(attributeB, j, vb);
-        pa.set(va.x, va.y, va.z).applyMatrix3(kind === 'normal' ? normalA : linearA);
-        pb.set(vb.x, vb.y, vb.z).applyMatrix3(kind === 'normal' ? normalB : linearB);
-        if (pa.length() < 1e-6 || pb.length() < 1e-6) {
-          // No direction (a degenerate vertex): the stored vectors must agree within the chord
-          // of the angle bound instead.
-          const error = Math.hypot(va.x - vb.x, va.y - vb.y, va.z - vb.z);
-          measure(i, j, error, chord + RELATIVE_SLACK, `${show(vb, 3)}, plain ${show(va, 3)} (zero-length)`);
-          continue;
-        }
-        const angle = angleDeg(pa, pb);
-        this.worst.normalDeg = Math.max(this.worst.normalDeg, angle);
-        measure(i, j, angle, bound, `${show(pb.normalize(), 3)}, plain ${show(pa.normalize(), 3)} (world, ${angle.toExponential(3)} deg)`);
-        if (kind === 'tangent') {  // handedness: ±1, exact in every normalized type
-          measure(i, j, Math.abs(va.w - vb.w), RELATIVE_SLACK, `w ${vb.w}, plain ${va.w}`);
-        }
-      }
-    } else if (kind === 'normal' || kind === 'tangent') {
+      const chord = 2 * Math.sin(this.bounds.normalDeg / DEG / 2) + RELATIVE_SLACK;
+      const direct = (mesh, raw, linear) => transformAll(
+        raw, kind === 'normal' ? new THREE.Matrix3().getNormalMatrix(mesh.matrixWorld) : linear);
+      const dirA = direct(a, rawA, linearA);
+      const dirB = direct(b, rawB, linearB);
+      // No direction (a degenerate vertex): the stored vectors must agree within the chord of the
+      // angle bound instead.
+      const degenerate = (i, j) => Math.hypot(dirA[3 * i], dirA[3 * i + 1], dirA[3 * i + 2]) < 1e-6 ||
+                                   Math.hypot(dirB[3 * j], dirB[3 * j + 1], dirB[3 * j + 2]) < 1e-6;
+      const stored = (i, j) => Math.hypot(rawA[4 * i] - rawB[4 * j], rawA[4 * i + 1] - rawB[4 * j + 1],
+                                          rawA[4 * i + 2] - rawB[4 * j + 2]);
+      const angle = (i, j) => angleDeg(dirA, 3 * i, dirB, 3 * j);
+      // Tangent handedness: ±1, exact in every normalized type.
+      const handedness = (i, j) => (kind === 'tangent' ? Math.abs(rawA[4 * i + 3] - rawB[4 * j + 3]) : 0);
+      return {
+        ...base, statName: 'normalDeg',
+        ratio: (i, j) => (degenerate(i, j) ? ratioOf(stored(i, j), chord)
+          : Math.max(ratioOf(angle(i, j), bound), ratioOf(handedness(i, j), RELATIVE_SLACK))),
+        stat: (i, j) => (degenerate(i, j) ? -Infinity : angle(i, j)),
+        describe: (i, j) => {
+          if (degenerate(i, j)) {
+            return { error: stored(i, j), bound: chord,
+                     text: `${show(rawB, 4 * j, 3)}, plain ${show(rawA, 4 * i, 3)} (zero-length)` };
+          }
+          if (ratioOf(handedness(i, j), RELATIVE_SLACK) > ratioOf(angle(i, j), bound)) {
+            return { error: handedness(i, j), bound: RELATIVE_SLACK, text: `w ${rawB[4 * j + 3]}, plain ${rawA[4 * i + 3]}` };
+          }
+          return { error: angle(i, j), bound,
+                   text: `${show(unit3(dirB, 3 * j), 0, 3)}, plain ${show(unit3(dirA, 3 * i), 0, 3)} ` +
+                         `(world, ${angle(i, j).toExponential(3)} deg)` };
+        },
+      };
+    }
+    const n = attributeA.itemSize;
+    const values = (i, j) => `${show(rawB, 4 * j, n)}, plain ${show(rawA, 4 * i, n)}`;
+    if (kind === 'normal' || kind === 'tangent') {
       // Morph normal deltas. three.js draws normalize(N (n + Σ w Δn)) with N the normal matrix,
       // the same in both files up to the dequantization's uniform scale, which the normalization
       // removes: so the deltas are compared as stored (object space), with no transform. The
@@ -258,32 +327,126 @@ export class QuantizedMeshCheck {
       // one used keeps a morph's share of the drawn normal's error within the base normal's:
       // |Δn' - Δn| <= 2 sin(D/2), how far a unit normal moves when turned by the bound D.
       const bound = 2 * Math.sin(this.bounds.normalDeg / DEG / 2) + RELATIVE_SLACK;
-      for (const [i, j] of pairs) {
-        read(attributeA, i, va);
-        read(attributeB, j, vb);
-        const error = Math.hypot(va.x - vb.x, va.y - vb.y, va.z - vb.z, va.w - vb.w);
-        this.worst.morphNormal = Math.max(this.worst.morphNormal, error);
-        measure(i, j, error, bound, `${show(vb, attributeB.itemSize)}, plain ${show(va, attributeA.itemSize)}`);
-      }
-    } else {
-      // Texture coordinates and colours (and colour deltas): per component, absolute, untransformed.
-      const name = kind === 'color' ? 'color' : 'texcoord';
-      const limit = this.bounds[name];
-      for (const [i, j] of pairs) {
-        read(attributeA, i, va);
-        read(attributeB, j, vb);
-        for (let c = 0; c < attributeA.itemSize; ++c) {
-          const error = Math.abs(va.getComponent(c) - vb.getComponent(c));
-          this.worst[name] = Math.max(this.worst[name], error);
-          measure(i, j, error, limit + 0.1 * RELATIVE_SLACK * Math.max(1, Math.abs(va.getComponent(c))),
-                  `${show(vb, attributeB.itemSize)}, plain ${show(va, attributeA.itemSize)}`);
-        }
-      }
+      const error = (i, j) => Math.hypot(rawA[4 * i] - rawB[4 * j], rawA[4 * i + 1] - rawB[4 * j + 1],
+                                         rawA[4 * i + 2] - rawB[4 * j + 2], rawA[4 * i + 3] - rawB[4 * j + 3]);
+      return {
+        ...base, statName: 'morphNormal',
+        ratio: (i, j) => ratioOf(error(i, j), bound),
+        stat: error,
+        describe: (i, j) => ({ error: error(i, j), bound, text: values(i, j) }),
+      };
     }
-    this.report.check(over === 0, () => `${where}: ${over} of ${pairs.length} drawn vertices beyond the bound; ` +
-                                         `worst vertex ${worst.i} (compressed ${worst.j}): ${worst.text}, ` +
-                                         `off by ${worst.error.toExponential(3)}, bound ${worst.bound.toExponential(3)}` +
-                                         `${angleFactor !== 1 && Number.isFinite(angleFactor) ? ` (world matrix condition ${angleFactor.toFixed(4)})` : ''}`);
+    // Texture coordinates and colours (and colour deltas): per component, absolute, untransformed.
+    const name = kind === 'color' ? 'color' : 'texcoord';
+    const limit = this.bounds[name];
+    const worstComponent = (i, j) => {
+      let worst = { ratio: -Infinity };
+      for (let c = 0; c < n; ++c) {
+        const error = Math.abs(rawA[4 * i + c] - rawB[4 * j + c]);
+        const bound = limit + 0.1 * RELATIVE_SLACK * Math.max(1, Math.abs(rawA[4 * i + c]));
+        const ratio = ratioOf(error, bound);
+        if (ratio > worst.ratio) worst = { ratio, error, bound };
+      }
+      return worst;
+    };
+    return {
+      ...base, statName: name,
+      ratio: (i, j) => worstComponent(i, j).ratio,
+      stat: (i, j) => {
+        let worst = 0;
+        for (let c = 0; c < n; ++c) worst = Math.max(worst, Math.abs(rawA[4 * i + c] - rawB[4 * j + c]));
+        return worst;
+      },
+      describe: (i, j) => ({ ...worstComponent(i, j), text: values(i, j) }),
+    };
+  }
+
+  // One attribute of a mesh pair at rest: `measure` from measure(), `pairs` the drawn vertices
+  // [plain index, compressed index], each distinct pair once (pairVertices). One check per
+  // attribute; a failure names the worst vertex.
+  compareAtRest(measure, pairs) {
+    if (!measure) return;
+    let over = 0;
+    let worst = null;
+    let worstRatio = -Infinity;
+    for (const pair of pairs) {
+      const ratio = measure.ratio(pair[0], pair[1]);
+      if (ratio > 1) ++over;
+      if (ratio > worstRatio) {
+        worstRatio = ratio;
+        worst = pair;
+      }
+      this.worst[measure.statName] = Math.max(this.worst[measure.statName], measure.stat(pair[0], pair[1]));
+    }
+    const factor = measure.angleFactor;
+    this.report.check(over === 0, () => {
+      const { error, bound, text } = measure.describe(worst[0], worst[1]);
+      return `${measure.where}: ${over} of ${pairs.length} drawn vertices beyond the bound; ` +
+             `worst vertex ${worst[0]} (compressed ${worst[1]}): ${text}, ` +
+             `off by ${error.toExponential(3)}, bound ${bound.toExponential(3)}` +
+             `${factor !== 1 && Number.isFinite(factor) ? ` (world matrix condition ${factor.toFixed(4)})` : ''}`;
+    });
+  }
+
+  // The glTF primitive a three.js mesh draws, from the loader's associations; null if unknown.
+  static primitiveOf(gltf, object) {
+    const mapping = gltf.parser.associations.get(object);
+    if (mapping?.meshes === undefined || mapping.primitives === undefined) return null;
+    return gltf.parser.json.meshes?.[mapping.meshes]?.primitives?.[mapping.primitives] ?? null;
+  }
+
+  // The vertices a mesh pair draws, as [plain index, compressed index] pairs, each distinct pair
+  // once, for compareAtRest and playback. `measures`: every lossy attribute's measure();
+  // exactSame(i, j): the other attributes equal. A triangle list in both files (glTF mode 4) is
+  // paired triangle by triangle (lib/triangle_pairing.mjs): `--compress-meshes` may draw its
+  // triangles in another order (opaque materials: vertex cache order) and rotate their corners,
+  // which draws the same; each compressed triangle must pair with a plain one whose corners are
+  // within every bound, each plain one used once. A primitive whose material blends (alphaMode
+  // BLEND, in either file) must keep its triangles' order: triangle t pairs with plain triangle t
+  // (draw order shows through blending), only the rotation may change. Anything else is paired as
+  // drawn, vertex k with vertex k (nothing when the counts differ, which the caller reports).
+  pairVertices(a, b, measures, exactSame) {
+    const drawnA = this.drawnOf(a.geometry);
+    const drawnB = this.drawnOf(b.geometry);
+    const pairs = [];
+    const seen = new Set();
+    const verticesB = b.geometry.attributes.position.count;
+    const add = (i, j) => {
+      const id = i * verticesB + j;
+      if (!seen.has(id)) {
+        seen.add(id);
+        pairs.push([i, j]);
+      }
+    };
+    const primitives = [[this.gltfPlain, a], [this.gltfCompressed, b]].map(
+      ([gltf, object]) => [gltf, QuantizedMeshCheck.primitiveOf(gltf, object)]);
+    const position = measures.find((m) => m?.key === 'position');
+    if (!position || !a.isMesh || !b.isMesh || primitives.some(([, p]) => !p || (p.mode ?? 4) !== 4) ||
+        drawnA.length % 3 !== 0 || drawnB.length % 3 !== 0) {
+      if (drawnA.length === drawnB.length) drawnA.forEach((i, k) => add(i, drawnB[k]));
+      return pairs;
+    }
+    const blend = primitives.some(([gltf, p]) => gltf.parser.json.materials?.[p.material]?.alphaMode === 'BLEND');
+    const { partner, rotation } = pairTrianglesChecked({
+      name: a.name, plain: drawnA, compressed: drawnB, position, measures: measures.filter(Boolean), exactSame, blend,
+      report: this.report,
+    });
+    for (let t = 0; t < partner.length; ++t) {
+      if (partner[t] < 0) continue;
+      for (let c = 0; c < 3; ++c) add(drawnA[3 * partner[t] + c], drawnB[3 * t + ((c + rotation[t]) % 3)]);
+      this.triangles.paired += 1;
+      if (partner[t] !== t) ++this.triangles.moved;
+      if (rotation[t] !== 0) ++this.triangles.rotated;
+    }
+    this.triangles.lists += 1;
+    if (blend) this.triangles.blending += 1;
+    return pairs;
+  }
+
+  triangleSummary() {
+    const t = this.triangles;
+    return `triangle lists paired by position: ${t.lists} (${t.blending} blending, in order), ${t.paired} triangles, ` +
+           `${t.moved} not at their plain index, ${t.rotated} with rotated corners`;
   }
 
   // Remembers a mesh pair and its drawn vertex pairs for playback.

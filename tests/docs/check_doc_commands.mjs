@@ -52,6 +52,7 @@ const FIXTURES = {
   'AnimatedMorphCube.gltf': ['S:morph/khronos_AnimatedMorphCube/glTF/AnimatedMorphCube.gltf',
                              'S:morph/khronos_AnimatedMorphCube/glTF/AnimatedMorphCube.bin'],
   'RobotExpressive.glb': 'S:morph/threejs_RobotExpressive.glb',
+  'Horse.glb': 'S:morph/threejs_Horse.glb',
   'model.glb': 'S:morph/threejs_SittingBox.glb',          // one morph animation
   'facecap.glb': 'S:morph/threejs_facecap_meshopt.glb',  // ARKit blendshapes (face_capture_vrma.md)
   'model.gltf': 'R:data/gltf/morph_cube.gltf',

@@ -76,10 +76,11 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
        "implies --compress")
       ("compress-meshes", po::bool_switch(&values->compress_meshes),
        "--compress plus the meshes passed through quantized (KHR_mesh_quantization, required): "
-       "positions on a 16-bit grid whose dequantization goes into the mesh's node, normals, "
-       "texture coordinates and colours as normalized integers; lossy, each within a bound "
-       "(--mesh-tolerance, 0.5 deg, 1e-5, 0.002) and the largest errors reported; implies "
-       "--compress")
+       "positions on the coarsest 8-16-bit grid within --mesh-tolerance, its dequantization in "
+       "the mesh's node (or a skinned mesh's inverse bind matrices); normals, texture "
+       "coordinates and colours as normalized integers; opaque triangles in vertex cache order; "
+       "lossy, each within a bound (--mesh-tolerance, 0.5 deg, 1e-5, 0.002) and the largest "
+       "errors reported; implies --compress")
       ("mesh-tolerance", po::value(&values->mesh_tolerance)->value_name("F"),
        "--compress-meshes: the most a vertex (and a morph delta) may move, as a fraction of its "
        "mesh's largest bounding-box side (default 1e-4); implies --compress-meshes")

@@ -227,6 +227,12 @@ std::string DecodeMeshopt(const json& extension, const std::vector<std::string_v
   int result = -1;
   if (mode == "ATTRIBUTES") {
     if (stride % 4 != 0) errors.Fail(pointer, "ATTRIBUTES needs a byteStride multiple of 4");
+    // The filters' own strides (EXT_meshopt_compression, "Filters"); meshoptimizer asserts them.
+    if ((filter == "OCTAHEDRAL" && stride != 4 && stride != 8) ||
+        (filter == "QUATERNION" && stride != 8)) {
+      errors.Fail(pointer, fmt::format("filter {} needs a byteStride of {}", filter,
+                                       filter == "QUATERNION" ? "8" : "4 or 8"));
+    }
     result = meshopt_decodeVertexBuffer(out.data(), count, stride, source, length);
     if (result == 0 && filter == "OCTAHEDRAL") {
       meshopt_decodeFilterOct(out.data(), count, stride);
@@ -239,6 +245,10 @@ std::string DecodeMeshopt(const json& extension, const std::vector<std::string_v
     }
   } else if (mode == "TRIANGLES" || mode == "INDICES") {
     if (stride != 2 && stride != 4) errors.Fail(pointer, "index data needs a byteStride of 2 or 4");
+    if (mode == "TRIANGLES" && count % 3 != 0) {
+      errors.Fail(pointer,
+                  fmt::format("TRIANGLES needs a count that is a multiple of 3, not {}", count));
+    }
     result = mode == "TRIANGLES"
                  ? meshopt_decodeIndexBuffer(out.data(), count, stride, source, length)
                  : meshopt_decodeIndexSequence(out.data(), count, stride, source, length);

@@ -12,6 +12,7 @@
 #include "formats/gltf/gltf_compress.h"
 #include "formats/gltf/gltf_document.h"
 #include "formats/gltf/gltf_object_list.h"
+#include "formats/gltf/gltf_references.h"
 
 namespace animconv {
 namespace {
@@ -34,14 +35,15 @@ std::optional<size_t> Index(const json& value) {
 }  // namespace
 
 void CollectIndexAccessors(const json& mesh, std::set<size_t>& index_accessors,
-                           std::set<size_t>& triangle_lists) {
+                           std::set<size_t>& triangle_lists, std::set<size_t>& other_lists) {
   const GltfMeshPrimitives primitives(mesh);
   for (size_t p = 0; p < primitives.size(); ++p) {
     const json primitive = primitives.At(p);
     if (primitive.is_object() && primitive.contains("indices")) {
       if (auto index = Index(primitive["indices"])) {
         index_accessors.insert(*index);
-        if (primitive.value("mode", json(4)) == 4) triangle_lists.insert(*index);
+        const json* mode = Find(primitive, "mode");
+        (!mode || *mode == 4 ? triangle_lists : other_lists).insert(*index);
       }
     }
   }
@@ -60,24 +62,27 @@ std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(
   for (size_t a = 0; a < accessors.size(); ++a) {
     const json& accessor = accessors[a];
     // Sparse parts read other views in their own ways: leave those views as they are.
-    if (accessor.contains("sparse")) {
-      for (const char* part : {"indices", "values"}) {
-        if (auto view = Index(accessor["sparse"][part].value("bufferView", json()))) {
-          if (*view < views.size()) unknown[*view] = true;
-        }
-      }
-    }
-    const std::optional<size_t> view = Index(accessor.value("bufferView", json()));
+    // (Members are checked for their types: an accessor nothing uses is kept as the file had it.)
+    ForEachAccessorView(accessor, [&](const json& reference) {
+      if (&reference == Find(accessor, "bufferView")) return;
+      if (auto view = Index(reference); view && *view < views.size()) unknown[*view] = true;
+    });
+    const json* reference = Find(accessor, "bufferView");
+    const std::optional<size_t> view = reference ? Index(*reference) : std::nullopt;
     if (!view || *view >= views.size()) continue;
-    const size_t size = static_cast<size_t>(ComponentSize(accessor.value("componentType", 0))) *
-                        Components(accessor.value("type", std::string()));
+    const json* component = Find(accessor, "componentType");
+    const json* type = Find(accessor, "type");
+    const size_t size = component && component->is_number_integer() && type && type->is_string()
+                            ? static_cast<size_t>(ComponentSize(component->get<int>())) *
+                                  Components(type->get<std::string>())
+                            : 0;
     if (size == 0) unknown[*view] = true;
     element_sizes[*view].insert(size);
     const bool is_index = index_accessors.count(a) > 0;
-    const size_t count = accessor.value("count", size_t{0});
-    const size_t offset = accessor.value("byteOffset", size_t{0});
-    if (!triangle_lists || !triangle_lists->count(a) || size == 0 || count % 3 != 0 ||
-        offset % (3 * size) != 0) {
+    const std::optional<size_t> count = Natural(Find(accessor, "count"), 0);
+    const std::optional<size_t> offset = Natural(Find(accessor, "byteOffset"), 0);
+    if (!triangle_lists || !triangle_lists->count(a) || size == 0 || !count || !offset ||
+        *count % 3 != 0 || *offset % (3 * size) != 0) {
       whole_triangles[*view] = false;
     }
     const int use = is_index ? 1 : -1;
@@ -93,9 +98,10 @@ std::vector<std::optional<ViewLayout>> PassThroughViewLayouts(
       layout.indices = true;
       layout.triangles = whole_triangles[v];
       if (layout.stride != 2 && layout.stride != 4) continue;
-    } else if (views[v].contains("byteStride")) {
-      layout.stride = views[v]["byteStride"].get<size_t>();
-      if (layout.stride % 4 != 0 || layout.stride > 256) continue;
+    } else if (const json* stride = Find(views[v], "byteStride")) {
+      const std::optional<size_t> value = Natural(stride, 0);
+      if (!value || *value == 0 || *value % 4 != 0 || *value > 256) continue;
+      layout.stride = *value;
     } else {
       const size_t size = element_sizes[v].size() == 1 ? *element_sizes[v].begin() : 4;
       layout.stride = size % 4 == 0 && size <= 256 ? size : 4;

@@ -21,9 +21,10 @@ struct ViewLayout {
 };
 
 // Adds the accessors the primitives of `mesh` (a glTF mesh object as written, after renumbering)
-// use as indices to `index_accessors`, and those of triangle lists (mode 4) to `triangle_lists`.
+// use as indices to `index_accessors`, and those of triangle lists (mode 4) to `triangle_lists`,
+// those of other modes to `other_lists` (an accessor in both is no triangle list).
 void CollectIndexAccessors(const nlohmann::json& mesh, std::set<size_t>& index_accessors,
-                           std::set<size_t>& triangle_lists);
+                           std::set<size_t>& triangle_lists, std::set<size_t>& other_lists);
 
 // The layout of every bufferView (after renumbering) given the accessors the meshes use as indices
 // (CollectIndexAccessors) and the accessors that will be written: nullopt where the view holds

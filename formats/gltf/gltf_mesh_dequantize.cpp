@@ -1,6 +1,7 @@
 #include "formats/gltf/gltf_mesh_dequantize.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <optional>
 #include <set>
@@ -141,7 +142,9 @@ std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocumen
       if (node.contains("skin")) {
         ++skinned;
         const std::optional<size_t> s = ValidIndex(node["skin"], skins.size());
-        if (!s || !at_origin(n)) {
+        if (!s) {
+          place.refused = "skinned, by no valid skin";
+        } else if (!at_origin(n)) {
           place.refused = "skinned, its node not at the origin or moving";
         } else if (skins[*s].meshes.size() != 1 || !skins[*s].matrices) {
           place.refused = "skinned, its skin without inverse bind matrices or shared";
@@ -168,6 +171,14 @@ std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocumen
       for (const char* key : {"matrix", "translation", "rotation", "scale"}) {
         const json* value = Find(node, key);
         if (!why && value && !AllNumbers(*value)) why = "its node's transform is not numbers";
+      }
+      // Readers compose the rotation as it is written (three.js does not normalise it), so the
+      // fold is exact only for a unit quaternion (the matrix form folds exactly as it is).
+      const json* rotation = Find(node, "rotation");
+      if (!why && rotation && !node.contains("matrix") && rotation->size() == 4) {
+        double norm = 0;
+        for (const json& x : *rotation) norm += x.get<double>() * x.get<double>();
+        if (!(std::abs(norm - 1) <= 1e-6)) why = "its node's rotation is not a unit quaternion";
       }
       if (why && place.refused.empty()) place.refused = why;
     }

@@ -66,9 +66,10 @@ struct FloatData {
 
 std::optional<FloatData> ReadFloats(const GltfDocument& source, const MeshWeld& weld, size_t a) {
   const json accessor = source.lists.accessors->At(a);
+  const json* normalized = Find(accessor, "normalized");
   if (!accessor.is_object() || accessor.contains("sparse") ||
       accessor.value("componentType", json()) != kGltfFloat ||
-      accessor.value("normalized", false) != false) {
+      (normalized && *normalized != false)) {
     return std::nullopt;
   }
   FloatData data;
@@ -208,6 +209,24 @@ std::vector<double> Codes(const IntegerData& out, double max) {
   return codes;
 }
 
+// The mesh's name for the note ('' when it has none, or one that is no string).
+std::string MeshName(const json& mesh) {
+  const json* name = Find(mesh, "name");
+  return name && name->is_string() ? name->get<std::string>() : std::string();
+}
+
+// Whether the primitive's material has KHR_materials_volume, whose thickness is in the mesh's
+// units: the node's scale would scale it too (three.js multiplies it by the model matrix's scale).
+bool MaterialHasVolume(const json& primitive, const PackedJsonArray* materials) {
+  const json* material = Find(primitive, "material");
+  const std::optional<size_t> m =
+      material && materials ? ValidIndex(*material, materials->size()) : std::nullopt;
+  if (!m) return false;
+  const json definition = materials->At(*m);
+  const json* extensions = Find(definition, "extensions");
+  return extensions && extensions->is_object() && extensions->contains("KHR_materials_volume");
+}
+
 // Per accessor: what meshes use it for, and whether any use disagrees.
 struct Uses {
   std::set<Use> kinds;
@@ -303,8 +322,16 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
                                 const std::vector<bool>& transform_animated) {
   MeshQuantization out;
   const GltfObjectList* meshes = source.lists.Objects("meshes");
-  if (!meshes || !source.lists.accessors || !source.lists.buffer_views ||
-      !AllReferencesKnown(source.json)) {
+  if (!meshes || !source.lists.accessors || !source.lists.buffer_views) return out;
+  if (!AllReferencesKnown(source.json)) {
+    out.not_done = "the file uses an extension whose references we do not know";
+    return out;
+  }
+  if (UsesVrm(source.json)) {
+    // VRM's extensions give nodes roles (humanoid bones, spring joints, constraint sources, look
+    // at) and materials blend modes of their own (MToon) that moving a node or reordering would
+    // break.
+    out.not_done = "a VRM file: its extensions give nodes and materials roles a change would break";
     return out;
   }
   const ReferenceCounts references = CountReferences(source);
@@ -312,15 +339,26 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
   std::map<size_t, Uses> uses;
   std::map<size_t, std::vector<size_t>> positions_of;  // mesh -> base POSITION accessors
   std::map<size_t, std::vector<size_t>> deltas_of;     // mesh -> target POSITION accessors
-  std::set<size_t> incomplete;                         // meshes with a primitive lacking POSITION
+  std::map<size_t, std::string> mesh_refused;          // meshes whose positions stay float: why
+  const auto materials = source.lists.unread.find("materials");
+  const PackedJsonArray* material_list =
+      materials == source.lists.unread.end() ? nullptr : materials->second.get();
   for (size_t m = 0; m < meshes->size(); ++m) {
     const json mesh = meshes->At(m);
     const GltfMeshPrimitives primitives(mesh);
     for (size_t p = 0; p < primitives.size(); ++p) {
       const json primitive = primitives.At(p);
       const json* attributes = Find(primitive, "attributes");
+      const json* extensions = Find(primitive, "extensions");
+      // Draco's accessors must match what it decodes (KHR_draco_mesh_compression): all left.
+      const bool draco = extensions && extensions->is_object() &&
+                         extensions->contains("KHR_draco_mesh_compression");
       if (!attributes || !attributes->is_object() || !attributes->contains("POSITION")) {
-        incomplete.insert(m);
+        mesh_refused.emplace(m, "a primitive without POSITION");
+      } else if (draco) {
+        mesh_refused.emplace(m, "Draco-compressed");
+      } else if (MaterialHasVolume(primitive, material_list)) {
+        mesh_refused.emplace(m, "its material's KHR_materials_volume thickness is in mesh units");
       }
       const auto add = [&](const json& object, bool target) {
         if (!object.is_object()) return;
@@ -330,7 +368,7 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
           Uses& use = uses[*a];
           ++use.count;
           use.meshes.insert(m);
-          const Use kind = AttributeUse(it.key(), target);
+          const Use kind = draco ? Use::kOther : AttributeUse(it.key(), target);
           use.kinds.insert(kind);
           if (kind == Use::kPosition) positions_of[m].push_back(*a);
           if (kind == Use::kDeltaPosition) deltas_of[m].push_back(*a);
@@ -358,11 +396,10 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
   for (const auto& [m, accessors] : positions_of) {
     const auto place = places.find(m);
     if (place == places.end()) continue;  // drawn by no node: nothing to dequantize it
-    const size_t mesh_index = m;  // (C++17 lambdas cannot capture a structured binding)
+    const size_t mesh_index = m;          // (C++17 lambdas cannot capture a structured binding)
     const auto keep = [&](const std::string& why) {
-      const json mesh = meshes->At(mesh_index);
       out.positions_kept.push_back(
-          fmt::format("mesh {} ('{}'): {}", mesh_index, mesh.value("name", std::string()), why));
+          fmt::format("mesh {} ('{}'): {}", mesh_index, MeshName(meshes->At(mesh_index)), why));
     };
     if (!place->second.refused.empty()) {
       keep(place->second.refused);
@@ -370,16 +407,29 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
     }
     std::map<size_t, FloatData> base;
     std::map<size_t, FloatData> deltas;
-    bool ok = !incomplete.count(m);
+    if (const auto why = mesh_refused.find(m); why != mesh_refused.end()) {
+      keep(why->second);
+      continue;
+    }
+    std::string why;
     for (const bool is_delta : {false, true}) {
       for (const size_t a : is_delta ? deltas_of[m] : accessors) {
+        if (!why.empty()) break;
         std::optional<FloatData> data = data_of(a);
-        ok = ok && data && data->components == 3 && uses[a].meshes.size() == 1;
-        if (ok) (is_delta ? deltas : base).emplace(a, std::move(*data));
+        if (!data || data->components != 3) {
+          why = fmt::format(
+              "{}POSITION accessor {} is shared, sparse, interleaved, empty or not "
+              "a float VEC3",
+              is_delta ? "morph target " : "", a);
+        } else if (uses[a].meshes.size() != 1) {
+          why = fmt::format("accessor {} is also another mesh's", a);
+        } else {
+          (is_delta ? deltas : base).emplace(a, std::move(*data));
+        }
       }
     }
-    if (!ok) {
-      keep("its positions are shared, sparse, interleaved or not float");
+    if (!why.empty()) {
+      keep(why);
       continue;
     }
     MeshQuantization::Grid grid;
@@ -400,21 +450,36 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
     }
     const double bound = options.mesh_position_fraction * extent;
     std::optional<GridResult> chosen;
+    bool delta_overflow = false;
+    bool too_small = false;
     for (int bits = 8; bits <= 16 && !chosen; ++bits) {
       MeshQuantization::Grid trial;
       for (int c = 0; c < 3; ++c) trial.corner[c] = low[c];
       trial.bits = bits;
       trial.step = extent / (std::ldexp(1.0, bits) - 1);
+      // The node and the reader hold the step as float32: a subnormal or zero one is no grid.
+      if (!std::isnormal(static_cast<float>(trial.step))) {
+        too_small = true;
+        break;
+      }
       std::optional<GridResult> result = PutOnGrid(base, deltas, trial);
-      if (!result) break;  // a delta outgrows 16 bits; finer grids only make that worse
+      if (!result) {  // a delta outgrows 16 bits; finer grids only make that worse
+        delta_overflow = true;
+        break;
+      }
       if (result->largest <= bound) {
         chosen = std::move(result);
         grid = trial;
       }
     }
     if (!chosen) {
-      keep(fmt::format("no grid of up to 16 bits keeps it within {:g} of its size",
-                       options.mesh_position_fraction));
+      keep(too_small ? std::string("its size is too small for a float32 grid step")
+           : delta_overflow
+               ? fmt::format("its morph deltas outgrow 16-bit integers on a grid within {:g} of "
+                             "its size",
+                             options.mesh_position_fraction)
+               : fmt::format("no grid of up to 16 bits keeps it within {:g} of its size",
+                             options.mesh_position_fraction));
       continue;
     }
     for (auto& [v, view] : chosen->views) out.views[v] = std::move(view);
@@ -433,12 +498,21 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
     }
     if (grid.in_skins) ++out.skinned_meshes;
     out.meshes[m] = grid;
+    out.needs_extension = true;
     out.position_accessors += base.size() + deltas.size();
+    out.position_delta_accessors += deltas.size();
     out.position_fraction = std::max(out.position_fraction, chosen->largest / extent);
     out.fewest_position_bits = std::min(out.fewest_position_bits, grid.bits);
     out.most_position_bits = std::max(out.most_position_bits, grid.bits);
   }
 
+  // Meshes refused before their positions were looked at (Draco: none of its accessors counts).
+  for (const auto& [m, why] : mesh_refused) {
+    if (!positions_of.count(m) && places.count(m)) {
+      out.positions_kept.push_back(
+          fmt::format("mesh {} ('{}'): {}", m, MeshName(meshes->At(m)), why));
+    }
+  }
   // The other attributes, accessor by accessor.
   for (const auto& [a, use] : uses) {
     if (out.accessors.count(a) || use.kinds.size() != 1) continue;
@@ -507,6 +581,8 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
     out.views[data->view] = {std::move(stored->bytes), stored->stride};
     view_of[a] = data->view;
     ++*counter;
+    // Texture coordinates and colours as normalized integers are core glTF 2.0 (§3.7.2.1).
+    if (kind != Use::kTexcoord && kind != Use::kColor) out.needs_extension = true;
     *worst = std::max(*worst, error);
   }
   MergeViewsByStride(view_of, out);
@@ -555,13 +631,13 @@ std::string MeshQuantization::Summary(const GltfCompression& options) const {
   };
   if (position_accessors > 0) {
     add(fmt::format(
-        "positions of {} mesh(es) on a grid of {} bits ({} accessors with morph "
+        "positions of {} mesh(es) on a grid of {} bits ({} accessor(s), {} of them morph "
         "deltas{}), largest displacement {:.3g} of the mesh's size (bound {:g})",
         meshes.size(),
         fewest_position_bits == most_position_bits
             ? fmt::format("{}", most_position_bits)
             : fmt::format("{}-{}", fewest_position_bits, most_position_bits),
-        position_accessors,
+        position_accessors, position_delta_accessors,
         skinned_meshes == 0
             ? std::string()
             : fmt::format("; {} skinned, the grid in inverse bind matrices", skinned_meshes),
@@ -589,7 +665,7 @@ std::string MeshQuantization::Summary(const GltfCompression& options) const {
   }
   if (position_accessors == 0 && normal_accessors == 0 && texcoord_accessors == 0 &&
       color_accessors == 0 && delta_accessors == 0) {
-    add("nothing quantized");
+    add(not_done.empty() ? std::string("nothing quantized") : "nothing quantized: " + not_done);
   }
   for (const std::string& kept : positions_kept) add("positions kept float for " + kept);
   return text;

@@ -7,8 +7,8 @@
 //   corner, one uniform step per mesh (a uniform scale leaves normals' directions alone); the
 //   fewest bits (8..16) whose largest displacement stays within the bound. The dequantization
 //   (translation = corner, uniform scale = step) goes into every node that holds the mesh
-//   (KHR_mesh_quantization, "Dequantization"). Done only where that node transform is free to
-//   take it: no children, skin, camera or extension, not a skin's joint, its TRS not animated.
+//   (KHR_mesh_quantization, "Dequantization"), or a skinned mesh's inverse bind matrices, where
+//   they are free to take it exactly (gltf_mesh_dequantize.h).
 //   Morph target POSITION deltas go on the same grid as signed 16-bit integers.
 // - NORMAL, TANGENT: normalized 8-bit integers when their angle error is within the bound, else
 //   16-bit; morph target NORMAL/TANGENT deltas within [-1, 1]: normalized 16-bit.
@@ -59,6 +59,7 @@ struct MeshQuantization {
 
   // What was measured, for the note (largest error of each kind, over every value stored).
   size_t position_accessors = 0;
+  size_t position_delta_accessors = 0;  // of them, morph target deltas
   size_t skinned_meshes = 0;
   double position_fraction = 0;  // displacement over the mesh's largest bounding-box side
   int fewest_position_bits = 16;
@@ -71,6 +72,11 @@ struct MeshQuantization {
   double color_error = 0;
   size_t delta_accessors = 0;  // morph target NORMAL/TANGENT deltas
   double delta_error = 0;
+  // Why nothing was quantized in the whole file, if so (for the note).
+  std::string not_done;
+  // Whether an accessor has a type only KHR_mesh_quantization allows (positions, normals,
+  // tangents, morph deltas; 16-bit texture coordinates and 8/16-bit colours are core glTF 2.0).
+  bool needs_extension = false;
   // Meshes whose positions stayed float, and why (for the note).
   std::vector<std::string> positions_kept;
 

@@ -393,7 +393,10 @@ bool Blends(const json& primitive, const PackedJsonArray* materials) {
   const json* material = Find(primitive, "material");
   const std::optional<size_t> m =
       material && materials ? ValidIndex(*material, materials->size()) : std::nullopt;
-  return m && materials->At(*m).value("alphaMode", json()) == "BLEND";
+  if (!m) return false;
+  const json definition = materials->At(*m);
+  const json* mode = Find(definition, "alphaMode");
+  return mode && *mode == "BLEND";
 }
 
 MeshWeld WeldMeshes(const GltfDocument& source, bool reorder_for_cache) {
@@ -413,7 +416,10 @@ MeshWeld WeldMeshes(const GltfDocument& source, bool reorder_for_cache) {
     for (size_t p = 0; p < primitives.size(); ++p) {
       const json primitive = primitives.At(p);
       const std::optional<Candidate> candidate = Eligible(primitive, source, references);
-      const bool reorder = reorder_for_cache && !Blends(primitive, material_list);
+      // A primitive with extensions keeps its order: KHR_materials_variants may give it a
+      // blending material, and what else one says is not ours to guess.
+      const bool reorder = reorder_for_cache && !Blends(primitive, material_list) &&
+                           !primitive.contains("extensions");
       if (candidate) Weld(*candidate, source, m, p, reorder, weld);
     }
   }

@@ -184,8 +184,10 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
 
   // --compress: triangle lists without indices indexed (gltf_mesh_weld.h). Their index accessors
   // come after the kept accessors, and their bufferViews after the kept views.
-  const MeshWeld weld =
-      mesh_options.index ? WeldMeshes(source, mesh_options.quantize != nullptr) : MeshWeld();
+  // (Not in a VRM: VRM 0.x keeps its materials' blend modes in its own extension, MToon.)
+  const MeshWeld weld = mesh_options.index ? WeldMeshes(source, mesh_options.quantize != nullptr &&
+                                                                    !UsesVrm(source.json))
+                                           : MeshWeld();
   // --compress-meshes: the quantized accessors are rewritten in place, in views of their own
   // (a mesh's positions and deltas in one, the others' views left out).
   const MeshQuantization quantized =
@@ -261,7 +263,8 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     if (weld.cache_ordered > 0) {
       AddDiagnostic(diagnostics, Severity::kInfo,
                     fmt::format("--compress-meshes: {} triangle primitive(s) of opaque materials "
-                                "drawn in vertex cache order (the same triangles and corners)",
+                                "drawn in vertex cache order (the same triangles, each with its "
+                                "corners in order; the TRIANGLES index codec may rotate them)",
                                 weld.cache_ordered));
     }
   }
@@ -276,6 +279,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   // one renumbered, edited (a node) or given its embedded image is parsed, changed and written.
   std::set<size_t> index_accessors;  // after renumbering: the accessors primitives use as indices
   std::set<size_t> triangle_lists;   // those of them that index triangle lists
+  std::set<size_t> other_lists;      // and those that index anything else
   // Embedded images' bufferViews come after the kept ones and the index views.
   size_t next_view = kept_view_count + weld.indices.size();
   std::vector<std::pair<size_t, const std::string*>> embedded;  // image index, bytes
@@ -303,7 +307,8 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
             [&](json& reference) { return Renumber(reference, view_map); });
       }
       if (welded) changed = weld.SetIndices(i, element, kept_accessor_count) || changed;
-      if (meshes && meshopt) CollectIndexAccessors(element, index_accessors, triangle_lists);
+      if (meshes && meshopt)
+        CollectIndexAccessors(element, index_accessors, triangle_lists, other_lists);
       if (nodes && edit_node) changed = edit_node(i, element) || changed;
       if (nodes) changed = quantized.EditNode(element) || changed;
       if (embed) {
@@ -373,6 +378,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     }
     // --compress-meshes: triangle lists in the TRIANGLES codec (lossless but for the rotation of a
     // triangle's corners, which nothing draws differently).
+    for (const size_t shared : other_lists) triangle_lists.erase(shared);
     layouts = PassThroughViewLayouts(index_accessors, kept_accessors, kept_views,
                                      mesh_options.quantize ? &triangle_lists : nullptr);
   }
@@ -380,12 +386,17 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   const auto add_view = [&](const std::string& bytes, const std::optional<ViewLayout>& layout,
                             json definition) {
     if (layout) {
+      // TRIANGLES codes whole triangles only: a view padded past its last one (three.js's
+      // GLTFExporter pads every view to 4 bytes) takes INDICES.
+      ViewLayout fitted = *layout;
+      fitted.triangles = layout->triangles && (bytes.size() / layout->stride) % 3 == 0 &&
+                         bytes.size() % layout->stride == 0;
       size_t length = 0;
-      const std::string compressed = CompressView(bytes, *layout, &length);
+      const std::string compressed = CompressView(bytes, fitted, &length);
       if (!compressed.empty() && compressed.size() + kExtensionJsonBytes < length) {
         json extension = {{"byteStride", layout->stride},
                           {"count", length / layout->stride},
-                          {"mode", layout->triangles ? "TRIANGLES"
+                          {"mode", fitted.triangles  ? "TRIANGLES"
                                    : layout->indices ? "INDICES"
                                                      : "ATTRIBUTES"}};
         return builder.AddCompressedBufferView(compressed, length, std::move(extension),
@@ -435,7 +446,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   EraseExtension(document, "extensionsUsed", "EXT_meshopt_compression");
   EraseExtension(document, "extensionsRequired", "EXT_meshopt_compression");
   // Required: a reader without it would refuse the integer positions, or misplace them.
-  if (!quantized.empty()) AddRequiredExtension(document, "KHR_mesh_quantization");
+  if (quantized.needs_extension) AddRequiredExtension(document, "KHR_mesh_quantization");
   return document;
 }
 

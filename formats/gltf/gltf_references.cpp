@@ -1,5 +1,6 @@
 #include "formats/gltf/gltf_references.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -97,6 +98,15 @@ bool AllReferencesKnown(const json& document) {
     if (!name.is_string() || !KnownReferences(name.get<std::string>())) return false;
   }
   return true;
+}
+
+bool UsesVrm(const json& document) {
+  const json* used = Find(document, "extensionsUsed");
+  if (!used || !used->is_array()) return false;
+  return std::any_of(used->begin(), used->end(), [](const json& name) {
+    return name.is_string() &&
+           (name == "VRM" || name.get<std::string>().compare(0, 5, "VRMC_") == 0);
+  });
 }
 
 ReferenceCounts CountReferences(const GltfDocument& source) {

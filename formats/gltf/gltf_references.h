@@ -19,6 +19,8 @@ namespace animconv {
 bool KnownReferences(const std::string& extension);
 // Whether every extension the document lists in `extensionsUsed` is one of those.
 bool AllReferencesKnown(const nlohmann::json& document);
+// Whether the document lists a VRM extension (VRM 0.x's VRM, VRM 1.0's VRMC_*) in extensionsUsed.
+bool UsesVrm(const nlohmann::json& document);
 
 // The top-level lists whose objects refer to accessors or bufferViews (outside animations): the
 // lists of objects the reader keeps packed (GltfLists::objects).

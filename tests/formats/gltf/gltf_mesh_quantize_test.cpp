@@ -458,5 +458,107 @@ TEST(GltfMeshQuantizeTest, SharedDataIsLeftAsItIs) {
   EXPECT_EQ(quantized.Type(quantized.Attribute("NORMAL")), kGltfByte);  // same kind of use
 }
 
+// Review cases (session 22), each an output that was wrong with exit 0 or a crash: positions stay
+// float, with the reason in the note, where a node transform cannot take the grid exactly or the
+// data is not ours to change.
+TEST(GltfMeshQuantizeTest, PositionsStayFloatWhereTheGridWouldShowOrIsNotOursToChange) {
+  const struct {
+    const char* why;
+    void (*change)(GltfFixture&);
+  } cases[] = {
+      // three.js composes the rotation as written: folding with a normalised one moved vertices
+      // by 0.235 of the mesh's size.
+      {"its node's rotation is not a unit quaternion",
+       [](GltfFixture& gltf) {
+         gltf.document()["nodes"][1]["rotation"] = {0, 0, 0.7171, 0.7171};
+       }},
+      // KHR_materials_volume's thickness is in mesh units: the node's scale would scale it.
+      {"its material's KHR_materials_volume thickness is in mesh units",
+       [](GltfFixture& gltf) {
+         gltf.document()["materials"] = {
+             {{"extensions", {{"KHR_materials_volume", {{"thicknessFactor", 0.5}}}}}}};
+         gltf.document()["extensionsUsed"] = {"KHR_materials_volume"};
+         gltf.document()["meshes"][0]["primitives"][0]["material"] = 0;
+       }},
+      // Draco's fallback accessors must match what it decodes.
+      {"Draco-compressed",
+       [](GltfFixture& gltf) {
+         gltf.document()["extensionsUsed"] = {"KHR_draco_mesh_compression"};
+         gltf.document()["meshes"][0]["primitives"][0]["extensions"] = {
+             {"KHR_draco_mesh_compression",
+              {{"bufferView", gltf.AddView(std::string(8, '\0'))},
+               {"attributes", {{"POSITION", 0}}}}}};
+       }},
+      // A float step that is no normal float32 (a mesh 1e-41 across) is no grid.
+      {"its size is too small for a float32 grid step",
+       [](GltfFixture& gltf) {
+         std::vector<float> tiny;
+         for (size_t i = 0; i < kVertices; ++i) {
+           tiny.insert(tiny.end(), {1e-41f * static_cast<float>(i % 7), 0.0f, 0.0f});
+         }
+         json& attributes = gltf.document()["meshes"][0]["primitives"][0]["attributes"];
+         gltf.document()["meshes"][0]["primitives"][0].erase("targets");
+         gltf.document()["meshes"][0].erase("weights");
+         attributes["POSITION"] = gltf.AddAccessor({{"bufferView", gltf.AddView(tiny)},
+                                                    {"componentType", kGltfFloat},
+                                                    {"count", kVertices},
+                                                    {"type", "VEC3"},
+                                                    {"min", {0, 0, 0}},
+                                                    {"max", {6e-41, 0, 0}}});
+       }},
+  };
+  for (const auto& c : cases) {
+    GltfFixture gltf = ShapeFixture();
+    c.change(gltf);
+    const Output quantized = Render(gltf, true);
+    EXPECT_EQ(quantized.Type(quantized.Attribute("POSITION")), kGltfFloat) << c.why;
+    EXPECT_NE(quantized.Note().find(c.why), std::string::npos) << c.why << ": " << quantized.Note();
+  }
+}
+
+// A VRM's extensions give nodes and materials roles (humanoid bones, spring joints, MToon blend
+// modes) that moving a node or reordering triangles would break: nothing is quantized.
+TEST(GltfMeshQuantizeTest, AVrmIsLeftAsItIs) {
+  GltfFixture gltf = ShapeFixture();
+  gltf.document()["extensionsUsed"] = {"VRMC_springBone"};
+  gltf.document()["extensions"] = {{"VRMC_springBone", {{"specVersion", "1.0"}}}};
+  const Output quantized = Render(gltf, true);
+  EXPECT_EQ(quantized.Type(quantized.Attribute("POSITION")), kGltfFloat);
+  EXPECT_EQ(quantized.Type(quantized.Attribute("NORMAL")), kGltfFloat);
+  EXPECT_NE(quantized.Note().find("nothing quantized: a VRM file"), std::string::npos)
+      << quantized.Note();
+}
+
+// Members of the wrong type are left as they are, not an internal error: a material that is no
+// object, and a POSITION whose `normalized` is no boolean.
+TEST(GltfMeshQuantizeTest, MembersOfTheWrongTypeAreLeftAsTheyAre) {
+  GltfFixture gltf = ShapeFixture();
+  gltf.document()["materials"] = {true};
+  gltf.document()["meshes"][0]["primitives"][0]["material"] = 0;
+  const size_t position = gltf.document()["meshes"][0]["primitives"][0]["attributes"]["POSITION"];
+  gltf.document()["accessors"][position]["normalized"] = 0;
+  const Output quantized = Render(gltf, true);
+  EXPECT_EQ(quantized.Type(quantized.Attribute("POSITION")), kGltfFloat);
+}
+
+// Texture coordinates and colours as normalized integers are core glTF 2.0: alone, they do not
+// make KHR_mesh_quantization required (a reader without it would refuse the file for nothing).
+TEST(GltfMeshQuantizeTest, CoreTypesAloneDoNotRequireTheExtension) {
+  GltfFixture gltf = ShapeFixture();
+  json& primitive = gltf.document()["meshes"][0]["primitives"][0];
+  primitive["attributes"].erase("NORMAL");
+  primitive.erase("targets");
+  gltf.document()["meshes"][0].erase("weights");
+  // (a node with a camera keeps its mesh's positions float)
+  gltf.document()["cameras"] = {
+      {{"type", "perspective"}, {"perspective", {{"yfov", 1.0}, {"znear", 0.1}}}}};
+  gltf.document()["nodes"][1]["camera"] = 0;
+  const Output quantized = Render(gltf, true);
+  ASSERT_EQ(quantized.Type(quantized.Attribute("TEXCOORD_0")), kGltfUnsignedShort);
+  ASSERT_EQ(quantized.Type(quantized.Attribute("POSITION")), kGltfFloat);
+  const json& required = quantized.document.value("extensionsRequired", json::array());
+  EXPECT_EQ(std::find(required.begin(), required.end(), "KHR_mesh_quantization"), required.end());
+}
+
 }  // namespace
 }  // namespace animconv

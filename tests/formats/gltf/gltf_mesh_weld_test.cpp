@@ -393,5 +393,79 @@ TEST(GltfMeshWeldTest, TrianglesCodecKeepsEveryTriangleUpToRotation) {
   EXPECT_EQ(triangles(plain), triangles(packed));
 }
 
+// Review cases (session 22). The TRIANGLES codec only for views of whole triangles that only
+// triangle lists read: a view padded past its last triangle (three.js's GLTFExporter pads every
+// view to 4 bytes) was labelled TRIANGLES over INDICES-coded data with a count of 382, and an
+// index accessor a LINES primitive shares had its corners rotated under the lines.
+TEST(GltfMeshWeldTest, TrianglesCodecOnlyForWholeTrianglesOfTriangleLists) {
+  const auto mode_of = [](const GltfFixture& gltf) {
+    ConvertOptions options;
+    options.write.gltf_compression = GltfCompression{};
+    options.write.gltf_compression->quantize_meshes = true;
+    const std::string glb =
+        RenderAsset(ReadGltf(gltf.Glb(), ReadOptions{}), *FindFormat("glb"), options);
+    const Written out(glb);  // our reader decodes it (meshoptimizer asserted before on 382)
+    const json& primitive = out.document["meshes"][0]["primitives"][0];
+    const json& accessor = out.document["accessors"][primitive["indices"].get<size_t>()];
+    const json& extension = out.document["bufferViews"][accessor["bufferView"].get<size_t>()]
+                                        ["extensions"]["EXT_meshopt_compression"];
+    if (extension["mode"] == "TRIANGLES") {
+      EXPECT_EQ(extension["count"].get<size_t>() % 3, 0u);
+    }
+    return extension["mode"].get<std::string>();
+  };
+  GltfFixture padded = GridFixture("OPAQUE");
+  {
+    // 127 triangles in a view of 382 indices' bytes.
+    json& indices = padded.document()["accessors"][1];
+    indices["count"] = 381;
+    padded.document()["bufferViews"][1]["byteLength"] = 764;
+  }
+  EXPECT_EQ(mode_of(padded), "INDICES");
+  GltfFixture lines = GridFixture("OPAQUE");
+  json& primitives = lines.document()["meshes"][0]["primitives"];
+  primitives.push_back(primitives[0]);
+  primitives[1]["mode"] = 1;
+  EXPECT_EQ(mode_of(lines), "INDICES");
+  EXPECT_EQ(mode_of(GridFixture("OPAQUE")), "TRIANGLES");
+}
+
+// A primitive with extensions (KHR_materials_variants may give it a blending material) keeps its
+// triangles' order; a material that is no object is no blending material and no crash.
+TEST(GltfMeshWeldTest, APrimitiveWithExtensionsKeepsItsOrder) {
+  GltfFixture variants = GridFixture("OPAQUE");
+  variants.document()["extensionsUsed"] = {"KHR_materials_variants"};
+  variants.document()["meshes"][0]["primitives"][0]["extensions"] = {
+      {"KHR_materials_variants", {{"mappings", {{{"material", 0}, {"variants", {0}}}}}}}};
+  const Asset asset = ReadGltf(variants.Glb(), ReadOptions{});
+  EXPECT_EQ(
+      WeldMeshes(dynamic_cast<const GltfDocument&>(*asset.source_document), true).cache_ordered,
+      0u);
+  GltfFixture odd = GridFixture("OPAQUE");
+  odd.document()["materials"] = {true};
+  const Asset odd_asset = ReadGltf(odd.Glb(), ReadOptions{});
+  EXPECT_EQ(
+      WeldMeshes(dynamic_cast<const GltfDocument&>(*odd_asset.source_document), true).cache_ordered,
+      1u);
+}
+
+// An accessor nothing uses is kept as the file had it, members of the wrong type included:
+// --compress lays out its view without reading them as numbers (a count of "x" was an internal
+// error, where a plain convert passed).
+TEST(GltfMeshWeldTest, AnUnusedAccessorWithMembersOfTheWrongTypeIsKept) {
+  GltfFixture gltf = GridFixture("OPAQUE");
+  gltf.AddAccessor({{"bufferView", gltf.AddView(std::string(12, '\0'))},
+                    {"componentType", "float"},
+                    {"count", "x"},
+                    {"byteOffset", -4},
+                    {"type", 3}});
+  const Asset source = ReadGltf(gltf.Glb(), ReadOptions{});
+  const Written written(Render(source, true));
+  const json& accessors = written.document["accessors"];
+  EXPECT_EQ(std::count_if(accessors.begin(), accessors.end(),
+                          [](const json& accessor) { return accessor["count"] == "x"; }),
+            1);
+}
+
 }  // namespace
 }  // namespace animconv

@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <string>
+#include <tuple>
 
 #include "animconv/error.h"
 #include "formats/gltf/gltf.h"
@@ -406,6 +408,38 @@ TEST(GltfReaderTest, BuffersAreRefusedInTheirOrder) {
   document["buffers"] = {{{"uri", "model.bin"}},
                          {{"byteLength", 8}, {"extensions", {{"EXT_meshopt_compression", {}}}}}};
   EXPECT_EQ(error_of().first, "no error");
+}
+
+// meshoptimizer asserts what its decoders are given (Debian keeps the asserts): a filter or a
+// TRIANGLES view the extension does not allow is refused with its pointer, not decoded (an
+// OCTAHEDRAL filter of byteStride 12 aborted the process).
+TEST(GltfReaderTest, MeshoptViewsOutsideTheExtensionsRulesAreRefused) {
+  for (const auto& [mode, filter, stride, count] :
+       {std::tuple<const char*, const char*, int, int>{"ATTRIBUTES", "OCTAHEDRAL", 12, 4},
+        std::tuple<const char*, const char*, int, int>{"ATTRIBUTES", "QUATERNION", 4, 12},
+        std::tuple<const char*, const char*, int, int>{"TRIANGLES", "NONE", 2, 24}}) {
+    GltfFixture gltf;
+    gltf.AddNodes({"root"});
+    const size_t view = gltf.AddView(std::string(48, '\0'));
+    gltf.document()["bufferViews"][view]["extensions"] = {{"EXT_meshopt_compression",
+                                                           {{"buffer", 0},
+                                                            {"byteOffset", 0},
+                                                            {"byteLength", 48},
+                                                            {"byteStride", stride},
+                                                            {"count", count},
+                                                            {"mode", mode},
+                                                            {"filter", filter}}}};
+    gltf.document()["extensionsUsed"] = {"EXT_meshopt_compression"};
+    gltf.AddChannel(0, 0, "translation", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                    gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
+    try {
+      ReadGltf(gltf.Glb(), ReadOptions{});
+      ADD_FAILURE() << mode << " " << filter << ": read";
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::kBadInput) << filter;
+      EXPECT_NE(error.location().find("/bufferViews/"), std::string::npos) << error.location();
+    }
+  }
 }
 
 TEST(GltfReaderTest, AccessorsSharedByChannelsReachEveryChannelWhole) {

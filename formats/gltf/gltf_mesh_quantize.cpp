@@ -13,15 +13,25 @@
 #include "animconv/quaternion.h"
 #include "formats/common/canonical_json.h"
 #include "formats/gltf/gltf_mesh_dequantize.h"
+#include "formats/gltf/gltf_mesh_quantize_values.h"
 #include "formats/gltf/gltf_object_list.h"
 #include "formats/gltf/gltf_references.h"
 
 namespace animconv {
 namespace {
 
+using mesh_values::AccessorChange;
+using mesh_values::Codes;
+using mesh_values::FloatData;
+using mesh_values::HandednessExact;
+using mesh_values::IntegerData;
+using mesh_values::LargestAngle;
+using mesh_values::LargestDifference;
+using mesh_values::Normalize;
+using mesh_values::Put;
+using mesh_values::ReadFloats;
+using mesh_values::WithinRange;
 using nlohmann::json;
-
-constexpr double kPi = 3.14159265358979323846;
 
 // What a mesh uses an accessor for; one accessor is quantized only when all its uses agree.
 enum class Use {
@@ -46,169 +56,6 @@ Use AttributeUse(const std::string& name, bool target) {
   return Use::kOther;
 }
 
-// Whether every fourth value (a tangent's w, its handedness) is exactly 1 or -1, which the
-// normalized types hold exactly.
-bool HandednessExact(const std::vector<double>& values) {
-  for (size_t i = 3; i < values.size(); i += 4) {
-    if (values[i] != 1 && values[i] != -1) return false;
-  }
-  return true;
-}
-
-// A float accessor's values, read from the bytes the weld leaves (gltf_mesh_weld.h).
-struct FloatData {
-  size_t view = 0;
-  size_t count = 0;
-  size_t components = 0;
-  std::string type;
-  std::vector<double> values;  // count * components
-};
-
-std::optional<FloatData> ReadFloats(const GltfDocument& source, const MeshWeld& weld, size_t a) {
-  const json accessor = source.lists.accessors->At(a);
-  const json* normalized = Find(accessor, "normalized");
-  if (!accessor.is_object() || accessor.contains("sparse") ||
-      accessor.value("componentType", json()) != kGltfFloat ||
-      (normalized && *normalized != false)) {
-    return std::nullopt;
-  }
-  FloatData data;
-  data.components = VectorComponents(accessor.value("type", json()));
-  const std::optional<size_t> view =
-      ValidIndex(accessor.value("bufferView", json()), source.buffer_views.size());
-  std::optional<size_t> count = Natural(Find(accessor, "count"), 0);
-  std::optional<size_t> offset = Natural(Find(accessor, "byteOffset"), 0);
-  if (data.components == 0 || !view || !count || !offset) return std::nullopt;
-  if (const auto welded = weld.accessors.find(a); welded != weld.accessors.end()) {
-    count = welded->second.count;
-    offset = welded->second.byte_offset;
-  }
-  const auto welded_bytes = weld.view_bytes.find(*view);
-  const std::string& bytes =
-      welded_bytes == weld.view_bytes.end() ? source.buffer_views[*view] : welded_bytes->second;
-  const size_t element = data.components * 4;
-  const json view_definition = source.lists.buffer_views->At(*view);
-  const std::optional<size_t> stride = Natural(Find(view_definition, "byteStride"), element);
-  if (!stride || *stride < element || !FitsIn(bytes.size(), *offset, *stride, *count, element)) {
-    return std::nullopt;
-  }
-  data.view = *view;
-  data.count = *count;
-  data.type = accessor["type"].get<std::string>();
-  data.values.resize(*count * data.components);
-  for (size_t e = 0; e < *count; ++e) {
-    for (size_t c = 0; c < data.components; ++c) {
-      float value;
-      std::memcpy(&value, bytes.data() + *offset + e * *stride + c * 4, 4);
-      if (!std::isfinite(value)) return std::nullopt;
-      data.values[e * data.components + c] = value;
-    }
-  }
-  return data;
-}
-
-template <typename Int>
-void Put(std::string& bytes, size_t at, Int value) {
-  std::memcpy(bytes.data() + at, &value, sizeof(Int));  // little-endian, like GLB
-}
-
-// Elements padded to 4 bytes (glTF 2.0 §3.6.2.4: vertex attribute elements are 4-byte aligned).
-size_t PaddedStride(size_t element_bytes) { return (element_bytes + 3) / 4 * 4; }
-
-// Normalized integers (glTF 2.0 §3.11: c / (2^(b-1) - 1) signed, c / (2^b - 1) unsigned; three.js
-// divides by the same maxima). Signed values never use the most negative code.
-struct IntegerData {
-  std::string bytes;
-  std::vector<double> decoded;
-  size_t stride = 0;
-  int component_type = 0;
-};
-
-template <typename Int>
-IntegerData Normalize(const FloatData& data, int component_type) {
-  constexpr double kMax = static_cast<double>(std::numeric_limits<Int>::max());
-  constexpr double kMin = std::numeric_limits<Int>::is_signed ? -kMax : 0.0;
-  IntegerData out;
-  out.component_type = component_type;
-  out.stride = PaddedStride(data.components * sizeof(Int));
-  out.bytes.assign(data.count * out.stride, '\0');
-  out.decoded.resize(data.values.size());
-  for (size_t e = 0; e < data.count; ++e) {
-    for (size_t c = 0; c < data.components; ++c) {
-      const size_t i = e * data.components + c;
-      const double code = std::clamp(std::round(data.values[i] * kMax), kMin, kMax);
-      Put(out.bytes, e * out.stride + c * sizeof(Int), static_cast<Int>(code));
-      out.decoded[i] = code / kMax;
-    }
-  }
-  return out;
-}
-
-bool WithinRange(const FloatData& data, double low, double high) {
-  return std::all_of(data.values.begin(), data.values.end(),
-                     [&](double value) { return value >= low && value <= high; });
-}
-
-double LargestDifference(const std::vector<double>& a, const std::vector<double>& b) {
-  double worst = 0;
-  for (size_t i = 0; i < a.size(); ++i) worst = std::max(worst, std::abs(a[i] - b[i]));
-  return worst;
-}
-
-// The largest angle (degrees) between the xyz directions of `a` and `b`, `components` apart; a
-// zero vector matches only a zero vector.
-double LargestAngle(const std::vector<double>& a, const std::vector<double>& b, size_t components) {
-  double worst = 0;
-  for (size_t i = 0; i + components <= a.size(); i += components) {
-    const Vec3 u{a[i], a[i + 1], a[i + 2]};
-    const Vec3 v{b[i], b[i + 1], b[i + 2]};
-    const double lu = std::hypot(u[0], u[1], u[2]);
-    const double lv = std::hypot(v[0], v[1], v[2]);
-    if (lu == 0 || lv == 0) {
-      if (lu != lv) return 180;
-      continue;
-    }
-    const Vec3 cross{u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2],
-                     u[0] * v[1] - u[1] * v[0]};
-    const double dot = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
-    worst = std::max(worst, std::atan2(std::hypot(cross[0], cross[1], cross[2]), dot) * 180 / kPi);
-    if (components == 4 && a[i + 3] != b[i + 3]) return 180;  // a tangent's handedness
-  }
-  return worst;
-}
-
-json Bounds(const std::vector<double>& codes, size_t components, bool max) {
-  json out = json::array();
-  for (size_t c = 0; c < components; ++c) {
-    double value =
-        max ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-    for (size_t i = c; i < codes.size(); i += components) {
-      value = max ? std::max(value, codes[i]) : std::min(value, codes[i]);
-    }
-    out.push_back(static_cast<int64_t>(value));
-  }
-  return out;
-}
-
-// The accessor's new members; min and max (the raw integer codes, glTF 2.0 §3.6.2.5) are written
-// where the source had them or glTF requires them (POSITION, base and targets).
-json AccessorChange(int component_type, bool normalized, const std::vector<double>& codes,
-                    size_t components, bool bounds) {
-  json change = {{"componentType", component_type}, {"normalized", normalized}};
-  if (bounds && !codes.empty()) {
-    change["min"] = Bounds(codes, components, false);
-    change["max"] = Bounds(codes, components, true);
-  }
-  return change;
-}
-
-// The codes of normalized output, for min/max.
-std::vector<double> Codes(const IntegerData& out, double max) {
-  std::vector<double> codes(out.decoded.size());
-  for (size_t i = 0; i < codes.size(); ++i) codes[i] = std::round(out.decoded[i] * max);
-  return codes;
-}
-
 // The mesh's name for the note ('' when it has none, or one that is no string).
 std::string MeshName(const json& mesh) {
   const json* name = Find(mesh, "name");
@@ -217,13 +64,9 @@ std::string MeshName(const json& mesh) {
 
 // Whether the primitive's material has KHR_materials_volume, whose thickness is in the mesh's
 // units: the node's scale would scale it too (three.js multiplies it by the model matrix's scale).
-bool MaterialHasVolume(const json& primitive, const PackedJsonArray* materials) {
-  const json* material = Find(primitive, "material");
-  const std::optional<size_t> m =
-      material && materials ? ValidIndex(*material, materials->size()) : std::nullopt;
-  if (!m) return false;
-  const json definition = materials->At(*m);
-  const json* extensions = Find(definition, "extensions");
+bool MaterialHasVolume(const GltfDocument& source, const json& primitive) {
+  const json material = PrimitiveMaterial(source, primitive);
+  const json* extensions = Find(material, "extensions");
   return extensions && extensions->is_object() && extensions->contains("KHR_materials_volume");
 }
 
@@ -340,9 +183,6 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
   std::map<size_t, std::vector<size_t>> positions_of;  // mesh -> base POSITION accessors
   std::map<size_t, std::vector<size_t>> deltas_of;     // mesh -> target POSITION accessors
   std::map<size_t, std::string> mesh_refused;          // meshes whose positions stay float: why
-  const auto materials = source.lists.unread.find("materials");
-  const PackedJsonArray* material_list =
-      materials == source.lists.unread.end() ? nullptr : materials->second.get();
   for (size_t m = 0; m < meshes->size(); ++m) {
     const json mesh = meshes->At(m);
     const GltfMeshPrimitives primitives(mesh);
@@ -357,7 +197,7 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
         mesh_refused.emplace(m, "a primitive without POSITION");
       } else if (draco) {
         mesh_refused.emplace(m, "Draco-compressed");
-      } else if (MaterialHasVolume(primitive, material_list)) {
+      } else if (MaterialHasVolume(source, primitive)) {
         mesh_refused.emplace(m, "its material's KHR_materials_volume thickness is in mesh units");
       }
       const auto add = [&](const json& object, bool target) {

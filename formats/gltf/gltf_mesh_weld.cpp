@@ -389,13 +389,9 @@ bool MeshWeld::SetIndices(size_t mesh, json& element, size_t first_accessor) con
 }
 
 // Whether the primitive's material blends (alphaMode BLEND): its triangles' order is what is drawn.
-bool Blends(const json& primitive, const PackedJsonArray* materials) {
-  const json* material = Find(primitive, "material");
-  const std::optional<size_t> m =
-      material && materials ? ValidIndex(*material, materials->size()) : std::nullopt;
-  if (!m) return false;
-  const json definition = materials->At(*m);
-  const json* mode = Find(definition, "alphaMode");
+bool Blends(const GltfDocument& source, const json& primitive) {
+  const json material = PrimitiveMaterial(source, primitive);
+  const json* mode = Find(material, "alphaMode");
   return mode && *mode == "BLEND";
 }
 
@@ -407,9 +403,6 @@ MeshWeld WeldMeshes(const GltfDocument& source, bool reorder_for_cache) {
     return weld;
   }
   const ReferenceCounts references = CountReferences(source);
-  const auto materials = source.lists.unread.find("materials");
-  const PackedJsonArray* material_list =
-      materials == source.lists.unread.end() ? nullptr : materials->second.get();
   for (size_t m = 0; m < meshes->size(); ++m) {
     const json mesh = meshes->At(m);
     const GltfMeshPrimitives primitives(mesh);
@@ -418,8 +411,8 @@ MeshWeld WeldMeshes(const GltfDocument& source, bool reorder_for_cache) {
       const std::optional<Candidate> candidate = Eligible(primitive, source, references);
       // A primitive with extensions keeps its order: KHR_materials_variants may give it a
       // blending material, and what else one says is not ours to guess.
-      const bool reorder = reorder_for_cache && !Blends(primitive, material_list) &&
-                           !primitive.contains("extensions");
+      const bool reorder =
+          reorder_for_cache && !Blends(source, primitive) && !primitive.contains("extensions");
       if (candidate) Weld(*candidate, source, m, p, reorder, weld);
     }
   }

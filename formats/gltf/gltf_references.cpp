@@ -100,6 +100,14 @@ bool AllReferencesKnown(const json& document) {
   return true;
 }
 
+json PrimitiveMaterial(const GltfDocument& source, const json& primitive) {
+  const auto materials = source.lists.unread.find("materials");
+  const json* material = Find(primitive, "material");
+  if (!material || materials == source.lists.unread.end()) return json();
+  const std::optional<size_t> m = ValidIndex(*material, materials->second->size());
+  return m ? materials->second->At(*m) : json();
+}
+
 bool UsesVrm(const json& document) {
   const json* used = Find(document, "extensionsUsed");
   if (!used || !used->is_array()) return false;

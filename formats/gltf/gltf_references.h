@@ -19,6 +19,10 @@ namespace animconv {
 bool KnownReferences(const std::string& extension);
 // Whether every extension the document lists in `extensionsUsed` is one of those.
 bool AllReferencesKnown(const nlohmann::json& document);
+// The material `primitive` (a mesh primitive of `source`) is drawn with, parsed; null when it has
+// none or names none.
+nlohmann::json PrimitiveMaterial(const GltfDocument& source, const nlohmann::json& primitive);
+
 // Whether the document lists a VRM extension (VRM 0.x's VRM, VRM 1.0's VRMC_*) in extensionsUsed.
 bool UsesVrm(const nlohmann::json& document);
 

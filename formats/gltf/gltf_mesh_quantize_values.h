@@ -1,0 +1,88 @@
+// The value encodings --compress-meshes stores vertex attributes in (gltf_mesh_quantize.h), each
+// decoded the way a reader decodes it so that its error is measured, not assumed: float accessors
+// read from the bytes the weld leaves, normalized integers (glTF 2.0 §3.11), the error measures and
+// the min/max of the stored codes.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_mesh_weld.h"
+
+namespace animconv::mesh_values {
+
+using nlohmann::json;
+
+struct FloatData {
+  size_t view = 0;
+  size_t count = 0;
+  size_t components = 0;
+  std::string type;
+  std::vector<double> values;  // count * components
+};
+
+// Accessor `a` of `source` when it is float, not sparse, of a vector type and within its view,
+// its values finite; read from the bytes `weld` leaves.
+std::optional<FloatData> ReadFloats(const GltfDocument& source, const MeshWeld& weld, size_t a);
+
+template <typename Int>
+void Put(std::string& bytes, size_t at, Int value) {
+  std::memcpy(bytes.data() + at, &value, sizeof(Int));  // little-endian, like GLB
+}
+
+// Elements padded to 4 bytes (glTF 2.0 §3.6.2.4: vertex attribute elements are 4-byte aligned).
+inline size_t PaddedStride(size_t element_bytes) { return (element_bytes + 3) / 4 * 4; }
+
+// Normalized integers (glTF 2.0 §3.11: c / (2^(b-1) - 1) signed, c / (2^b - 1) unsigned; three.js
+// divides by the same maxima). Signed values never use the most negative code.
+struct IntegerData {
+  std::string bytes;
+  std::vector<double> decoded;
+  size_t stride = 0;
+  int component_type = 0;
+};
+
+template <typename Int>
+IntegerData Normalize(const FloatData& data, int component_type) {
+  constexpr double kMax = static_cast<double>(std::numeric_limits<Int>::max());
+  constexpr double kMin = std::numeric_limits<Int>::is_signed ? -kMax : 0.0;
+  IntegerData out;
+  out.component_type = component_type;
+  out.stride = PaddedStride(data.components * sizeof(Int));
+  out.bytes.assign(data.count * out.stride, '\0');
+  out.decoded.resize(data.values.size());
+  for (size_t e = 0; e < data.count; ++e) {
+    for (size_t c = 0; c < data.components; ++c) {
+      const size_t i = e * data.components + c;
+      const double code = std::clamp(std::round(data.values[i] * kMax), kMin, kMax);
+      Put(out.bytes, e * out.stride + c * sizeof(Int), static_cast<Int>(code));
+      out.decoded[i] = code / kMax;
+    }
+  }
+  return out;
+}
+
+// Whether every fourth value (a tangent's w, its handedness) is exactly 1 or -1, which the
+// normalized types hold exactly.
+bool HandednessExact(const std::vector<double>& values);
+bool WithinRange(const FloatData& data, double low, double high);
+double LargestDifference(const std::vector<double>& a, const std::vector<double>& b);
+// The largest angle (degrees) between the xyz directions of `a` and `b`, `components` apart; a
+// zero vector matches only a zero vector.
+double LargestAngle(const std::vector<double>& a, const std::vector<double>& b, size_t components);
+// The accessor's new members; min and max (the raw integer codes, glTF 2.0 §3.6.2.5) are written
+// where the source had them or glTF requires them (POSITION, base and targets).
+json AccessorChange(int component_type, bool normalized, const std::vector<double>& codes,
+                    size_t components, bool bounds);
+// The codes of normalized output, for min/max.
+std::vector<double> Codes(const IntegerData& out, double max);
+
+}  // namespace animconv::mesh_values

@@ -190,8 +190,7 @@ std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocumen
   return places;
 }
 
-std::string FoldIntoMatrices(const std::vector<double>& matrices, const double corner[3],
-                             double step) {
+std::string FoldIntoMatrices(const std::vector<double>& matrices, const Vec3& corner, double step) {
   std::string bytes(matrices.size() * 4, '\0');
   for (size_t k = 0; k + 16 <= matrices.size(); k += 16) {
     // M * D: the first three columns scaled by the step, the fourth M * (corner, 1).

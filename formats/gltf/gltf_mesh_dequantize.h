@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "animconv/model.h"
 #include "formats/gltf/gltf_document.h"
 #include "formats/gltf/gltf_references.h"
 
@@ -38,7 +39,6 @@ std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocumen
                                                                const std::vector<bool>& animated);
 
 // `matrices` times D = translate(corner) * scale(step), as the float32 bytes of a MAT4 accessor.
-std::string FoldIntoMatrices(const std::vector<double>& matrices, const double corner[3],
-                             double step);
+std::string FoldIntoMatrices(const std::vector<double>& matrices, const Vec3& corner, double step);
 
 }  // namespace animconv

@@ -91,9 +91,8 @@ std::optional<GridResult> PutOnGrid(const std::map<size_t, FloatData>& base,
                                     const MeshQuantization::Grid& grid) {
   GridResult result;
   // What a reader computes: the node's float32 translation and scale applied to the codes.
-  const double step = static_cast<float>(grid.step);
-  const double corner[3] = {static_cast<float>(grid.corner[0]), static_cast<float>(grid.corner[1]),
-                            static_cast<float>(grid.corner[2])};
+  const double step = grid.StoredStep();
+  const Vec3 corner = grid.StoredCorner();
   const double top = std::ldexp(1.0, grid.bits) - 1;
   for (const bool is_delta : {false, true}) {
     for (const auto& [a, data] : is_delta ? deltas : base) {
@@ -160,8 +159,8 @@ void MergeViewsByStride(const std::map<size_t, size_t>& view_of, MeshQuantizatio
 
 }  // namespace
 
-MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld,
-                                const GltfCompression& options,
+MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCounts& references,
+                                const MeshWeld& weld, const GltfCompression& options,
                                 const std::vector<bool>& transform_animated) {
   MeshQuantization out;
   const GltfObjectList* meshes = source.lists.Objects("meshes");
@@ -177,7 +176,6 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
     out.not_done = "a VRM file: its extensions give nodes and materials roles a change would break";
     return out;
   }
-  const ReferenceCounts references = CountReferences(source);
   // Every use the meshes make of each accessor.
   std::map<size_t, Uses> uses;
   std::map<size_t, std::vector<size_t>> positions_of;  // mesh -> base POSITION accessors
@@ -328,11 +326,8 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
     // A skinned mesh's dequantization goes into its skins' inverse bind matrices, rewritten in
     // their own views (and their min/max, if any, dropped: they would no longer hold).
     for (const DequantizationPlace::Skin& skin : place->second.skins) {
-      const double corner[3] = {static_cast<float>(grid.corner[0]),
-                                static_cast<float>(grid.corner[1]),
-                                static_cast<float>(grid.corner[2])};
       out.views[skin.view] = {
-          FoldIntoMatrices(skin.matrices, corner, static_cast<float>(grid.step)), 0};
+          FoldIntoMatrices(skin.matrices, grid.StoredCorner(), grid.StoredStep()), 0};
       out.accessors[skin.accessor] = {{"min", nullptr}, {"max", nullptr}};
       grid.in_skins = true;
     }
@@ -429,6 +424,13 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld
   return out;
 }
 
+Vec3 MeshQuantization::Grid::StoredCorner() const {
+  return {static_cast<float>(corner[0]), static_cast<float>(corner[1]),
+          static_cast<float>(corner[2])};
+}
+
+double MeshQuantization::Grid::StoredStep() const { return static_cast<float>(step); }
+
 bool MeshQuantization::EditNode(json& node) const {
   const json* mesh = Find(node, "mesh");
   if (!mesh || !mesh->is_number_unsigned()) return false;
@@ -437,9 +439,8 @@ bool MeshQuantization::EditNode(json& node) const {
   const Grid& grid = found->second;
   // The stored position q is drawn at corner + step * q: the node's transform M becomes M * D,
   // D = translate(corner) * scale(step) (KHR_mesh_quantization, "Dequantization").
-  const double step = static_cast<float>(grid.step);
-  const Vec3 corner{static_cast<float>(grid.corner[0]), static_cast<float>(grid.corner[1]),
-                    static_cast<float>(grid.corner[2])};
+  const double step = grid.StoredStep();
+  const Vec3 corner = grid.StoredCorner();
   if (json* matrix = Find(node, "matrix")) {
     std::vector<double> m = matrix->get<std::vector<double>>();  // column-major
     for (size_t row = 0; row < 4; ++row) {

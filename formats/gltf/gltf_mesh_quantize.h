@@ -28,8 +28,10 @@
 
 #include "animconv/diagnostic.h"
 #include "animconv/format.h"
+#include "animconv/model.h"
 #include "formats/gltf/gltf_document.h"
 #include "formats/gltf/gltf_mesh_weld.h"
+#include "formats/gltf/gltf_references.h"
 
 namespace animconv {
 
@@ -54,6 +56,11 @@ struct MeshQuantization {
     double step = 1;
     int bits = 16;
     bool in_skins = false;  // skinned: in its skins' inverse bind matrices, not in its nodes
+
+    // The corner and step as the output holds them and a reader applies them: float32 (node
+    // TRS and matrices, inverse bind matrices), which every measurement uses too.
+    Vec3 StoredCorner() const;
+    double StoredStep() const;
   };
   std::map<size_t, Grid> meshes;
 
@@ -88,11 +95,12 @@ struct MeshQuantization {
   std::string Summary(const GltfCompression& options) const;
 };
 
-// The accessors of `source` (as `weld` leaves them) to quantize, and how, within the mesh bounds
+// The accessors of `source` (as `weld` leaves them; `references` are CountReferences(source)) to
+// quantize, and how, within the mesh bounds
 // of `options`. `transform_animated[n]` says whether the output animates node n's translation,
 // rotation or scale (those nodes cannot take a dequantization).
-MeshQuantization QuantizeMeshes(const GltfDocument& source, const MeshWeld& weld,
-                                const GltfCompression& options,
+MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCounts& references,
+                                const MeshWeld& weld, const GltfCompression& options,
                                 const std::vector<bool>& transform_animated);
 
 }  // namespace animconv

@@ -395,14 +395,14 @@ bool Blends(const GltfDocument& source, const json& primitive) {
   return mode && *mode == "BLEND";
 }
 
-MeshWeld WeldMeshes(const GltfDocument& source, bool reorder_for_cache) {
+MeshWeld WeldMeshes(const GltfDocument& source, const ReferenceCounts& references,
+                    bool reorder_for_cache) {
   MeshWeld weld;
   const GltfObjectList* meshes = source.lists.Objects("meshes");
   if (!meshes || !source.lists.accessors || !source.lists.buffer_views ||
       !AllReferencesKnown(source.json)) {
     return weld;
   }
-  const ReferenceCounts references = CountReferences(source);
   for (size_t m = 0; m < meshes->size(); ++m) {
     const json mesh = meshes->At(m);
     const GltfMeshPrimitives primitives(mesh);

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_references.h"
 
 namespace animconv {
 
@@ -64,7 +65,8 @@ struct MeshWeld {
 // not blend are also put in vertex cache order and its vertices numbered as they are first used
 // (meshoptimizer): the same triangles with the same corners, drawn in another order, which a
 // depth-tested opaque surface does not show and which compresses better (threejs_SittingBox.glb:
-// its vertex streams 14 % smaller).
-MeshWeld WeldMeshes(const GltfDocument& source, bool reorder_for_cache = false);
+// its vertex streams 14 % smaller). `references` are CountReferences(source).
+MeshWeld WeldMeshes(const GltfDocument& source, const ReferenceCounts& references,
+                    bool reorder_for_cache = false);
 
 }  // namespace animconv

@@ -185,15 +185,19 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   // --compress: triangle lists without indices indexed (gltf_mesh_weld.h). Their index accessors
   // come after the kept accessors, and their bufferViews after the kept views.
   // (Not in a VRM: VRM 0.x keeps its materials' blend modes in its own extension, MToon.)
-  const MeshWeld weld = mesh_options.index ? WeldMeshes(source, mesh_options.quantize != nullptr &&
-                                                                    !UsesVrm(source.json))
-                                           : MeshWeld();
+  // Both count every reference once, here (they change only what one use alone refers to).
+  const ReferenceCounts references =
+      mesh_options.index || mesh_options.quantize ? CountReferences(source) : ReferenceCounts();
+  const MeshWeld weld = mesh_options.index
+                            ? WeldMeshes(source, references,
+                                         mesh_options.quantize != nullptr && !UsesVrm(source.json))
+                            : MeshWeld();
   // --compress-meshes: the quantized accessors are rewritten in place, in views of their own
   // (a mesh's positions and deltas in one, the others' views left out).
   const MeshQuantization quantized =
-      mesh_options.quantize
-          ? QuantizeMeshes(source, weld, *mesh_options.quantize, mesh_options.transform_animated)
-          : MeshQuantization();
+      mesh_options.quantize ? QuantizeMeshes(source, references, weld, *mesh_options.quantize,
+                                             mesh_options.transform_animated)
+                            : MeshQuantization();
   // Accessors: keep those referenced outside animations, and those nothing references at all.
   std::vector<bool> keep_accessor(accessor_count, !can_drop);
   std::vector<bool> used_by_animation(accessor_count, false);

@@ -15,6 +15,7 @@
 
 #include "animconv/convert.h"
 #include "formats/gltf/gltf.h"
+#include "formats/gltf/gltf_references.h"
 #include "formats/gltf/gltf_test_support.h"
 
 namespace animconv {
@@ -265,6 +266,12 @@ TEST(GltfMeshWeldTest, AListOfDifferentVerticesIsNotIndexed) {
   EXPECT_FALSE(written.document["meshes"][0]["primitives"][0].contains("indices"));
 }
 
+// WeldMeshes of a read document with the --compress-meshes cache order.
+MeshWeld Weld(const SourceDocument& document) {
+  const auto& source = dynamic_cast<const GltfDocument&>(document);
+  return WeldMeshes(source, CountReferences(source), true);
+}
+
 // A grid of 8 x 8 quads drawn through an index list in row order: the two triangles of each quad,
 // its vertices shared with its neighbours (81 vertices, 128 triangles). Accessor 0 is POSITION
 // (view 0), accessor 1 the indices (view 1).
@@ -331,9 +338,9 @@ std::vector<std::string> GridTriangles(const GltfDocument& source, const MeshWel
 TEST(GltfMeshWeldTest, CacheOrderKeepsEveryTriangleAndBlendingKeepsItsOrder) {
   const Asset opaque = ReadGltf(GridFixture("OPAQUE").Glb(), ReadOptions{});
   const auto& source = dynamic_cast<const GltfDocument&>(*opaque.source_document);
-  const MeshWeld plain = WeldMeshes(source, false);
+  const MeshWeld plain = WeldMeshes(source, CountReferences(source), false);
   EXPECT_TRUE(plain.view_bytes.empty());
-  const MeshWeld ordered = WeldMeshes(source, true);
+  const MeshWeld ordered = WeldMeshes(source, CountReferences(source), true);
   EXPECT_EQ(ordered.cache_ordered, 1u);
   const std::vector<std::string> before = GridTriangles(source, plain);
   const std::vector<std::string> after = GridTriangles(source, ordered);
@@ -351,8 +358,7 @@ TEST(GltfMeshWeldTest, CacheOrderKeepsEveryTriangleAndBlendingKeepsItsOrder) {
   EXPECT_EQ(next, 81);
 
   const Asset blending = ReadGltf(GridFixture("BLEND").Glb(), ReadOptions{});
-  const MeshWeld kept =
-      WeldMeshes(dynamic_cast<const GltfDocument&>(*blending.source_document), true);
+  const MeshWeld kept = Weld(*blending.source_document);
   EXPECT_EQ(kept.cache_ordered, 0u);
   EXPECT_TRUE(kept.view_bytes.empty());
 }
@@ -438,15 +444,11 @@ TEST(GltfMeshWeldTest, APrimitiveWithExtensionsKeepsItsOrder) {
   variants.document()["meshes"][0]["primitives"][0]["extensions"] = {
       {"KHR_materials_variants", {{"mappings", {{{"material", 0}, {"variants", {0}}}}}}}};
   const Asset asset = ReadGltf(variants.Glb(), ReadOptions{});
-  EXPECT_EQ(
-      WeldMeshes(dynamic_cast<const GltfDocument&>(*asset.source_document), true).cache_ordered,
-      0u);
+  EXPECT_EQ(Weld(*asset.source_document).cache_ordered, 0u);
   GltfFixture odd = GridFixture("OPAQUE");
   odd.document()["materials"] = {true};
   const Asset odd_asset = ReadGltf(odd.Glb(), ReadOptions{});
-  EXPECT_EQ(
-      WeldMeshes(dynamic_cast<const GltfDocument&>(*odd_asset.source_document), true).cache_ordered,
-      1u);
+  EXPECT_EQ(Weld(*odd_asset.source_document).cache_ordered, 1u);
 }
 
 // An accessor nothing uses is kept as the file had it, members of the wrong type included:

@@ -74,10 +74,19 @@ std::string_view Column(HumanBone bone, const Table& table) {
 struct Reading {
   std::string prefix;
   Table table;
-  std::vector<std::optional<HumanBone>> bones;  // per node
+  // (node, bone) in node order, at most one per bone: a few dozen entries, not one per node, so
+  // the readings tried for thousands of hips-like prefixes stay O(nodes) together.
+  std::vector<std::pair<size_t, HumanBone>> bones;
   int distinct = 0;
-  std::vector<size_t> duplicates;  // nodes naming a bone an earlier node took
+  std::vector<size_t> duplicates;  // nodes naming a bone an earlier node took, ascending
 };
+
+// The reading's bone per node.
+std::vector<std::optional<HumanBone>> BonesPerNode(const Reading& reading, size_t node_count) {
+  std::vector<std::optional<HumanBone>> bones(node_count);
+  for (const auto& [n, bone] : reading.bones) bones[n] = bone;
+  return bones;
+}
 
 std::string Lower(std::string_view text) {
   std::string out(text);
@@ -121,7 +130,6 @@ Reading Read(const Rig& rig, std::string_view prefix, const Table& table,
   Reading reading;
   reading.prefix = std::string(prefix);
   reading.table = table;
-  reading.bones.resize(rig.nodes.size());
   bool taken[kHumanBoneCount] = {};
   // The table's names once, not per node: MocapBoneName scans its rows (84 % of a guess over a
   // rig of 800 nodes named "Hips" before).
@@ -134,7 +142,7 @@ Reading Read(const Rig& rig, std::string_view prefix, const Table& table,
         continue;
       }
       taken[static_cast<int>(bone)] = true;
-      reading.bones[n] = bone;
+      reading.bones.emplace_back(n, bone);
       ++reading.distinct;
     }
     return reading;
@@ -154,15 +162,15 @@ Reading Read(const Rig& rig, std::string_view prefix, const Table& table,
       continue;
     }
     taken[static_cast<int>(*bone)] = true;
-    reading.bones[n] = bone;
+    reading.bones.emplace_back(n, *bone);
     ++reading.distinct;
   }
   return reading;
 }
 
 bool HasBone(const Reading& reading, HumanBone a, HumanBone b) {
-  return std::find(reading.bones.begin(), reading.bones.end(), a) != reading.bones.end() ||
-         std::find(reading.bones.begin(), reading.bones.end(), b) != reading.bones.end();
+  return std::any_of(reading.bones.begin(), reading.bones.end(),
+                     [&](const auto& match) { return match.second == a || match.second == b; });
 }
 
 // The Unity / VRM 0.x / VRM 1.0 reading under one prefix. Unity and VRM 0.x names are equal
@@ -313,8 +321,9 @@ void TagHumanoidByExactNames(Rig& rig) {
   // A Mixamo or prefixed skeleton with a few plain names (the eyes and jaw that --bone-names
   // mixamo leaves) is GuessHumanoid's to map: tagging the few would stop it.
   const std::optional<std::pair<Reading, size_t>> guess = FindGuess(rig);
-  if (guess && guess->first.distinct > reading.distinct) reading.bones.assign(rig.nodes.size(), {});
-  for (size_t n = 0; n < rig.nodes.size(); ++n) rig.nodes[n].human_bone = reading.bones[n];
+  if (guess && guess->first.distinct > reading.distinct) reading.bones.clear();
+  const std::vector<std::optional<HumanBone>> bones = BonesPerNode(reading, rig.nodes.size());
+  for (size_t n = 0; n < rig.nodes.size(); ++n) rig.nodes[n].human_bone = bones[n];
 }
 
 std::optional<HumanoidGuess> GuessHumanoid(Rig& rig) {
@@ -352,14 +361,14 @@ std::optional<HumanoidGuess> GuessHumanoid(Rig& rig) {
                       StartsWithIgnoreCase(name, "end site") || EndsWithIgnoreCase(name, "end"));
   }
   const std::vector<bool> below_hips = NodesBelow(rig, best_hips);
+  const std::vector<std::optional<HumanBone>> bones = BonesPerNode(best, rig.nodes.size());
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    rig.nodes[n].human_bone = best.bones[n];
-    const bool duplicate =
-        std::find(best.duplicates.begin(), best.duplicates.end(), n) != best.duplicates.end();
+    rig.nodes[n].human_bone = bones[n];
+    const bool duplicate = std::binary_search(best.duplicates.begin(), best.duplicates.end(), n);
     const bool in_skeleton =
         (!best.prefix.empty() && StartsWithIgnoreCase(rig.nodes[n].name, best.prefix)) ||
         below_hips[n];
-    if (!best.bones[n] && (duplicate || (in_skeleton && !is_end_site[n]))) {
+    if (!bones[n] && (duplicate || (in_skeleton && !is_end_site[n]))) {
       guess.unmatched_candidates.push_back(rig.nodes[n].name);
     }
   }

@@ -84,6 +84,11 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
       ("mesh-tolerance", po::value(&values->mesh_tolerance)->value_name("F"),
        "--compress-meshes: the most a vertex (and a morph delta) may move, as a fraction of its "
        "mesh's largest bounding-box side (default 1e-4); implies --compress-meshes")
+      ("drop-unused-attributes", po::bool_switch(&values->drop_unused_attributes),
+       "gltf, glb: leave out of the meshes passed through the vertex attributes no material "
+       "reads: texture coordinates no texture uses, tangents without a normal map (and their "
+       "morph target deltas); what is drawn is the same. Off by default: a program may give a "
+       "mesh a texture at run time")
       ("precision", po::value(&values->precision),
        "unity-csv: decimals per value (the exporter writes 3); default: shortest text that "
        "reads back as the same float");

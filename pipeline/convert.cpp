@@ -486,6 +486,10 @@ TextPieces RenderAssetPieces(Asset asset, const Format& format, const ConvertOpt
       format.id != "vrma") {
     ThrowUsage(fmt::format("--compress is for gltf, glb and vrma output, not {}", format.id));
   }
+  if (options.write.gltf_drop_unused_attributes && format.id != "gltf" && format.id != "glb") {
+    ThrowUsage(
+        fmt::format("--drop-unused-attributes is for gltf and glb output, not {}", format.id));
+  }
   const Mirror mirror = options.mirror.value_or(Mirror::kZ);
   if (asset.coordinates.handedness != format.handedness) {
     AddDiagnostic(

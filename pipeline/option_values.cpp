@@ -229,6 +229,7 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
                                   std::isfinite(values.mesh_tolerance))) {
     ThrowUsage("--mesh-tolerance must be a fraction of a mesh's size, above 0 and below 1");
   }
+  options->write.gltf_drop_unused_attributes = values.drop_unused_attributes;
   if (values.compress_without_meshopt || values.compress_keep_vertices || values.compress_meshes) {
     values.compress = true;
   }

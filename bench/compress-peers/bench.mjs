@@ -47,6 +47,12 @@ const tools = [
     name: 'animconv --reduce --compress-meshes',
     command: (input, output) => [options.animconv, ['-q', 'convert', input, '-o', output, '--reduce', '--compress-meshes']],
   },
+  // The same without the vertex attributes no material reads (opt-in): what both peers leave out
+  // by default (gltfpack without -kv, glTF Transform's prune).
+  {
+    name: 'animconv --reduce --compress-meshes --drop-unused-attributes',
+    command: (input, output) => [options.animconv, ['-q', 'convert', input, '-o', output, '--reduce', '--compress-meshes', '--drop-unused-attributes']],
+  },
 ];
 
 function run(command, args) {

@@ -32,6 +32,11 @@ class PackedJsonArray : public JsonElementSink {
   std::string_view Text(size_t index) const;
 
   CanonicalJsonWriter* TextWriter() override { return &writer_; }
+  // Appends an element given as its text (dump()'s bytes: a writer's edit of one At gave).
+  void AddElementText(std::string_view text) {
+    pending_.assign(text);
+    AddText();
+  }
 
  protected:
   void Element(nlohmann::json&& element) override;

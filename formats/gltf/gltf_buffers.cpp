@@ -81,10 +81,10 @@ bool PackedInDocument(const JsonPath& path) {
 // (GltfBufferList), and the other members no reader reads are packed values in the tree
 // (PackedInDocument).
 void ParseDocument(std::string_view text, const GltfErrors& errors, GltfContainer& container) {
-  static const std::pair<const char*, std::unique_ptr<PackedJsonArray> GltfLists::*> kPacked[] = {
-      {"accessors", &GltfLists::accessors},
-      {"bufferViews", &GltfLists::buffer_views},
-      {"animations", &GltfLists::animations}};
+  static const std::pair<const char*, std::shared_ptr<const PackedJsonArray> GltfLists::*>
+      kPacked[] = {{"accessors", &GltfLists::accessors},
+                   {"bufferViews", &GltfLists::buffer_views},
+                   {"animations", &GltfLists::animations}};
   // The top-level lists glTF defines, streamed into their sinks; another member's array (a
   // top-level `extras`) is packed whole (PackedInDocument).
   const auto listed = [](const std::string& key) {
@@ -142,7 +142,7 @@ void ParseDocument(std::string_view text, const GltfErrors& errors, GltfContaine
       ++member;
       continue;
     }
-    std::unique_ptr<PackedJsonArray>* list = nullptr;
+    std::shared_ptr<const PackedJsonArray>* list = nullptr;
     for (const auto& [key, field] : kPacked) {
       if (member.key() == key) list = &(container.lists.*field);
     }

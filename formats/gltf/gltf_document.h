@@ -25,14 +25,16 @@ class GltfOutputJson;
 // document's tree while it is parsed (gltf_buffers.cpp); null where the document has no such
 // array. A member of another type stays in the tree, where the reader's check refuses it.
 struct GltfLists {
-  std::unique_ptr<PackedJsonArray> accessors;
-  std::unique_ptr<PackedJsonArray> buffer_views;
-  std::unique_ptr<PackedJsonArray> animations;
+  // Shared, never changed after reading: a document derived from this one (its meshes edited,
+  // gltf_prune_attributes.h) refers to the same lists instead of copying them.
+  std::shared_ptr<const PackedJsonArray> accessors;
+  std::shared_ptr<const PackedJsonArray> buffer_views;
+  std::shared_ptr<const PackedJsonArray> animations;
   // Every other top-level array no reader reads (scenes, materials, textures, samplers, cameras),
   // by key: a pass-through writer copies them out as they are (gltf_pass_through.cpp). Packed while
   // parsing, so that a file whose bulk they are holds no tree of them, even when it is refused
   // later (docs/reliability.md "Known gaps").
-  std::map<std::string, std::unique_ptr<PackedJsonArray>> unread;
+  std::map<std::string, std::shared_ptr<const PackedJsonArray>> unread;
   // The top-level arrays of objects read one element at a time (nodes, meshes, skins, images;
   // gltf_object_list.h), by key.
   std::map<std::string, GltfObjectList> objects;
@@ -42,6 +44,9 @@ struct GltfLists {
 };
 
 struct GltfDocument : SourceDocument {
+  GltfDocument() = default;
+  // A copy shares the packed lists (a derived document edits one list, gltf_prune_attributes.h).
+  GltfDocument(const GltfDocument&) = default;
   ~GltfDocument() override;
 
   nlohmann::json json;  // the document as read, without the members in `lists`

@@ -153,7 +153,7 @@ bool RewriteTargets(nlohmann::json& primitive,
   return text.has_value();
 }
 
-GltfObjectList::GltfObjectList(std::string key, std::unique_ptr<PackedJsonArray> elements)
+GltfObjectList::GltfObjectList(std::string key, std::shared_ptr<const PackedJsonArray> elements)
     : key_(std::move(key)), elements_(std::move(elements)) {}
 
 nlohmann::json GltfObjectList::At(size_t index) const {

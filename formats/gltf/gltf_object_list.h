@@ -17,7 +17,7 @@ namespace animconv {
 
 class GltfObjectList {
  public:
-  GltfObjectList(std::string key, std::unique_ptr<PackedJsonArray> elements);
+  GltfObjectList(std::string key, std::shared_ptr<const PackedJsonArray> elements);
 
   const std::string& key() const { return key_; }
   size_t size() const { return elements_->size(); }
@@ -29,7 +29,7 @@ class GltfObjectList {
 
  private:
   std::string key_;
-  std::unique_ptr<PackedJsonArray> elements_;
+  std::shared_ptr<const PackedJsonArray> elements_;
 };
 
 // A mesh's primitives (packed in the mesh GltfObjectList::At gives), read one at a time: a mesh of

@@ -234,7 +234,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
   };
   ForEachSourceReference(source.lists, mark_accessor, mark_view);
   for (size_t a = 0; a < accessor_count; ++a) {
-    if (!used_by_animation[a]) keep_accessor[a] = true;
+    if (!used_by_animation[a] && !mesh_options.dropped_accessors.count(a)) keep_accessor[a] = true;
     const json accessor = accessors->At(a);
     ForEachAccessorView(accessor, [&](const json& reference) {
       if (const std::optional<size_t> index = ValidIndex(reference, view_count)) {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +70,9 @@ struct PassThroughMeshes {
   // (gltf_mesh_quantize.h); `transform_animated[n]`: the output animates node n's TRS.
   const GltfCompression* quantize = nullptr;
   std::vector<bool> transform_animated;
+  // Accessors --drop-unused-attributes took out of the meshes (gltf_prune_attributes.h): left out
+  // with their views when nothing else refers to them.
+  std::set<size_t> dropped_accessors;
 };
 GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
                                             Diagnostics* diagnostics, bool meshopt = false,

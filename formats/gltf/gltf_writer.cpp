@@ -20,6 +20,7 @@
 #include "formats/gltf/gltf_document.h"
 #include "formats/gltf/gltf_output.h"
 #include "formats/gltf/gltf_pass_through.h"
+#include "formats/gltf/gltf_prune_attributes.h"
 
 namespace animconv {
 namespace {
@@ -447,8 +448,22 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
   }
   GltfBuilder builder;
   GltfOutputJson document;
+  // --drop-unused-attributes: the passes below read a copy of the source whose meshes lack them.
+  AttributePrune prune;
+  if (source && options.gltf_drop_unused_attributes) {
+    prune = PruneUnusedAttributes(*source);
+    if (prune.document) {
+      source = &*prune.document;
+      AddDiagnostic(diagnostics, Severity::kInfo, prune.Summary());
+    } else {
+      AddDiagnostic(diagnostics, Severity::kInfo,
+                    "--drop-unused-attributes: every vertex attribute is read by its material (or "
+                    "the file is a VRM, or uses an extension whose references are unknown)");
+    }
+  }
   if (source) {
     PassThroughMeshes meshes;
+    meshes.dropped_accessors = prune.accessors;
     meshes.index = compression && compression->index_meshes;
     if (compression && compression->quantize_meshes) {
       meshes.quantize = &*compression;

@@ -82,6 +82,10 @@ struct WriteOptions {
   std::optional<EulerOrder> bvh_order;
   // gltf, glb, vrma: the compact animation encoding; unset = plain float32 (every reader plays it).
   std::optional<GltfCompression> gltf_compression;
+  // gltf, glb: the vertex attributes no material reads (texture coordinates no texture uses,
+  // tangents without a normal map) left out of the meshes passed through
+  // (formats/gltf/gltf_prune_attributes.h). Off: a program may give a mesh a texture at run time.
+  bool gltf_drop_unused_attributes = false;
   // Where the writer tells what it left out (channels its format cannot hold); null drops them.
   // RenderAsset points it at its own sink.
   Diagnostics* diagnostics = nullptr;

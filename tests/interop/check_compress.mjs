@@ -9,6 +9,7 @@
 //        [--model MODEL.vrm] [--rotation-deg D] [--translation M] [--scale R] [--weight W]
 //        [--expect-meshopt | --expect-core] [--max-failure-lines N]
 //        [--quantized-meshes [--mesh-tolerance F] [--normal-deg D] [--texcoord T] [--color C]]
+//        [--dropped-attributes]
 //
 //  1. The validator, on the compressed file and on a copy with its meshopt views decoded (it cannot
 //     look inside EXT_meshopt_compression data itself): per error/warning code no more issues than
@@ -34,6 +35,19 @@
 //     triangle once (lib/triangle_pairing.mjs); alphaMode BLEND primitives must keep their order.
 //     A file with a type beyond core glTF must require KHR_mesh_quantization (checked with or
 //     without the flag).
+//     With --dropped-attributes (`convert --drop-unused-attributes`) a compressed mesh may lack
+//     attributes and morph attributes the plain one has, but only those three.js does not read for
+//     that mesh, judged from the materials as three.js loads the PLAIN file (textures included,
+//     each a stand-in without its image): a uv attribute (uv, uv1, uv2, uv3 = TEXCOORD_0..3) no
+//     texture of its material samples (no Texture-valued property of the material whose .channel
+//     is that index), and `tangent` when the material has no normalMap, no clearcoatNormalMap and
+//     no anisotropy. three.js binds neither there (WebGLPrograms: a uv channel only for the maps
+//     that use it, vertexTangents only with a normal map or anisotropy; GLTFLoader's material for a
+//     mesh without tangents differs only in the normal maps' scale), so leaving them out cannot
+//     change what it draws. Anything else missing, and any attribute the plain file lacks, fails.
+//     The attributes both have are compared as above, and the playback comparison still runs
+//     (vertices merged once the dropped attributes no longer tell them apart leave the drawn
+//     triangles as they were). Without the flag a missing attribute fails.
 //  4. Playback: both files are loaded (the compressed one with MeshoptDecoder) and every clip is
 //     played at every key time and midpoint of both files' tracks. Every animated object's local
 //     quaternion (angle, q = -q), position (distance), scale (ratio) and morph weights (absolute)
@@ -65,7 +79,7 @@ const { keyAndMidTimes } = await import('./lib/playback.mjs');
 const { QuantizedMeshCheck, checkQuantizationExtension } = await import('./lib/mesh_quantized.mjs');
 
 const args = parseArgs(process.argv.slice(2), {
-  flags: ['expect-meshopt', 'expect-core', 'quantized-meshes'],
+  flags: ['expect-meshopt', 'expect-core', 'quantized-meshes', 'dropped-attributes'],
   options: ['plain', 'compressed', 'model', 'rotation-deg', 'translation', 'scale', 'weight', 'max-failure-lines',
             'mesh-tolerance', 'normal-deg', 'texcoord', 'color'],
 });
@@ -75,6 +89,7 @@ for (const required of ['plain', 'compressed']) {
 }
 if (args.model !== undefined && !existsSync(args.model)) usage(`${args.model} not found`);
 if (args.model !== undefined && args['quantized-meshes']) usage('--quantized-meshes compares meshes; a .vrma has none');
+if (args.model !== undefined && args['dropped-attributes']) usage('--dropped-attributes compares meshes; a .vrma has none');
 const meshBounds = {
   mesh: Number(args['mesh-tolerance'] ?? 1e-4),
   normalDeg: Number(args['normal-deg'] ?? 0.5),
@@ -218,12 +233,14 @@ if (args['expect-core']) {
 }
 
 // 3. Playback.
-async function load(file, container, plugins = []) {
+// `copyOptions`: loadableCopy's ({ keepTextures } with the textureStandIns plugin).
+async function load(file, container, plugins = [], copyOptions = {}) {
   stubProgressEvent();
   const loader = new GLTFLoader();
   loader.setMeshoptDecoder(MeshoptDecoder);
   for (const plugin of plugins) loader.register(plugin);
-  const { gltf, messages } = await parseGltfCapturingConsole(loader, loadableCopy(file, container), async (loaded) => {
+  const data = loadableCopy(file, container, undefined, copyOptions);
+  const { gltf, messages } = await parseGltfCapturingConsole(loader, data, async (loaded) => {
     loaded.root = loaded.scene ?? await sceneOfRootNodes(loaded.parser);
   });
   for (const message of messages) console.log(`note: loading ${basename(file)} printed ${message}`);
@@ -288,10 +305,92 @@ function pairObjects(rootA, rootB) {
   return a.slice(0, Math.min(a.length, b.length)).map((object, i) => [object, b[i]]);
 }
 
+// --dropped-attributes: a GLTFLoader plugin giving every texture a THREE.Texture without an image
+// (Node decodes none), so that the plain file's materials hold the maps three.js samples and the
+// uv channel of each (assignTexture sets .channel from texCoord and KHR_texture_transform).
+const textureStandIns = (parser) => ({
+  name: 'animconv_texture_stand_ins',
+  loadTexture(index) {
+    const texture = new THREE.Texture();
+    texture.flipY = false;  // as GLTFLoader's own textures
+    texture.name = parser.json.textures[index].name ?? '';
+    parser.associations.set(texture, { textures: index });
+    return Promise.resolve(texture);
+  },
+});
+// The uv channel three.js reads an attribute as, or null: GLTFLoader names TEXCOORD_0..3 uv,
+// uv1..uv3 and a higher one texcoord_n, which no three.js shader reads at all (held to the same
+// rule, which is what the writer does with it).
+function uvChannel(name) {
+  const match = /^(?:uv([1-3])?|texcoord_([0-9]+))$/.exec(name);
+  return match ? Number(match[1] ?? match[2] ?? 0) : null;
+}
+// The textures three.js samples for a mesh: every Texture-valued own property of its material(s)
+// (map, normalMap, aoMap, clearcoat*, sheen*, iridescence*, specular*, anisotropyMap ...), found
+// by type rather than listed, so that a map a later three.js or extension adds is not missed.
+function texturesOf(object) {
+  const out = [];
+  for (const material of [object.material ?? []].flat()) {
+    for (const [key, value] of Object.entries(material)) {
+      if (value instanceof THREE.Texture) out.push([key, value]);
+    }
+  }
+  return out;
+}
+// Why three.js reads attribute `key` (three.js names, morph ones `name[target]`) of a mesh of the
+// plain file, or null when it does not: a uv channel is bound only for the maps that sample it,
+// tangents only with a normal map or anisotropy (WebGLPrograms r187: vertexUv1s..3s from the
+// maps' channels, vertexTangents = tangent && (normalMap || anisotropy > 0); a clearcoat normal
+// map counted too, as the writer counts it).
+function readBecause(object, key) {
+  const name = key.replace(/\[[0-9]+\]$/, '');
+  const channel = uvChannel(name);
+  if (channel !== null) {
+    const maps = texturesOf(object).filter(([, texture]) => texture.channel === channel).map(([property]) => property);
+    return maps.length > 0 ? `${maps.join(', ')} sample${maps.length === 1 ? 's' : ''} uv channel ${channel}` : null;
+  }
+  if (name === 'tangent') {
+    const why = [];
+    for (const material of [object.material ?? []].flat()) {
+      if (material.normalMap) why.push('normalMap');
+      if (material.clearcoatNormalMap) why.push('clearcoatNormalMap');
+      if (material.anisotropy > 0) why.push(`anisotropy ${material.anisotropy}`);
+    }
+    return why.length > 0 ? `the material has ${why.join(', ')}` : null;
+  }
+  return `it reads every ${name}; only uv attributes no texture samples and tangents without a normal map may go`;
+}
+// The textureInfos of a glTF material (core and KHR_materials_* slots: an object named ...Texture
+// with an index).
+function textureInfoCount(value) {
+  if (value === null || typeof value !== 'object') return 0;
+  let count = 0;
+  for (const [key, child] of Object.entries(value)) {
+    if (/Texture$/.test(key) && child !== null && typeof child === 'object' && 'index' in child) ++count;
+    else count += textureInfoCount(child);
+  }
+  return count;
+}
+// Attributes and morph target attributes of the glTF primitives, for the summary line.
+function gltfAttributeCount(gltfJson) {
+  const count = { attributes: 0, targets: 0 };
+  for (const mesh of gltfJson.meshes ?? []) {
+    for (const primitive of mesh.primitives ?? []) {
+      count.attributes += Object.keys(primitive.attributes ?? {}).length;
+      for (const target of primitive.targets ?? []) count.targets += Object.keys(target).length;
+    }
+  }
+  return count;
+}
+
 report.setContext(`${basename(args.compressed)} playback`);
 let measuredMeshes = null;
 if (args.model === undefined) {
-  const gltfPlain = await load(args.plain, plain);
+  // With --dropped-attributes the plain file's materials keep their textures (stand-ins): they
+  // decide which attributes three.js reads.
+  const gltfPlain = args['dropped-attributes']
+    ? await load(args.plain, plain, [textureStandIns], { keepTextures: true })
+    : await load(args.plain, plain);
   const gltfCompressed = await load(args.compressed, compressed);
   report.check(gltfPlain.animations.length === gltfCompressed.animations.length,
                `${gltfCompressed.animations.length} clips, plain ${gltfPlain.animations.length}`);
@@ -301,6 +400,18 @@ if (args.model === undefined) {
   gltfCompressed.root.updateMatrixWorld(true);
   const quantized = args['quantized-meshes']
     ? new QuantizedMeshCheck(report, meshBounds, gltfPlain, gltfCompressed, json) : null;
+  // --dropped-attributes: the stand-in textures must have reached the materials, or every uv
+  // attribute would look unread.
+  const droppedAttributes = [];
+  if (args['dropped-attributes']) {
+    const infos = (plain.json.materials ?? []).reduce((sum, material) => sum + textureInfoCount(material), 0);
+    const maps = new Set();
+    gltfPlain.root.traverse((object) => {
+      if (object.geometry) for (const [, texture] of texturesOf(object)) maps.add(texture);
+    });
+    report.check(infos === 0 || maps.size > 0,
+                 `the plain file's materials have ${infos} textures, three.js's none: cannot tell which uv it reads`);
+  }
   // Passed-through geometry is compressed losslessly: three.js must draw the same triangles, in
   // the same order, each vertex with the same value in every attribute and morph attribute, element
   // for element. A triangle list without indices may come back indexed (each vertex stored once,
@@ -336,8 +447,23 @@ if (args.model === undefined) {
     report.check(drawA.count === drawB.count,
                  `'${a.name}': ${drawB.count} vertices drawn, plain ${drawA.count}`);
     // (three.js adds attributes as their views finish decoding: compare the names, not the order)
-    report.check([...want.keys()].sort().join() === [...got.keys()].sort().join(),
-                 `'${a.name}': attributes ${[...got.keys()]}, plain ${[...want.keys()]}`);
+    if (args['dropped-attributes']) {
+      // Only what three.js does not read for this mesh may be missing; nothing may be added.
+      for (const key of got.keys()) {
+        report.check(want.has(key), `'${a.name}': ${key} is not in the plain file (attributes ` +
+                                    `${[...got.keys()]}, plain ${[...want.keys()]})`);
+      }
+      for (const key of want.keys()) {
+        if (got.has(key)) continue;
+        const because = readBecause(a, key);
+        if (report.check(because === null, `'${a.name}': ${key} left out, but three.js reads it (${because})`)) {
+          droppedAttributes.push(`'${a.name}' ${key}`);
+        }
+      }
+    } else {
+      report.check([...want.keys()].sort().join() === [...got.keys()].sort().join(),
+                   `'${a.name}': attributes ${[...got.keys()]}, plain ${[...want.keys()]}`);
+    }
     // --quantized-meshes: the drawn vertices as [plain, compressed] index pairs, each once
     // (QuantizedMeshCheck.pairVertices: triangle lists by position, in any triangle order and
     // corner rotation; else vertex k of the draw with vertex k), every lossy attribute measured.
@@ -383,6 +509,15 @@ if (args.model === undefined) {
     }
   }
   if (weldedGeometries > 0) console.log(`${weldedGeometries} geometries indexed by --compress`);
+  if (args['dropped-attributes']) {
+    const before = gltfAttributeCount(plain.json);
+    const after = gltfAttributeCount(json);
+    const shown = droppedAttributes.slice(0, 20).join(', ') + (droppedAttributes.length > 20 ? ', ...' : '');
+    console.log(`dropped attributes three.js does not read: ${droppedAttributes.length}` +
+                `${droppedAttributes.length > 0 ? ` (${shown})` : ''}; glTF primitives: ` +
+                `${before.attributes - after.attributes} attributes and ${before.targets - after.targets} morph ` +
+                `target attributes fewer (${after.attributes}, ${after.targets} left)`);
+  }
   if (quantized) console.log(`${quantized.dequantized.size} nodes hold a dequantization; ${quantized.triangleSummary()}`);
   report.setContext(`${basename(args.compressed)} playback`);
   for (const clipPlain of gltfPlain.animations) {

@@ -130,3 +130,87 @@ set_tests_properties(${t}.make PROPERTIES FIXTURES_SETUP ${t}.make LABELS intero
 interop_compress(cube-blend-quantized glb "${layout_gltf}" --quantized-meshes)
 set_tests_properties(${t}.plain.convert ${t}.compressed.convert PROPERTIES FIXTURES_REQUIRED ${t}.make)
 set(COMPRESS_EXTRA_ARGS "")
+
+# --drop-unused-attributes (with --reduce --compress-meshes): the meshes lose the TEXCOORD_n no
+# texture of their material samples and the TANGENT no normal map or anisotropy needs (their morph
+# targets' too), which three.js does not read there. check_compress.mjs --dropped-attributes
+# allows exactly those to be missing, judged from the materials as three.js loads the plain output,
+# and compares what is left as the -quantized cases do, against the plain output without --reduce
+# within --reduce's bounds (as walk-reduce). What goes: horse, flamingo uv (vertex colours, no
+# texture; the vertices it told apart merge); morph sphere, morph cube tangent (no normal map);
+# morph stress test uv1 of the primitive whose material has no occlusion texture (the other's
+# aoMap samples it); fox nothing (its baseColorTexture samples uv); node TRS its four meshes' uv
+# (no textures, one mesh without a material). Flamingo, sphere, cube: reduced animation views too
+# small for the extension.
+set(drop_maker "${CMAKE_CURRENT_SOURCE_DIR}/make_dropped_attribute_fixture.mjs")
+set(reduce_bounds --rotation-deg 0.1 --translation 1e-4 --scale 1e-3 --weight 1e-3)
+# interop_compress_detects(TEST FIXTURES PATTERN SCRIPT ARGS...): like interop_expect_failure, but
+# passing only when a failure line matches PATTERN: a damaged output below may fail the validator
+# too (MESH_PRIMITIVE_TOO_FEW_TEXCOORDS), and it is three.js's side that must be seen to fail.
+function(interop_compress_detects test fixtures pattern script)
+  interop_check(${test} "${fixtures}" ${script} ${ARGN} --max-failure-lines 0)
+  set_tests_properties(${test} PROPERTIES PASS_REGULAR_EXPRESSION "${pattern}")
+endfunction()
+# interop_compress_without(NAME SEMANTIC): ../out-compress/NAME.glb with SEMANTIC taken out of every
+# primitive and morph target as well (make_dropped_attribute_fixture.mjs), as
+# ../out-compress/NAME.no-SEMANTIC.glb; a fixture of the same name.
+function(interop_compress_without name semantic)
+  set(t interop.compress.${name}.no-${semantic})
+  add_test(NAME ${t}.make
+           COMMAND ${NODE_EXECUTABLE} ${drop_maker} "${interop_out}/../out-compress/${name}.glb"
+                   "${interop_out}/../out-compress/${name}.no-${semantic}.glb" ${semantic})
+  set_tests_properties(${t}.make PROPERTIES FIXTURES_SETUP ${t} FIXTURES_REQUIRED interop.compress.${name}.compressed
+                       LABELS interop)
+endfunction()
+set(COMPRESS_EXTRA_ARGS --reduce --compress-meshes --drop-unused-attributes)
+if(IS_DIRECTORY "${ANIMCONV_SHARED_DATA}")
+  foreach(entry
+          "horse|morph/threejs_Horse.glb|--expect-meshopt"
+          "flamingo|morph/threejs_Flamingo.glb|"
+          "morph-sphere|morph/khronos_AnimatedMorphSphere/glTF/AnimatedMorphSphere.gltf|"
+          "morph-cube|morph/khronos_AnimatedMorphCube/glTF/AnimatedMorphCube.gltf|"
+          "morph-stress|morph/khronos_MorphStressTest_embedded.gltf|--expect-meshopt"
+          "fox|skeletal/khronos_Fox.glb|--expect-meshopt"
+          "node-trs|skeletal/bevy_animations_node_trs.gltf|--expect-meshopt")
+    string(REPLACE "|" ";" fields "${entry}|")
+    list(GET fields 0 name)
+    list(GET fields 1 file)
+    list(GET fields 2 expect)
+    if(EXISTS "${ANIMCONV_SHARED_DATA}/${file}")
+      interop_compress(${name}-dropped glb "${ANIMCONV_SHARED_DATA}/${file}" ${expect} --quantized-meshes
+                       --dropped-attributes ${reduce_bounds})
+    endif()
+  endforeach()
+  # The check must tell the attributes three.js reads from those it does not: each output with one
+  # it DOES read taken out as well must fail on three.js's side: the fox's TEXCOORD_0 (its
+  # baseColorTexture samples uv), the morph stress test's TEXCOORD_1 (one material's occlusion
+  # texture samples uv1; the writer leaves it out of the other primitive only), the node TRS
+  # meshes' NORMAL (never droppable). And without --dropped-attributes a dropped attribute fails
+  # as before (horse's uv).
+  foreach(entry
+          "fox|skeletal/khronos_Fox.glb|TEXCOORD_0"
+          "morph-stress|morph/khronos_MorphStressTest_embedded.gltf|TEXCOORD_1"
+          "node-trs|skeletal/bevy_animations_node_trs.gltf|NORMAL")
+    string(REPLACE "|" ";" fields "${entry}")
+    list(GET fields 0 name)
+    list(GET fields 1 file)
+    list(GET fields 2 semantic)
+    if(EXISTS "${ANIMCONV_SHARED_DATA}/${file}")
+      set(t interop.compress.${name}-dropped)
+      interop_compress_without(${name}-dropped ${semantic})
+      interop_compress_detects(${t}.detects-read-${semantic} "${t}.plain;${t}.no-${semantic}"
+                               "geometry: '[^']*': [a-z0-9]+ left out, but three.js reads it"
+                               ${compress_check} --plain ../out-compress/${name}-dropped.plain.glb
+                               --compressed ../out-compress/${name}-dropped.no-${semantic}.glb
+                               --quantized-meshes --dropped-attributes ${reduce_bounds})
+    endif()
+  endforeach()
+  if(EXISTS "${ANIMCONV_SHARED_DATA}/morph/threejs_Horse.glb")
+    set(t interop.compress.horse-dropped)
+    interop_compress_detects(${t}.detects-without-flag "${t}.plain;${t}.compressed"
+                             "geometry: '[^']*': attributes "
+                             ${compress_check} --plain ../out-compress/horse-dropped.plain.glb
+                             --compressed ../out-compress/horse-dropped.glb --quantized-meshes ${reduce_bounds})
+  endif()
+endif()
+set(COMPRESS_EXTRA_ARGS "")

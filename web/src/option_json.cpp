@@ -174,6 +174,7 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"compress-without-meshopt", Flag(&V::compress_without_meshopt)},
       {"compress-keep-vertices", Flag(&V::compress_keep_vertices)},
       {"compress-meshes", Flag(&V::compress_meshes)},
+      {"drop-unused-attributes", Flag(&V::drop_unused_attributes)},
       {"mesh-tolerance", Double(&V::mesh_tolerance)},
       {"reduce-rotation", Double(&ReduceOptions::rotation_degrees)},
       {"reduce-translation", Double(&ReduceOptions::translation_metres)},

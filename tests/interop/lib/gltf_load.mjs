@@ -62,18 +62,30 @@ export const isTextureExtension = (name) => /texture/i.test(name);
 
 // A copy of the document that GLTFLoader can parse in Node: no images, textures or samplers;
 // external buffers inlined as data: URIs. Animations, accessors and buffers are not changed.
-export function loadableCopy(file, container, prepare) {
+// With `keepTextures` the materials keep their textures, for a loader that stands in for the
+// images (its plugin's loadTexture: Node decodes none): only the image format extensions go
+// (KHR_texture_basisu, EXT_texture_webp ..., whose plugins would try to decode first), so the
+// materials still say which maps there are and which TEXCOORD each samples (texCoord and
+// KHR_texture_transform, which GLTFLoader turns into texture.channel).
+export function loadableCopy(file, container, prepare, { keepTextures = false } = {}) {
   const json = structuredClone(container.json);
   if (prepare) prepare(json);
-  delete json.images;
-  delete json.textures;
-  delete json.samplers;
+  const keep = (name) => keepTextures && name === 'KHR_texture_transform';
+  if (keepTextures) {
+    for (const texture of json.textures ?? []) delete texture.extensions;
+  } else {
+    delete json.images;
+    delete json.textures;
+    delete json.samplers;
+  }
   for (const key of ['extensionsUsed', 'extensionsRequired']) {
     if (!Array.isArray(json[key])) continue;
-    json[key] = json[key].filter((name) => !isTextureExtension(name));
+    json[key] = json[key].filter((name) => keep(name) || !isTextureExtension(name));
     if (json[key].length === 0) delete json[key];
   }
-  for (const material of json.materials ?? []) removeTextureReferences(material);
+  if (!keepTextures) {
+    for (const material of json.materials ?? []) removeTextureReferences(material);
+  }
   for (const buffer of json.buffers ?? []) {
     if (typeof buffer.uri === 'string' && !buffer.uri.startsWith('data:')) {
       const data = readRelative(file, buffer.uri);

@@ -1,0 +1,238 @@
+// --drop-unused-attributes (formats/gltf/gltf_prune_attributes.h): the vertex attributes no
+// material reads are left out, with their accessors and views when nothing else uses them; every
+// other attribute keeps its values. tests/interop/check_compress.mjs --dropped-attributes checks
+// with three.js that what it draws is the same.
+#include "formats/gltf/gltf_prune_attributes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "animconv/convert.h"
+#include "formats/gltf/gltf.h"
+#include "formats/gltf/gltf_test_support.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+using testing::GltfFixture;
+using testing::JsonOfGlb;
+
+constexpr size_t kVertices = 6;  // two triangles, no indices
+
+struct Output {
+  json document;
+  Asset asset;
+  Diagnostics notes;
+
+  const json& Primitive(size_t p = 0) const { return document["meshes"][0]["primitives"][p]; }
+  // The bytes of the accessor primitive `p` has as `name`, as a reader finds them.
+  std::string Bytes(const char* name, size_t p = 0) const {
+    const json& accessor = document["accessors"][Primitive(p)["attributes"][name].get<size_t>()];
+    const size_t view = accessor["bufferView"].get<size_t>();
+    const std::string& bytes =
+        dynamic_cast<const GltfDocument&>(*asset.source_document).buffer_views.at(view);
+    return bytes.substr(accessor.value("byteOffset", size_t{0}));
+  }
+  std::string Note() const {
+    for (const Diagnostic& note : notes) {
+      if (note.text.rfind("--drop-unused-attributes:", 0) == 0) return note.text;
+    }
+    return "";
+  }
+};
+
+size_t AddVec(GltfFixture& gltf, const char* type, size_t components, float seed) {
+  std::vector<float> values;
+  for (size_t i = 0; i < kVertices * components; ++i) {
+    values.push_back(seed + 0.125f * static_cast<float>(i % 5) - 0.0625f * static_cast<float>(i));
+  }
+  json accessor = {{"bufferView", gltf.AddView(values)},
+                   {"componentType", kGltfFloat},
+                   {"count", kVertices},
+                   {"type", type}};
+  if (components == 3) {
+    std::vector<float> low(3, 1e30f), high(3, -1e30f);
+    for (size_t i = 0; i < values.size(); ++i) {
+      low[i % 3] = std::min(low[i % 3], values[i]);
+      high[i % 3] = std::max(high[i % 3], values[i]);
+    }
+    accessor["min"] = low;
+    accessor["max"] = high;
+  }
+  return gltf.AddAccessor(accessor);
+}
+
+// One mesh: POSITION, NORMAL, TANGENT, TEXCOORD_0 and TEXCOORD_1, a morph target with POSITION
+// and TANGENT deltas, and `material` (null: none), drawn by node 0 whose translation is animated.
+GltfFixture MeshFixture(const json& material) {
+  GltfFixture gltf;
+  gltf.AddNodes({"shape"});
+  gltf.document()["nodes"][0]["mesh"] = 0;
+  json primitive = {{"attributes",
+                     {{"POSITION", AddVec(gltf, "VEC3", 3, 0.5f)},
+                      {"NORMAL", AddVec(gltf, "VEC3", 3, 0.25f)},
+                      {"TANGENT", AddVec(gltf, "VEC4", 4, 0.75f)},
+                      {"TEXCOORD_0", AddVec(gltf, "VEC2", 2, 0.1f)},
+                      {"TEXCOORD_1", AddVec(gltf, "VEC2", 2, 0.2f)}}},
+                    {"targets",
+                     {{{"POSITION", AddVec(gltf, "VEC3", 3, 0.01f)},
+                       {"TANGENT", AddVec(gltf, "VEC3", 3, 0.02f)}}}}};
+  if (!material.is_null()) {
+    primitive["material"] = 0;
+    gltf.document()["materials"] = {material};
+    gltf.document()["textures"] = {json::object()};
+  }
+  gltf.document()["meshes"] = {{{"primitives", {primitive}}, {"weights", {0.0}}}};
+  gltf.AddChannel(0, 0, "translation", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                  gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
+  return gltf;
+}
+
+Output Render(const GltfFixture& gltf, bool drop, bool compress = false) {
+  const Asset source = ReadGltf(gltf.Glb(), ReadOptions{});
+  Output out;
+  ConvertOptions options;
+  options.write.gltf_drop_unused_attributes = drop;
+  if (compress) options.write.gltf_compression = GltfCompression{};
+  const std::string glb = RenderAsset(source, *FindFormat("glb"), options, &out.notes);
+  out.document = JsonOfGlb(glb);
+  out.asset = ReadGltf(glb, ReadOptions{});
+  return out;
+}
+
+std::vector<std::string> Names(const json& attributes) {
+  std::vector<std::string> names;
+  for (auto it = attributes.begin(); it != attributes.end(); ++it) names.push_back(it.key());
+  return names;
+}
+
+using Strings = std::vector<std::string>;
+
+TEST(GltfPruneAttributesTest, OnlyTheSetsATextureReadsStayAndTangentsGoWithoutANormalMap) {
+  const GltfFixture gltf = MeshFixture(
+      {{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}, {"texCoord", 1}}}}}});
+  const Output plain = Render(gltf, false);
+  const Output pruned = Render(gltf, true);
+  EXPECT_EQ(Names(plain.Primitive()["attributes"]),
+            (Strings{"NORMAL", "POSITION", "TANGENT", "TEXCOORD_0", "TEXCOORD_1"}));
+  EXPECT_EQ(Names(pruned.Primitive()["attributes"]), (Strings{"NORMAL", "POSITION", "TEXCOORD_1"}));
+  EXPECT_EQ(Names(pruned.Primitive()["targets"][0]), Strings{"POSITION"});
+  // The three accessors and their views are gone; what stays has the same values.
+  EXPECT_EQ(pruned.document["accessors"].size() + 3, plain.document["accessors"].size());
+  EXPECT_EQ(pruned.document["bufferViews"].size() + 3, plain.document["bufferViews"].size());
+  for (const char* name : {"POSITION", "NORMAL", "TEXCOORD_1"}) {
+    EXPECT_EQ(pruned.Bytes(name).substr(0, 8 * kVertices),
+              plain.Bytes(name).substr(0, 8 * kVertices))
+        << name;
+  }
+  EXPECT_NE(pruned.Note().find("TANGENT of 1 primitive(s), TEXCOORD_0 of 1 primitive(s)"),
+            std::string::npos)
+      << pruned.Note();
+  EXPECT_NE(pruned.Note().find("1 morph target attribute(s); 3 accessor(s)"), std::string::npos)
+      << pruned.Note();
+  // Off by default: the plain output keeps everything and says nothing.
+  EXPECT_EQ(plain.Note(), "");
+}
+
+TEST(GltfPruneAttributesTest, NormalMapsTextureTransformsAndExtensionTexturesCount) {
+  // A normal map keeps the tangents and texCoord 0; KHR_texture_transform's texCoord overrides
+  // (KHR_texture_transform spec) and an extension's texture (KHR_materials_clearcoat) count too.
+  const json material = {
+      {"normalTexture", {{"index", 0}}},
+      {"extensions",
+       {{"KHR_materials_clearcoat",
+         {{"clearcoatTexture",
+           {{"index", 0}, {"extensions", {{"KHR_texture_transform", {{"texCoord", 1}}}}}}}}}}}};
+  GltfFixture gltf = MeshFixture(material);
+  gltf.document()["extensionsUsed"] = {"KHR_materials_clearcoat", "KHR_texture_transform"};
+  const Output pruned = Render(gltf, true);
+  EXPECT_EQ(Names(pruned.Primitive()["attributes"]),
+            (Strings{"NORMAL", "POSITION", "TANGENT", "TEXCOORD_0", "TEXCOORD_1"}));
+  EXPECT_NE(pruned.Note().find("every vertex attribute is read"), std::string::npos);
+  // Anisotropy needs tangents without a normal map.
+  GltfFixture anisotropic =
+      MeshFixture({{"extensions", {{"KHR_materials_anisotropy", {{"anisotropyStrength", 0.5}}}}}});
+  anisotropic.document()["extensionsUsed"] = {"KHR_materials_anisotropy"};
+  EXPECT_EQ(Names(Render(anisotropic, true).Primitive()["attributes"]),
+            (Strings{"NORMAL", "POSITION", "TANGENT"}));
+}
+
+TEST(GltfPruneAttributesTest, WithoutAMaterialNoTextureReadsAnything) {
+  const Output pruned = Render(MeshFixture(json()), true);
+  EXPECT_EQ(Names(pruned.Primitive()["attributes"]), (Strings{"NORMAL", "POSITION"}));
+}
+
+TEST(GltfPruneAttributesTest, AnAccessorAnotherPrimitiveReadsStays) {
+  GltfFixture gltf =
+      MeshFixture({{"pbrMetallicRoughness", {{"baseColorTexture", {{"index", 0}}}}}});
+  json& primitives = gltf.document()["meshes"][0]["primitives"];
+  json untextured = primitives[0];
+  untextured.erase("material");
+  untextured.erase("targets");
+  primitives.push_back(untextured);
+  gltf.document()["meshes"][0].erase("weights");
+  primitives[0].erase("targets");
+  const Output plain = Render(gltf, false);
+  const Output pruned = Render(gltf, true);
+  EXPECT_TRUE(pruned.Primitive(0)["attributes"].contains("TEXCOORD_0"));
+  EXPECT_FALSE(pruned.Primitive(1)["attributes"].contains("TEXCOORD_0"));
+  EXPECT_EQ(pruned.Bytes("TEXCOORD_0", 0).substr(0, 8 * kVertices),
+            plain.Bytes("TEXCOORD_0", 0).substr(0, 8 * kVertices));
+  // TANGENT and TEXCOORD_1 are read by neither, so they go; TEXCOORD_0 stays for primitive 0.
+  EXPECT_EQ(pruned.document["accessors"].size() + 2, plain.document["accessors"].size());
+}
+
+TEST(GltfPruneAttributesTest, VerticesThatDifferedOnlyInADroppedAttributeAreStoredOnce) {
+  // Six corners, pairwise equal in every attribute but the texture coordinates no texture reads:
+  // --compress indexes them, and without the coordinates three vertices are enough.
+  GltfFixture gltf;
+  gltf.AddNodes({"shape"});
+  gltf.document()["nodes"][0]["mesh"] = 0;
+  const std::vector<float> positions = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 0};
+  std::vector<float> uvs;
+  for (size_t i = 0; i < 12; ++i) uvs.push_back(0.05f * static_cast<float>(i));
+  const size_t position = gltf.AddAccessor({{"bufferView", gltf.AddView(positions)},
+                                            {"componentType", kGltfFloat},
+                                            {"count", 6},
+                                            {"type", "VEC3"},
+                                            {"min", {0, 0, 0}},
+                                            {"max", {1, 1, 0}}});
+  const size_t uv = gltf.AddAccessor({{"bufferView", gltf.AddView(uvs)},
+                                      {"componentType", kGltfFloat},
+                                      {"count", 6},
+                                      {"type", "VEC2"}});
+  gltf.document()["meshes"] = {
+      {{"primitives", {{{"attributes", {{"POSITION", position}, {"TEXCOORD_0", uv}}}}}}}};
+  gltf.AddChannel(0, 0, "translation", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                  gltf.AddFloats({0, 0, 0, 0, 1, 0}, "VEC3", 2));
+  const Output kept = Render(gltf, false, true);
+  const Output pruned = Render(gltf, true, true);
+  const auto vertices = [](const Output& out) {
+    return out
+        .document["accessors"][out.Primitive()["attributes"]["POSITION"].get<size_t>()]["count"]
+        .get<size_t>();
+  };
+  EXPECT_EQ(vertices(kept), 6u);
+  EXPECT_EQ(vertices(pruned), 3u);
+  EXPECT_EQ(pruned.document["accessors"][pruned.Primitive()["indices"].get<size_t>()]["count"], 6);
+}
+
+TEST(GltfPruneAttributesTest, NothingIsDroppedWhereAReferenceCouldBeUnknown) {
+  // A primitive with extensions (KHR_materials_variants may give it a textured material).
+  GltfFixture variants = MeshFixture(json());
+  variants.document()["meshes"][0]["primitives"][0]["extensions"] = {
+      {"KHR_materials_variants", {{"mappings", json::array()}}}};
+  variants.document()["extensionsUsed"] = {"KHR_materials_variants"};
+  EXPECT_EQ(Render(variants, true).Primitive()["attributes"].size(), 5u);
+  // An extension whose references we do not know.
+  GltfFixture unknown = MeshFixture(json());
+  unknown.document()["extensionsUsed"] = {"EXT_unknown_to_us"};
+  EXPECT_EQ(Render(unknown, true).Primitive()["attributes"].size(), 5u);
+}
+
+}  // namespace
+}  // namespace animconv

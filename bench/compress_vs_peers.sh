@@ -22,6 +22,8 @@ for tool in "$animconv" "$generator"; do
 done
 
 npm ci --prefix bench/compress-peers --no-audit --no-fund --loglevel=error
+# three.js for the mesh column (tests/interop/mesh_distance.mjs).
+[ -d tests/interop/node_modules/three ] || npm ci --prefix tests/interop --no-audit --no-fund --loglevel=error
 mkdir -p "$out_dir/inputs"
 "$generator" --rows 1200 --interval 0.008333333333333333 -o "$out_dir/inputs/walk_120hz.csv"
 "$animconv" -q convert "$out_dir/inputs/walk_120hz.csv" --fps 120 -o "$out_dir/inputs/walk_120hz.glb"

@@ -8,7 +8,7 @@
 // EXT_meshopt_compression), the largest error of every clip of the output against the input as
 // `animconv diff` measures it, and the wall time of the whole process (median of N runs).
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -99,8 +99,42 @@ function worstErrors(input, output, clips, outputClips) {
   return { worst, dropped, channelsLost };
 }
 
+// Our defaults (convert --reduce, --mesh-tolerance): the goal is to be smaller than each peer at
+// an error within these or the peer's own, whichever is larger (issue 18 item 3).
+const DEFAULTS = { deg: 0.1, m: 1e-4, ratio: 1e-3, weight: 1e-3, mesh: 1e-4 };
+const BASE_ARGS = ['--reduce', '--compress-meshes', '--drop-unused-attributes'];
+
+// Runs `command` options.runs times into `output` and measures it against `input`: bytes, keys,
+// animation errors (animconv diff), mesh errors (tests/interop/mesh_distance.mjs against the
+// plain output `plainOutput`, as a fraction of each mesh's size, at rest and over its morph
+// targets), median wall time.
+function measure(row, input, output, command, before, plainOutput) {
+  const times = [];
+  let last;
+  for (let r = 0; r < options.runs; ++r) {
+    last = run(...command);
+    if (last.status !== 0) break;
+    times.push(last.ms);
+  }
+  if (last.status !== 0) return { ...row, error: last.stderr.trim().split('\n').pop() };
+  const after = info(output);
+  if (after.error) return { ...row, error: `animconv cannot read the output: ${after.error}` };
+  row.keys_after = after.keys;
+  row.output_bytes = statSync(output).size;
+  Object.assign(row, worstErrors(input, output, before.clips, after.clips));
+  row.wall_ms = median(times);
+  if (plainOutput && output !== plainOutput && /\.glb$/.test(output) && existsSync(plainOutput)) {
+    const measured = run(process.execPath, [join(here, '..', '..', 'tests', 'interop', 'mesh_distance.mjs'), plainOutput, output]);
+    if (measured.status !== 0) throw new Error(`mesh_distance ${output}: ${measured.stderr}`);
+    const distance = JSON.parse(measured.stdout.trim().split('\n').pop());
+    if (distance.vertices[0] > 0) [row.mesh_fraction, row.mesh_rest] = [distance.fraction, distance.rest];
+  }
+  return row;
+}
+
 mkdirSync(options.out, { recursive: true });
 const results = [];
+const matched = [];
 const skipped = [];
 for (const input of options.files) {
   const name = basename(input);
@@ -109,41 +143,45 @@ for (const input of options.files) {
     skipped.push({ file: name, reason: before.error ? `animconv cannot read it: ${before.error}` : 'no animation' });
     continue;
   }
+  const stem = name.replace(/\.[^.]+$/, '');
+  const plainOutput = join(options.out, `${stem}.0.glb`);
+  const rows = [];
   for (const [index, tool] of tools.entries()) {
     // A .vrma stays a .vrma for animconv (its VRMA writer, as a user converts one); the peers
     // write .glb, which they know.
     const extension = tool.name.startsWith('animconv') && /\.vrma$/i.test(name) ? 'vrma' : 'glb';
-    const output = join(options.out, `${name.replace(/\.[^.]+$/, '')}.${index}.${extension}`);
+    const output = join(options.out, `${stem}.${index}.${extension}`);
     const row = { file: name, input_bytes: statSync(input).size, keys_before: before.keys, tool: tool.name };
-    const times = [];
-    let last;
-    for (let r = 0; r < options.runs; ++r) {
-      last = run(...tool.command(input, output));
-      if (last.status !== 0) break;
-      times.push(last.ms);
-    }
-    if (last.status !== 0) {
-      row.error = last.stderr.trim().split('\n').pop();
-      results.push(row);
-      continue;
-    }
-    const after = info(output);
-    if (after.error) {
-      row.error = `animconv cannot read the output: ${after.error}`;
-      results.push(row);
-      continue;
-    }
-    row.keys_after = after.keys;
-    row.output_bytes = statSync(output).size;
-    Object.assign(row, worstErrors(input, output, before.clips, after.clips));
-    row.wall_ms = median(times);
-    results.push(row);
+    rows.push(measure(row, input, output, tool.command(input, output), before, plainOutput));
+  }
+  results.push(...rows);
+  // Against each peer: animconv at our defaults, or at the peer's own errors where they are
+  // larger (each unit and the meshes' at rest on its own), measured the same way.
+  if (/\.vrma$/i.test(name)) continue;  // no meshes, and the defaults already apply
+  for (const peer of rows.filter((r) => !r.tool.startsWith('animconv') && !r.error)) {
+    const tolerance = {};
+    for (const unit of ['deg', 'm', 'ratio', 'weight']) tolerance[unit] = Math.max(DEFAULTS[unit], peer.worst[unit]);
+    tolerance.mesh = Math.max(DEFAULTS.mesh, peer.mesh_rest ?? 0);
+    const args = [...BASE_ARGS, '--reduce-rotation', String(tolerance.deg), '--reduce-translation', String(tolerance.m),
+                  '--reduce-scale', String(tolerance.ratio), '--reduce-weight', String(tolerance.weight),
+                  '--mesh-tolerance', String(tolerance.mesh)];
+    const output = join(options.out, `${stem}.matched-${peer.tool.split(' ')[0].toLowerCase()}.glb`);
+    const row = measure({ file: name, tool: `animconv at ${peer.tool}'s errors`, tolerance, input_bytes: statSync(input).size,
+                          keys_before: before.keys },
+                        input, output, [options.animconv, ['-q', 'convert', input, '-o', output, ...args]], before, plainOutput);
+    row.peer = peer.tool;
+    row.peer_bytes = peer.output_bytes;
+    row.smaller = !row.error && row.output_bytes < peer.output_bytes;
+    // Within max(default, the peer's) in every unit, and the meshes at rest within theirs.
+    row.within = !row.error && ['deg', 'm', 'ratio', 'weight'].every((u) => row.worst[u] <= tolerance[u] * (1 + 1e-6)) &&
+                 (row.mesh_rest ?? 0) <= tolerance.mesh * (1 + 1e-6);
+    matched.push(row);
   }
 }
 
 const fmt = (value) => (value === 0 ? '0' : value.toPrecision(3));
-console.log('| file | tool | bytes in → out | keys in → out | max deg | max mm | max scale | max weight | wall ms |');
-console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| file | tool | bytes in → out | keys in → out | max deg | max mm | max scale | max weight | mesh at rest / posed | wall ms |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const row of results) {
   if (row.error) {
     console.log(`| ${row.file} | ${row.tool} | failed: ${row.error} ||||||`);
@@ -155,8 +193,23 @@ for (const row of results) {
   console.log(
     `| ${row.file} | ${row.tool} | ${row.input_bytes} → ${row.output_bytes} | ${row.keys_before} → ${row.keys_after} | ` +
       `${fmt(row.worst.deg)} | ${fmt(row.worst.m * 1000)} | ${fmt(row.worst.ratio)} | ${fmt(row.worst.weight)} | ` +
+      `${row.mesh_fraction === undefined ? '' : `${fmt(row.mesh_rest)} / ${fmt(row.mesh_fraction)}`} | ` +
       `${row.wall_ms.toFixed(0)} |${notes.length ? ` ${notes.join('; ')}` : ''}`,
   );
 }
 for (const skip of skipped) console.log(`skipped ${skip.file}: ${skip.reason}`);
-if (options.json) writeFileSync(options.json, JSON.stringify({ results, skipped }, null, 2));
+console.log('');
+console.log('| file | peer | peer bytes | animconv at max(default, peer) | tolerances (deg, mm, scale, weight, mesh) | our errors (deg, mm, scale, weight, mesh at rest) | smaller? |');
+console.log('|---|---|---:|---:|---|---|---|');
+for (const row of matched) {
+  if (row.error) {
+    console.log(`| ${row.file} | ${row.peer} | ${row.peer_bytes} | failed: ${row.error} ||||`);
+    continue;
+  }
+  const t = row.tolerance;
+  console.log(`| ${row.file} | ${row.peer} | ${row.peer_bytes} | ${row.output_bytes} | ` +
+              `${fmt(t.deg)}, ${fmt(t.m * 1000)}, ${fmt(t.ratio)}, ${fmt(t.weight)}, ${fmt(t.mesh)} | ` +
+              `${fmt(row.worst.deg)}, ${fmt(row.worst.m * 1000)}, ${fmt(row.worst.ratio)}, ${fmt(row.worst.weight)}, ` +
+              `${row.mesh_rest === undefined ? '-' : fmt(row.mesh_rest)} | ${row.smaller ? 'yes' : 'no'}${row.within ? '' : ' (beyond the tolerance!)'} |`);
+}
+if (options.json) writeFileSync(options.json, JSON.stringify({ results, matched, skipped }, null, 2));

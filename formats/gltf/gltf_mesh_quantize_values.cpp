@@ -88,6 +88,20 @@ double LargestDifference(const std::vector<double>& a, const std::vector<double>
   return worst;
 }
 
+double LargestDistance(const std::vector<double>& a, const std::vector<double>& b,
+                       size_t components) {
+  double worst = 0;
+  for (size_t i = 0; i + components <= a.size(); i += components) {
+    double squares = 0;
+    for (size_t c = 0; c < components; ++c)
+      squares += (a[i + c] - b[i + c]) * (a[i + c] - b[i + c]);
+    worst = std::max(worst, std::sqrt(squares));
+  }
+  return worst;
+}
+
+double ChordOf(double degrees) { return 2 * std::sin(degrees * kPi / 360); }
+
 // The largest angle (degrees) between the xyz directions of `a` and `b`, `components` apart; a
 // zero vector matches only a zero vector.
 double LargestAngle(const std::vector<double>& a, const std::vector<double>& b, size_t components) {

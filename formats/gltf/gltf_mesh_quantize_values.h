@@ -75,6 +75,12 @@ IntegerData Normalize(const FloatData& data, int component_type) {
 bool HandednessExact(const std::vector<double>& values);
 bool WithinRange(const FloatData& data, double low, double high);
 double LargestDifference(const std::vector<double>& a, const std::vector<double>& b);
+// The largest distance between the vectors of `a` and `b`, `components` apart.
+double LargestDistance(const std::vector<double>& a, const std::vector<double>& b,
+                       size_t components);
+// How far a unit vector moves when turned by `degrees`: 2 sin(degrees / 2), the bound a morph
+// normal/tangent delta's error is held to (at weight 1 it turns the drawn normal no more).
+double ChordOf(double degrees);
 // The largest angle (degrees) between the xyz directions of `a` and `b`, `components` apart; a
 // zero vector matches only a zero vector.
 double LargestAngle(const std::vector<double>& a, const std::vector<double>& b, size_t components);

@@ -159,20 +159,7 @@ GltfFixture ShapeFixture() {
                          {static_cast<float>(0.1 * std::cos(a)), -0.05f, 0.0f});
   }
   const auto add = [&](const std::vector<float>& values, const char* type, bool bounds) {
-    json accessor = {{"bufferView", gltf.AddView(values)},
-                     {"componentType", kGltfFloat},
-                     {"count", kVertices},
-                     {"type", type}};
-    if (bounds) {
-      std::vector<float> low(3, 1e30f), high(3, -1e30f);
-      for (size_t i = 0; i < values.size(); ++i) {
-        low[i % 3] = std::min(low[i % 3], values[i]);
-        high[i % 3] = std::max(high[i % 3], values[i]);
-      }
-      accessor["min"] = low;
-      accessor["max"] = high;
-    }
-    return gltf.AddAccessor(accessor);
+    return gltf.AddAttribute(values, type, values.size() / kVertices, bounds);
   };
   const size_t position = add(positions, "VEC3", true);
   const size_t normal = add(normals, "VEC3", false);
@@ -231,7 +218,17 @@ TEST(GltfMeshQuantizeTest, EveryAttributeWithinItsBoundAndTheGridInTheNode) {
   EXPECT_EQ(quantized.Type(quantized.Attribute("NORMAL")), kGltfByte);
   EXPECT_EQ(quantized.Type(quantized.Attribute("TEXCOORD_0")), kGltfUnsignedShort);
   EXPECT_EQ(quantized.Type(quantized.Attribute("COLOR_0")), kGltfUnsignedByte);
-  EXPECT_EQ(quantized.Type(quantized.Target(0, "NORMAL")), kGltfShort);
+  // Normal deltas 8-bit: within the chord of the normal bound (2 sin(0.25°) = 0.0087).
+  EXPECT_EQ(quantized.Type(quantized.Target(0, "NORMAL")), kGltfByte);
+  double worst_normal_delta = 0;
+  for (size_t i = 0; i < kVertices; ++i) {
+    const std::vector<double> a = plain.Element(plain.Target(0, "NORMAL"), i);
+    const std::vector<double> b = quantized.Element(quantized.Target(0, "NORMAL"), i);
+    worst_normal_delta =
+        std::max(worst_normal_delta, std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]));
+  }
+  EXPECT_LE(worst_normal_delta, 2 * std::sin(0.25 * kPi / 180));
+  EXPECT_GT(worst_normal_delta, 0);
   // POSITION's bounds are its stored codes (glTF 2.0 §3.6.2.5), targets' too.
   EXPECT_TRUE(quantized.document["accessors"][position]["min"][0].is_number_integer());
   EXPECT_TRUE(quantized.document["accessors"][quantized.Target(0, "POSITION")]["max"][0]
@@ -240,8 +237,8 @@ TEST(GltfMeshQuantizeTest, EveryAttributeWithinItsBoundAndTheGridInTheNode) {
   const json& delta = quantized.document["accessors"][quantized.Target(0, "POSITION")];
   EXPECT_EQ(delta["bufferView"], quantized.document["accessors"][position]["bufferView"]);
   EXPECT_EQ(delta["byteOffset"], kVertices * 8);
-  // Six attribute views become two: one of 8-byte elements (positions, position and normal
-  // deltas), one of 4-byte elements (8-bit normals, 16-bit texture coordinates, 8-bit colours).
+  // Six attribute views become two: one of 8-byte elements (positions, position deltas), one of
+  // 4-byte elements (8-bit normals and normal deltas, 16-bit texture coordinates, 8-bit colours).
   EXPECT_EQ(quantized.document["bufferViews"].size() + 4, plain.document["bufferViews"].size());
   // Vertex views are 4-byte aligned: three 16-bit components take 8 bytes.
   EXPECT_EQ(

@@ -50,20 +50,7 @@ size_t AddVec(GltfFixture& gltf, const char* type, size_t components, float seed
   for (size_t i = 0; i < kVertices * components; ++i) {
     values.push_back(seed + 0.125f * static_cast<float>(i % 5) - 0.0625f * static_cast<float>(i));
   }
-  json accessor = {{"bufferView", gltf.AddView(values)},
-                   {"componentType", kGltfFloat},
-                   {"count", kVertices},
-                   {"type", type}};
-  if (components == 3) {
-    std::vector<float> low(3, 1e30f), high(3, -1e30f);
-    for (size_t i = 0; i < values.size(); ++i) {
-      low[i % 3] = std::min(low[i % 3], values[i]);
-      high[i % 3] = std::max(high[i % 3], values[i]);
-    }
-    accessor["min"] = low;
-    accessor["max"] = high;
-  }
-  return gltf.AddAccessor(accessor);
+  return gltf.AddAttribute(values, type, components, components == 3);
 }
 
 // One mesh: POSITION, NORMAL, TANGENT, TEXCOORD_0 and TEXCOORD_1, a morph target with POSITION

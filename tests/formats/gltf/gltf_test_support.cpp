@@ -1,5 +1,7 @@
 #include "formats/gltf/gltf_test_support.h"
 
+#include <algorithm>
+
 #include "formats/gltf/gltf.h"
 
 namespace animconv::testing {
@@ -56,6 +58,24 @@ size_t GltfFixture::AddFloats(const std::vector<float>& values, const char* type
   if (std::string(type) == "SCALAR") {
     accessor["min"] = {values.front()};
     accessor["max"] = {values.back()};
+  }
+  return AddAccessor(accessor);
+}
+
+size_t GltfFixture::AddAttribute(const std::vector<float>& values, const char* type,
+                                 size_t components, bool bounds) {
+  json accessor = {{"bufferView", AddView(values)},
+                   {"componentType", 5126},
+                   {"count", values.size() / components},
+                   {"type", type}};
+  if (bounds) {
+    std::vector<float> low(components, 1e30f), high(components, -1e30f);
+    for (size_t i = 0; i < values.size(); ++i) {
+      low[i % components] = std::min(low[i % components], values[i]);
+      high[i % components] = std::max(high[i % components], values[i]);
+    }
+    accessor["min"] = low;
+    accessor["max"] = high;
   }
   return AddAccessor(accessor);
 }

@@ -26,6 +26,10 @@ class GltfFixture {
   // A FLOAT accessor over new data; times get min/max.
   size_t AddFloats(const std::vector<float>& values, const char* type, size_t count);
   size_t AddAccessor(nlohmann::json accessor);
+  // A FLOAT vertex attribute of `components` per vertex over new data; with `bounds`, its min and
+  // max per component (POSITION's are required, glTF 2.0 §3.7.2.1).
+  size_t AddAttribute(const std::vector<float>& values, const char* type, size_t components,
+                      bool bounds);
   // One node per name, in order, all roots unless parented later.
   void AddNodes(const std::vector<std::string>& names);
   // An animation with one channel per (node, path, input, output, interpolation).

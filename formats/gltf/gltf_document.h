@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "animconv/diagnostic.h"
@@ -43,21 +44,40 @@ struct GltfLists {
   const GltfObjectList* Objects(const std::string& key) const;
 };
 
+// The bytes of every bufferView, shared (never changed after reading) by a document and those
+// derived from it, which refer to them instead of copying them (gltf_prune_attributes.h).
+class GltfViewBytes {
+ public:
+  GltfViewBytes() : views_(std::make_shared<const std::vector<std::string>>()) {}
+  explicit GltfViewBytes(std::vector<std::string> views)
+      : views_(std::make_shared<const std::vector<std::string>>(std::move(views))) {}
+  const std::string& operator[](size_t view) const { return (*views_)[view]; }
+  const std::string& at(size_t view) const { return views_->at(view); }
+  size_t size() const { return views_->size(); }
+  const std::vector<std::string>& all() const { return *views_; }
+
+ private:
+  std::shared_ptr<const std::vector<std::string>> views_;
+};
+
 struct GltfDocument : SourceDocument {
   GltfDocument() = default;
-  // A copy shares the packed lists (a derived document edits one list, gltf_prune_attributes.h).
+  // A copy shares the packed lists, the bytes and the images; only `json` is copied (a derived
+  // document edits one list, gltf_prune_attributes.h).
   GltfDocument(const GltfDocument&) = default;
+  GltfDocument(GltfDocument&&) = default;
   ~GltfDocument() override;
 
   nlohmann::json json;  // the document as read, without the members in `lists`
   GltfLists lists;
   // The bytes of every bufferView, decompressed where EXT_meshopt_compression was used, so a
   // writer can repack them without knowing how they were stored.
-  std::vector<std::string> buffer_views;
+  GltfViewBytes buffer_views;
   // Images stored as separate files, read through ReadOptions::load_resource, so the writer can
   // embed them: the output must not depend on files next to the input. By image index; the
   // images embedded already are not in it.
-  std::map<size_t, std::string> external_images;
+  std::shared_ptr<const std::map<size_t, std::string>> external_images =
+      std::make_shared<const std::map<size_t, std::string>>();
 };
 
 // Component types (glTF 2.0 §3.6.2.2).

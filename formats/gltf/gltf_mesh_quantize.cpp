@@ -66,8 +66,8 @@ std::string MeshName(const json& mesh) {
 
 // Whether the primitive's material has KHR_materials_volume, whose thickness is in the mesh's
 // units: the node's scale would scale it too (three.js multiplies it by the model matrix's scale).
-bool MaterialHasVolume(const GltfDocument& source, const json& primitive) {
-  const json material = PrimitiveMaterial(source, primitive);
+bool MaterialHasVolume(PrimitiveMaterials& materials, const json& primitive) {
+  const json& material = materials.Of(primitive);
   const json* extensions = Find(material, "extensions");
   return extensions && extensions->is_object() && extensions->contains("KHR_materials_volume");
 }
@@ -183,6 +183,7 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
   std::map<size_t, std::vector<size_t>> positions_of;  // mesh -> base POSITION accessors
   std::map<size_t, std::vector<size_t>> deltas_of;     // mesh -> target POSITION accessors
   std::map<size_t, std::string> mesh_refused;          // meshes whose positions stay float: why
+  PrimitiveMaterials materials(source);
   for (size_t m = 0; m < meshes->size(); ++m) {
     const json mesh = meshes->At(m);
     const GltfMeshPrimitives primitives(mesh);
@@ -197,7 +198,7 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
         mesh_refused.emplace(m, "a primitive without POSITION");
       } else if (draco) {
         mesh_refused.emplace(m, "Draco-compressed");
-      } else if (MaterialHasVolume(source, primitive)) {
+      } else if (MaterialHasVolume(materials, primitive)) {
         mesh_refused.emplace(m, "its material's KHR_materials_volume thickness is in mesh units");
       }
       const auto add = [&](const json& object, bool target) {

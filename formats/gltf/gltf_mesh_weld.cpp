@@ -389,8 +389,8 @@ bool MeshWeld::SetIndices(size_t mesh, json& element, size_t first_accessor) con
 }
 
 // Whether the primitive's material blends (alphaMode BLEND): its triangles' order is what is drawn.
-bool Blends(const GltfDocument& source, const json& primitive) {
-  const json material = PrimitiveMaterial(source, primitive);
+bool Blends(PrimitiveMaterials& materials, const json& primitive) {
+  const json& material = materials.Of(primitive);
   const json* mode = Find(material, "alphaMode");
   return mode && *mode == "BLEND";
 }
@@ -403,6 +403,7 @@ MeshWeld WeldMeshes(const GltfDocument& source, const ReferenceCounts& reference
       !AllReferencesKnown(source.json)) {
     return weld;
   }
+  PrimitiveMaterials materials(source);
   for (size_t m = 0; m < meshes->size(); ++m) {
     const json mesh = meshes->At(m);
     const GltfMeshPrimitives primitives(mesh);
@@ -412,7 +413,7 @@ MeshWeld WeldMeshes(const GltfDocument& source, const ReferenceCounts& reference
       // A primitive with extensions keeps its order: KHR_materials_variants may give it a
       // blending material, and what else one says is not ours to guess.
       const bool reorder =
-          reorder_for_cache && !Blends(source, primitive) && !primitive.contains("extensions");
+          reorder_for_cache && !Blends(materials, primitive) && !primitive.contains("extensions");
       if (candidate) Weld(*candidate, source, m, p, reorder, weld);
     }
   }

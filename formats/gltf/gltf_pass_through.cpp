@@ -295,8 +295,8 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     JsonArrayText text;
     for (size_t i = 0; i < list->size(); ++i) {
       const auto image =
-          list->key() == "images" ? source.external_images.find(i) : source.external_images.end();
-      const bool embed = image != source.external_images.end() && !image->second.empty();
+          list->key() == "images" ? source.external_images->find(i) : source.external_images->end();
+      const bool embed = image != source.external_images->end() && !image->second.empty();
       const bool welded = meshes && weld.HasMesh(i);
       if (!renumber && !embed && !(nodes && (edit_node || !quantized.meshes.empty())) &&
           !(meshes && meshopt) && !welded) {

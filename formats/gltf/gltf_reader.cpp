@@ -525,7 +525,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   auto source = std::make_shared<GltfDocument>();
   // Decoded data (meshopt views, then keyframes as doubles) may exceed the file, but not wildly.
   const uint64_t budget = uint64_t{16} * bytes.size() + (uint64_t{64} << 20);
-  source->buffer_views = LoadBufferViews(container, options, budget, errors);
+  source->buffer_views = GltfViewBytes(LoadBufferViews(container, options, budget, errors));
 
   Asset asset;
   asset.coordinates = {Handedness::kRight, Facing::kPlusZ};  // glTF: the front faces +Z
@@ -533,7 +533,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   const VrmKind vrm_kind = ReadVrmHumanoid(document, asset, errors);
   ReadVrmExpressions(document, MeshCount(document, container.lists), vrm_kind, asset, errors);
   ReadVrmLookAt(document, vrm_kind, asset, errors);
-  GltfAccessors accessors(document, container.lists, source->buffer_views, errors, budget);
+  GltfAccessors accessors(document, container.lists, source->buffer_views.all(), errors, budget);
   const PackedJsonArray* animations =
       errors.OptionalList(document, container.lists.animations.get(), "animations");
   PlanChannelTakes(animations, accessors);
@@ -553,7 +553,8 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
       asset.notes.push_back(fmt::format("animation '{}' has no channels", clip.name));
     }
   }
-  source->external_images = LoadExternalImages(document, container.lists, options, errors);
+  source->external_images = std::make_shared<const std::map<size_t, std::string>>(
+      LoadExternalImages(document, container.lists, options, errors));
   source->json = std::move(container.json);
   source->lists = std::move(container.lists);
   asset.source_document = std::move(source);

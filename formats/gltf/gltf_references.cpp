@@ -100,12 +100,25 @@ bool AllReferencesKnown(const json& document) {
   return true;
 }
 
-json PrimitiveMaterial(const GltfDocument& source, const json& primitive) {
+PrimitiveMaterials::PrimitiveMaterials(const GltfDocument& source) {
   const auto materials = source.lists.unread.find("materials");
+  if (materials == source.lists.unread.end()) return;
+  list_ = materials->second.get();
+  parsed_.resize(list_->size());
+}
+
+const json& PrimitiveMaterials::Of(const json& primitive) {
   const json* material = Find(primitive, "material");
-  if (!material || materials == source.lists.unread.end()) return json();
-  const std::optional<size_t> m = ValidIndex(*material, materials->second->size());
-  return m ? materials->second->At(*m) : json();
+  const std::optional<size_t> m = material ? ValidIndex(*material, parsed_.size()) : std::nullopt;
+  if (!m) return none_;
+  if (!parsed_[*m]) {
+    // Its `extras` stay text: no reader of a material's textures or modes looks into them.
+    const JsonPackFilter pack = [](const JsonPath& path) {
+      return path.steps().back().key == "extras";
+    };
+    parsed_[*m] = list_->At(*m, pack);
+  }
+  return *parsed_[*m];
 }
 
 bool UsesVrm(const json& document) {

@@ -446,12 +446,15 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
                   "--compress: this build has no meshoptimizer (the web build, docs/web.md): "
                   "written without EXT_meshopt_compression, quantized only");
   }
+  // --drop-unused-attributes: the passes below read a document derived from the source whose
+  // meshes lack them (its other lists and bytes shared). Declared before `document`, which refers
+  // into it until the output is written.
+  const AttributePrune prune = source && options.gltf_drop_unused_attributes
+                                   ? PruneUnusedAttributes(*source)
+                                   : AttributePrune();
   GltfBuilder builder;
   GltfOutputJson document;
-  // --drop-unused-attributes: the passes below read a copy of the source whose meshes lack them.
-  AttributePrune prune;
   if (source && options.gltf_drop_unused_attributes) {
-    prune = PruneUnusedAttributes(*source);
     if (prune.document) {
       source = &*prune.document;
       AddDiagnostic(diagnostics, Severity::kInfo, prune.Summary());

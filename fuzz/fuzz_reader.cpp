@@ -1,7 +1,8 @@
 // libFuzzer harness for one reader, picked at build time by ANIMCONV_FUZZ_FORMAT (a format id of
 // formats/registry.cpp; fuzz/CMakeLists.txt builds one harness per id). The bytes take the paths
 // `animconv info`, `convert` and `bake` give an input with default options: read, validate,
-// summarise, render into every writer, bake morph frames. An animconv::Error is the expected
+// summarise, render into every writer, bake morph frames; and a glTF input's meshes through
+// `convert --compress-meshes --drop-unused-attributes`. An animconv::Error is the expected
 // answer to bad bytes; any other exception, a sanitizer report, a timeout or a memory blow-up is a
 // finding.
 #include <cstdint>
@@ -106,6 +107,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       checked.budget.AddOutput(RenderAsset(asset, writer, defaults).size());
     } catch (const Error& error) {
       // Writers refuse what they cannot express (several clips, cubic splines): a usage error.
+      CheckNotInternal(error);
+    }
+  }
+  // The compact glTF output rewrites what a glTF input passes through (its meshes welded,
+  // quantized, their unread attributes left out: formats/gltf/gltf_mesh_*.h,
+  // gltf_prune_attributes.h), so a glTF input takes that path too.
+  if (asset.source_document) {
+    ConvertOptions compact;
+    compact.write.gltf_compression = GltfCompression{};
+    compact.write.gltf_compression->quantize_meshes = true;
+    compact.write.gltf_drop_unused_attributes = true;
+    try {
+      checked.budget.AddOutput(RenderAsset(asset, *FindFormat("glb"), compact).size());
+    } catch (const Error& error) {
       CheckNotInternal(error);
     }
   }

@@ -54,8 +54,9 @@ size_t AddVec(GltfFixture& gltf, const char* type, size_t components, float seed
   return gltf.AddAttribute(values, type, components, components == 3);
 }
 
-// (Callers build a one-member material with json::object: a braced list of one element passed as
-// a json is clang's copy of that element, a two-element array, where gcc makes an object.)
+// (A braced list of one json is clang's copy of that json where gcc makes an array of it, and a
+// braced list of one pair a two-element array where gcc makes an object: json::array and
+// json::object say which.)
 // One mesh: POSITION, NORMAL, TANGENT, TEXCOORD_0 and TEXCOORD_1, a morph target with POSITION
 // and TANGENT deltas, and `material` (null: none), drawn by node 0 whose translation is animated.
 GltfFixture MeshFixture(const json& material) {
@@ -73,8 +74,8 @@ GltfFixture MeshFixture(const json& material) {
                        {"TANGENT", AddVec(gltf, "VEC3", 3, 0.02f)}}}}};
   if (!material.is_null()) {
     primitive["material"] = 0;
-    gltf.document()["materials"] = {material};
-    gltf.document()["textures"] = {json::object()};
+    gltf.document()["materials"] = json::array({material});
+    gltf.document()["textures"] = json::array({json::object()});
   }
   gltf.document()["meshes"] = {{{"primitives", {primitive}}, {"weights", {0.0}}}};
   gltf.AddChannel(0, 0, "translation", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),

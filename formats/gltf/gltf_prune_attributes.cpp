@@ -45,8 +45,7 @@ bool EndsWith(const std::string& text, const std::string& suffix) {
 void Walk(const json& value, const std::string& key, MaterialReads& reads) {
   if (value.is_object()) {
     if (value.contains("index")) {
-      const auto texcoord = value.find("texCoord");
-      reads.Texcoord(texcoord != value.end() ? *texcoord : json(0));
+      if (!value.contains("texCoord")) reads.Texcoord(json(0));  // a named one: the loop below
       // A normal map's tangent frame (normalTexture, clearcoatNormalTexture).
       if (EndsWith(key, "ormalTexture")) reads.tangents = true;
     }
@@ -187,9 +186,13 @@ AttributePrune PruneUnusedAttributes(const GltfDocument& source) {
       return true;
     });
     changed = changed || mesh_changed;
-    std::string text;
-    AppendJsonDump(mesh, text);
-    edited->AddElementText(text);
+    if (mesh_changed) {
+      std::string text;
+      AppendJsonDump(mesh, text);
+      edited->AddElementText(text);
+    } else {
+      edited->AddElementText(meshes->Text(m));  // as read: no need to render it again
+    }
   }
   if (!changed) return prune;
   // The other lists and the bytes are the source's: the edit is in the meshes alone.

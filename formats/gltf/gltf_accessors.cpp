@@ -108,7 +108,7 @@ void ReadElements(const std::string& bytes, size_t offset, size_t stride, size_t
 }  // namespace
 
 GltfAccessors::GltfAccessors(const json& document, const GltfLists& lists,
-                             const std::vector<std::string>& views, const GltfErrors& errors,
+                             const GltfViewBytes& views, const GltfErrors& errors,
                              uint64_t budget_bytes)
     : views_(views), errors_(errors), budget_bytes_(budget_bytes) {
   definitions_ = errors.OptionalList(document, lists.accessors.get(), "accessors");

@@ -30,9 +30,8 @@ class GltfAccessors {
 
   // `budget_bytes` bounds the decoded doubles over all accessors, so a small file cannot claim
   // gigabytes (an accessor without bufferView, or one accessor used a thousand times).
-  GltfAccessors(const nlohmann::json& document, const GltfLists& lists,
-                const std::vector<std::string>& views, const GltfErrors& errors,
-                uint64_t budget_bytes);
+  GltfAccessors(const nlohmann::json& document, const GltfLists& lists, const GltfViewBytes& views,
+                const GltfErrors& errors, uint64_t budget_bytes);
 
   size_t size() const { return definitions_ ? definitions_->size() : 0; }
   // Decoded once, then cached. `index` must be < size().
@@ -52,7 +51,7 @@ class GltfAccessors {
 
   const PackedJsonArray* definitions_ = nullptr;
   const PackedJsonArray* view_definitions_ = nullptr;
-  const std::vector<std::string>& views_;
+  const GltfViewBytes& views_;
   const GltfErrors& errors_;
   uint64_t budget_bytes_;
   uint64_t used_bytes_ = 0;

@@ -29,6 +29,28 @@ std::string Describe(const json& value) {
 // Its tree can hold a file's largest arrays (`extras`, mesh data as JSON numbers).
 GltfDocument::~GltfDocument() { ReleaseJson(json); }
 
+GltfViewBytes GltfViewBytes::With(std::map<size_t, std::string> changed,
+                                  std::vector<std::string> added) const {
+  GltfViewBytes out = *this;
+  if (changed_) changed.insert(changed_->begin(), changed_->end());  // the newer edit wins
+  if (added_) added.insert(added.begin(), added_->begin(), added_->end());
+  for (auto it = changed.begin(); it != changed.end();) {
+    if (it->first < views_->size()) {
+      ++it;
+      continue;
+    }
+    added.at(it->first - views_->size()) = std::move(it->second);  // an added view, changed
+    it = changed.erase(it);
+  }
+  if (!changed.empty()) {
+    out.changed_ = std::make_shared<const std::map<size_t, std::string>>(std::move(changed));
+  }
+  if (!added.empty()) {
+    out.added_ = std::make_shared<const std::vector<std::string>>(std::move(added));
+  }
+  return out;
+}
+
 const json& GltfErrors::Object(const json& parent, const char* key,
                                const std::string& pointer) const {
   const auto found = parent.find(key);

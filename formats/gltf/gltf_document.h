@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,19 +46,33 @@ struct GltfLists {
 };
 
 // The bytes of every bufferView, shared (never changed after reading) by a document and those
-// derived from it, which refer to them instead of copying them (gltf_prune_attributes.h).
+// derived from it, which refer to them instead of copying them (gltf_prune_attributes.h). A derived
+// document whose views differ (gltf_split_views.h) holds only the views it changed or added.
 class GltfViewBytes {
  public:
   GltfViewBytes() : views_(std::make_shared<const std::vector<std::string>>()) {}
   explicit GltfViewBytes(std::vector<std::string> views)
       : views_(std::make_shared<const std::vector<std::string>>(std::move(views))) {}
-  const std::string& operator[](size_t view) const { return (*views_)[view]; }
-  const std::string& at(size_t view) const { return views_->at(view); }
-  size_t size() const { return views_->size(); }
-  const std::vector<std::string>& all() const { return *views_; }
+  const std::string& operator[](size_t view) const {
+    if (view >= views_->size()) return (*added_)[view - views_->size()];
+    if (changed_) {
+      const auto found = changed_->find(view);
+      if (found != changed_->end()) return found->second;
+    }
+    return (*views_)[view];
+  }
+  const std::string& at(size_t view) const {
+    if (view >= size()) throw std::out_of_range("GltfViewBytes::at");
+    return (*this)[view];
+  }
+  size_t size() const { return views_->size() + (added_ ? added_->size() : 0); }
+  // The same bytes with the views `changed` replaced and `added` appended (those of this one kept).
+  GltfViewBytes With(std::map<size_t, std::string> changed, std::vector<std::string> added) const;
 
  private:
   std::shared_ptr<const std::vector<std::string>> views_;
+  std::shared_ptr<const std::map<size_t, std::string>> changed_;  // null: none
+  std::shared_ptr<const std::vector<std::string>> added_;         // null: none
 };
 
 struct GltfDocument : SourceDocument {

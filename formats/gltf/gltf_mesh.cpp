@@ -33,7 +33,7 @@ class MeshReader {
   MeshReader(const GltfDocument& document, const GltfErrors& errors)
       : errors_(errors),
         budget_(Budget(document)),
-        accessors_(document.json, document.lists, document.buffer_views.all(), errors, budget_) {}
+        accessors_(document.json, document.lists, document.buffer_views, errors, budget_) {}
 
   // `mesh` as GltfObjectList::At gives it: its primitives packed, read one at a time (and a
   // primitive's targets), so no tree of a hostile list is built (issue 14).
@@ -59,7 +59,8 @@ class MeshReader {
   // same rule as the reader's animation budget, so a small file cannot claim gigabytes.
   static uint64_t Budget(const GltfDocument& document) {
     uint64_t stored = 0;
-    for (const std::string& view : document.buffer_views.all()) stored += view.size();
+    for (size_t v = 0; v < document.buffer_views.size(); ++v)
+      stored += document.buffer_views[v].size();
     return uint64_t{16} * stored + (uint64_t{64} << 20);
   }
 

@@ -26,21 +26,6 @@ bool AllNumbers(const json& value) {
          std::all_of(value.begin(), value.end(), [](const json& x) { return x.is_number(); });
 }
 
-// Whether the node's own transform is the identity (absent, or written as one).
-bool IdentityTransform(const json& node) {
-  static const json kIdentity = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-  const auto is = [&](const char* key, const json& identity) {
-    const json* value = Find(node, key);
-    return !value || (AllNumbers(*value) && value->size() == identity.size() &&
-                      std::equal(value->begin(), value->end(), identity.begin(),
-                                 [](const json& a, const json& b) {
-                                   return a.get<double>() == b.get<double>();
-                                 }));
-  };
-  return is("matrix", kIdentity) && is("translation", {0, 0, 0}) && is("rotation", {0, 0, 0, 1}) &&
-         is("scale", {1, 1, 1});
-}
-
 struct SkinInfo {
   std::optional<size_t> matrices;  // inverseBindMatrices accessor
   std::set<size_t> meshes;         // the meshes drawn with it
@@ -107,17 +92,9 @@ std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocumen
   }
   const GltfObjectList* nodes = source.lists.Objects("nodes");
   const size_t node_count = nodes ? nodes->size() : 0;
-  std::vector<std::optional<size_t>> parent(node_count);
-  std::vector<bool> identity(node_count, false);
   std::map<size_t, std::vector<size_t>> drawing;  // mesh -> its nodes
   for (size_t n = 0; n < node_count; ++n) {
     const json node = nodes->At(n);
-    identity[n] = IdentityTransform(node) && !(n < animated.size() && animated[n]);
-    if (const json* children = Find(node, "children"); children && children->is_array()) {
-      for (const json& child : *children) {
-        if (const std::optional<size_t> c = ValidIndex(child, node_count)) parent[*c] = n;
-      }
-    }
     const json* mesh = Find(node, "mesh");
     if (!mesh || !mesh->is_number_unsigned()) continue;
     drawing[mesh->get<size_t>()].push_back(n);
@@ -127,13 +104,6 @@ std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocumen
       }
     }
   }
-  const auto at_origin = [&](size_t n) {
-    std::optional<size_t> at = n;
-    for (size_t steps = 0; at && steps <= node_count; ++steps, at = parent[*at]) {
-      if (!identity[*at]) return false;
-    }
-    return !at;  // (a cycle, which the reader refuses anyway, is no origin)
-  };
   for (const auto& [m, list] : drawing) {
     DequantizationPlace& place = places[m];
     size_t skinned = 0;
@@ -144,8 +114,6 @@ std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocumen
         const std::optional<size_t> s = ValidIndex(node["skin"], skins.size());
         if (!s) {
           place.refused = "skinned, by no valid skin";
-        } else if (!at_origin(n)) {
-          place.refused = "skinned, its node not at the origin or moving";
         } else if (skins[*s].meshes.size() != 1 || !skins[*s].matrices) {
           place.refused = "skinned, its skin without inverse bind matrices or shared";
         } else if (std::none_of(place.skins.begin(), place.skins.end(), [&](const auto& known) {

@@ -30,10 +30,10 @@ struct DequantizationPlace {
 // For each mesh some node draws: where its dequantization can go, or why nowhere. Node
 // transforms can take it when the node has no children, skin, camera or extension, is no joint,
 // and its translation, rotation or scale is not animated (`animated[n]`). Skins can when every
-// node drawing the mesh is skinned and placed at the origin unchanged (it and its ancestors
-// without a transform, none animated: three.js multiplies the skinning by the node's bind-time
-// world matrix, which must then commute with the dequantization) and each skin draws this mesh
-// alone.
+// node drawing the mesh is skinned and each skin draws this mesh alone. Where the skinned node is
+// placed, or how it moves, does not matter: glTF 2.0 §3.7.3.3 has its transform ignored, and
+// three.js agrees (r187 binds with the identity and, attached, inverts the mesh's world matrix
+// every frame; tests/interop simple-skinning-quantized, whose skinned node is moved).
 std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocument& source,
                                                                const ReferenceCounts& references,
                                                                const std::vector<bool>& animated);

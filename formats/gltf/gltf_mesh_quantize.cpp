@@ -30,8 +30,12 @@ using mesh_values::LargestAngle;
 using mesh_values::LargestDifference;
 using mesh_values::LargestDistance;
 using mesh_values::Normalize;
+using mesh_values::NormalizeWeights;
+using mesh_values::PaddedStride;
 using mesh_values::Put;
-using mesh_values::ReadFloats;
+using mesh_values::ReadComponents;
+using mesh_values::StoredWeights;
+using mesh_values::StoreWeights;
 using mesh_values::WithinRange;
 using nlohmann::json;
 
@@ -44,15 +48,19 @@ enum class Use {
   kColor,
   kDeltaPosition,
   kDeltaDirection,
-  kOther,  // joints, weights, custom attributes, other deltas: left as they are
+  kWeights,  // WEIGHTS_0 where it is the only set (its rows sum to 1 alone)
+  kJoints,
+  kOther,  // WEIGHTS_1 and on, custom attributes, other deltas: left as they are
 };
 
-Use AttributeUse(const std::string& name, bool target) {
+Use AttributeUse(const std::string& name, bool target, bool one_weight_set) {
   if (name == "POSITION") return target ? Use::kDeltaPosition : Use::kPosition;
   if (name == "NORMAL" || name == "TANGENT") {
     return target ? Use::kDeltaDirection : name == "NORMAL" ? Use::kNormal : Use::kTangent;
   }
   if (target) return Use::kOther;  // texture coordinate and colour deltas stay float
+  if (name == "WEIGHTS_0" && one_weight_set) return Use::kWeights;
+  if (name.rfind("JOINTS_", 0) == 0) return Use::kJoints;
   if (name.rfind("TEXCOORD_", 0) == 0) return Use::kTexcoord;
   if (name.rfind("COLOR_", 0) == 0) return Use::kColor;
   return Use::kOther;
@@ -201,6 +209,7 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
       } else if (MaterialHasVolume(materials, primitive)) {
         mesh_refused.emplace(m, "its material's KHR_materials_volume thickness is in mesh units");
       }
+      const bool one_weight_set = attributes && !Find(*attributes, "WEIGHTS_1");
       const auto add = [&](const json& object, bool target) {
         if (!object.is_object()) return;
         for (auto it = object.begin(); it != object.end(); ++it) {
@@ -209,7 +218,7 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
           Uses& use = uses[*a];
           ++use.count;
           use.meshes.insert(m);
-          const Use kind = draco ? Use::kOther : AttributeUse(it.key(), target);
+          const Use kind = draco ? Use::kOther : AttributeUse(it.key(), target, one_weight_set);
           use.kinds.insert(kind);
           if (kind == Use::kPosition) positions_of[m].push_back(*a);
           if (kind == Use::kDeltaPosition) deltas_of[m].push_back(*a);
@@ -222,15 +231,32 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
     }
   }
   // An accessor qualifies when meshes alone use it, for one kind of data, alone in its view.
-  const auto data_of = [&](size_t a) -> std::optional<FloatData> {
+  const auto data_of = [&](size_t a, int component_type = kGltfFloat) -> std::optional<FloatData> {
     const Uses& use = uses[a];
     if (use.kinds.size() != 1 || use.count != references.accessors[a]) return std::nullopt;
-    std::optional<FloatData> data = ReadFloats(source, weld, a);
+    std::optional<FloatData> data = ReadComponents(source, weld, a, component_type);
     if (!data || references.views[data->view] != 1 || data->count == 0) return std::nullopt;
     return data;
   };
 
   std::map<size_t, size_t> view_of;  // quantized accessor -> its source view
+  // Skin weights first: their error takes a share of the skinned positions' bound. A weight off
+  // by dw moves a vertex by dw times the distance between where two of its joints carry it, taken
+  // as at most the mesh's size (joints that bend a figure do not carry one vertex farther apart):
+  // a mesh's grid is held to the bound less its largest row sum (16-bit weights: ~2e-5).
+  std::map<size_t, StoredWeights> weights;
+  std::map<size_t, double> weight_share;  // mesh -> the largest row sum of its weights
+  for (const auto& [a, use] : uses) {
+    if (use.kinds.size() != 1 || *use.kinds.begin() != Use::kWeights) continue;
+    const std::optional<FloatData> data = data_of(a);
+    std::optional<StoredWeights> stored =
+        data ? StoreWeights(*data, options.mesh_skin_weight) : std::nullopt;
+    if (!stored) continue;
+    for (const size_t m : use.meshes) {
+      weight_share[m] = std::max(weight_share[m], stored->row_sum);
+    }
+    weights.emplace(a, std::move(*stored));
+  }
   // Positions, mesh by mesh.
   const std::map<size_t, DequantizationPlace> places =
       FindDequantizationPlaces(source, references, transform_animated);
@@ -289,7 +315,10 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
       keep("its positions are all one point");
       continue;
     }
-    const double bound = options.mesh_position_fraction * extent;
+    const auto share = weight_share.find(m);
+    const double bound =
+        (options.mesh_position_fraction - (share == weight_share.end() ? 0 : share->second)) *
+        extent;
     std::optional<GridResult> chosen;
     bool delta_overflow = false;
     bool too_small = false;
@@ -356,7 +385,8 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
     if (out.accessors.count(a) || use.kinds.size() != 1) continue;
     const Use kind = *use.kinds.begin();
     if (kind == Use::kPosition || kind == Use::kDeltaPosition || kind == Use::kOther) continue;
-    std::optional<FloatData> data = data_of(a);
+    std::optional<FloatData> data =
+        data_of(a, kind == Use::kJoints ? kGltfUnsignedShort : kGltfFloat);
     if (!data) continue;
     const json accessor = source.lists.accessors->At(a);
     const bool bounds = accessor.contains("min") || accessor.contains("max");
@@ -422,15 +452,43 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
       }
       counter = &out.delta_accessors;
       worst = &out.delta_error;
+    } else if (kind == Use::kWeights && weights.count(a)) {
+      StoredWeights& stored_weights = weights.at(a);
+      error = stored_weights.error;
+      max_code = stored_weights.stored.component_type == kGltfUnsignedByte ? 255 : 65535;
+      stored = std::move(stored_weights.stored);
+      counter = &out.weight_accessors;
+      worst = &out.weight_error;
+    } else if (kind == Use::kJoints && WithinRange(*data, 0, 255)) {
+      // Joint indices below 256 as unsigned bytes: the same numbers (lossless).
+      IntegerData byte;
+      byte.component_type = kGltfUnsignedByte;
+      byte.stride = PaddedStride(data->components);
+      byte.bytes.assign(data->count * byte.stride, '\0');
+      byte.decoded = data->values;
+      for (size_t e = 0; e < data->count; ++e) {
+        for (size_t c = 0; c < data->components; ++c) {
+          Put(byte.bytes, e * byte.stride + c,
+              static_cast<uint8_t>(data->values[e * data->components + c]));
+        }
+      }
+      max_code = 1;
+      stored = std::move(byte);
+      counter = &out.joint_accessors;
+      worst = &out.joint_error;  // stays 0
     }
     if (!stored) continue;
-    out.accessors[a] = AccessorChange(stored->component_type, true, Codes(*stored, max_code),
-                                      data->components, bounds);
+    out.accessors[a] = AccessorChange(stored->component_type, kind != Use::kJoints,
+                                      Codes(*stored, max_code), data->components, bounds);
     out.views[data->view] = {std::move(stored->bytes), stored->stride};
     view_of[a] = data->view;
     ++*counter;
-    // Texture coordinates and colours as normalized integers are core glTF 2.0 (§3.7.2.1).
-    if (kind != Use::kTexcoord && kind != Use::kColor) out.needs_extension = true;
+    // Texture coordinates, colours, skin weights and joints as (normalized) integers are core
+    // glTF 2.0 (§3.7.2.1).
+    if (kind != Use::kTexcoord && kind != Use::kColor && kind != Use::kWeights &&
+        kind != Use::kJoints) {
+      out.needs_extension = true;
+    }
     *worst = std::max(*worst, error);
   }
   MergeViewsByStride(view_of, out);
@@ -513,6 +571,15 @@ std::string MeshQuantization::Summary(const GltfCompression& options) const {
         "{} colour accessor(s) as normalized integers, largest error {:.3g} (bound {:g})",
         color_accessors, color_error, options.mesh_color));
   }
+  if (weight_accessors > 0) {
+    add(fmt::format(
+        "{} skin weight accessor(s) as normalized 8/16-bit, largest error {:.3g} (bound "
+        "{:g})",
+        weight_accessors, weight_error, options.mesh_skin_weight));
+  }
+  if (joint_accessors > 0) {
+    add(fmt::format("{} joint accessor(s) as unsigned bytes (the same indices)", joint_accessors));
+  }
   if (delta_accessors > 0) {
     add(
         fmt::format("{} morph normal/tangent delta accessor(s) as 8/16-bit, largest error {:.3g} "
@@ -520,7 +587,8 @@ std::string MeshQuantization::Summary(const GltfCompression& options) const {
                     delta_accessors, delta_error, ChordOf(options.mesh_normal_degrees)));
   }
   if (position_accessors == 0 && normal_accessors == 0 && texcoord_accessors == 0 &&
-      color_accessors == 0 && delta_accessors == 0) {
+      color_accessors == 0 && delta_accessors == 0 && weight_accessors == 0 &&
+      joint_accessors == 0) {
     add(not_done.empty() ? std::string("nothing quantized") : "nothing quantized: " + not_done);
   }
   for (const std::string& kept : positions_kept) add("positions kept float for " + kept);

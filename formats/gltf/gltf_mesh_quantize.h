@@ -14,6 +14,8 @@
 //   16-bit; morph target NORMAL/TANGENT deltas within [-1, 1]: normalized 16-bit.
 // - TEXCOORD_n within [0, 1]: normalized unsigned 16-bit. COLOR_n within [0, 1]: normalized
 //   unsigned 8-bit when within the bound, else 16-bit.
+// - WEIGHTS_0 (the only set): normalized unsigned 8-bit when within the bound, else 16-bit, each
+//   row's codes summing to the maximum. JOINTS_n below 256: unsigned bytes (lossless).
 // Only accessors that a mesh's primitives alone use, each alone in its bufferView (the quantized
 // elements get a view of their own bytes, 4-byte aligned as glTF 2.0 §3.6.2.4 asks of vertex
 // attributes), float and not sparse; nothing in a document using an extension whose references
@@ -79,6 +81,10 @@ struct MeshQuantization {
   double color_error = 0;
   size_t delta_accessors = 0;  // morph target NORMAL/TANGENT deltas
   double delta_error = 0;
+  size_t weight_accessors = 0;  // WEIGHTS_0
+  double weight_error = 0;
+  size_t joint_accessors = 0;  // JOINTS_n
+  double joint_error = 0;
   // Why nothing was quantized in the whole file, if so (for the note).
   std::string not_done;
   // Whether an accessor has a type only KHR_mesh_quantization allows (positions, normals,

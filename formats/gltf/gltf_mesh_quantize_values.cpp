@@ -34,12 +34,15 @@ bool HandednessExact(const std::vector<double>& values) {
 
 // A float accessor's values, read from the bytes the weld leaves (gltf_mesh_weld.h).
 
-std::optional<FloatData> ReadFloats(const GltfDocument& source, const MeshWeld& weld, size_t a) {
+std::optional<FloatData> ReadComponents(const GltfDocument& source, const MeshWeld& weld, size_t a,
+                                        int component_type) {
   const json accessor = source.lists.accessors->At(a);
   const json* normalized = Find(accessor, "normalized");
   if (!accessor.is_object() || accessor.contains("sparse") ||
-      accessor.value("componentType", json()) != kGltfFloat ||
-      (normalized && *normalized != false)) {
+      accessor.value("componentType", json()) != component_type ||
+      (normalized && *normalized != false) ||
+      (component_type != kGltfFloat && component_type != kGltfUnsignedShort &&
+       component_type != kGltfUnsignedByte)) {
     return std::nullopt;
   }
   FloatData data;
@@ -56,7 +59,8 @@ std::optional<FloatData> ReadFloats(const GltfDocument& source, const MeshWeld& 
   const auto welded_bytes = weld.view_bytes.find(*view);
   const std::string& bytes =
       welded_bytes == weld.view_bytes.end() ? source.buffer_views[*view] : welded_bytes->second;
-  const size_t element = data.components * 4;
+  const size_t size = static_cast<size_t>(ComponentSize(component_type));
+  const size_t element = data.components * size;
   const json view_definition = source.lists.buffer_views->At(*view);
   const std::optional<size_t> stride = Natural(Find(view_definition, "byteStride"), element);
   if (!stride || *stride < element || !FitsIn(bytes.size(), *offset, *stride, *count, element)) {
@@ -68,13 +72,96 @@ std::optional<FloatData> ReadFloats(const GltfDocument& source, const MeshWeld& 
   data.values.resize(*count * data.components);
   for (size_t e = 0; e < *count; ++e) {
     for (size_t c = 0; c < data.components; ++c) {
-      float value;
-      std::memcpy(&value, bytes.data() + *offset + e * *stride + c * 4, 4);
-      if (!std::isfinite(value)) return std::nullopt;
+      const char* at = bytes.data() + *offset + e * *stride + c * size;
+      double value;
+      if (component_type == kGltfFloat) {
+        float f;
+        std::memcpy(&f, at, 4);
+        if (!std::isfinite(f)) return std::nullopt;
+        value = f;
+      } else if (component_type == kGltfUnsignedShort) {
+        uint16_t u;
+        std::memcpy(&u, at, 2);
+        value = u;
+      } else {
+        value = static_cast<uint8_t>(*at);
+      }
       data.values[e * data.components + c] = value;
     }
   }
   return data;
+}
+
+IntegerData NormalizeWeights(const FloatData& data, bool bytes) {
+  IntegerData out;
+  out.component_type = bytes ? kGltfUnsignedByte : kGltfUnsignedShort;
+  const double max = bytes ? 255 : 65535;
+  const size_t size = bytes ? 1 : 2;
+  const size_t n = data.components;
+  out.stride = PaddedStride(n * size);
+  out.bytes.assign(data.count * out.stride, '\0');
+  out.decoded.resize(data.values.size());
+  std::vector<double> codes(n);
+  std::vector<size_t> order(n);
+  for (size_t e = 0; e < data.count; ++e) {
+    const double* weights = &data.values[e * n];
+    double sum = 0;
+    for (size_t c = 0; c < n; ++c) sum += weights[c];
+    // A vertex whose weights sum to 1 (float rounding aside) gets codes that sum to the maximum:
+    // each rounded down, the largest remainders up. Another keeps its own sum, rounded. Either
+    // way a weight above 0 keeps a code above 0: a joint used with weight 0 is no joint
+    // (ACCESSOR_JOINTS_USED_ZERO_WEIGHT).
+    const bool exact_sum = std::abs(sum - 1) <= 1e-5;
+    double total = 0;
+    for (size_t c = 0; c < n; ++c) {
+      const double scaled = weights[c] * max;
+      codes[c] = exact_sum ? std::floor(scaled) : std::round(scaled);
+      if (weights[c] > 0 && codes[c] == 0) codes[c] = 1;
+      total += codes[c];
+    }
+    if (exact_sum) {
+      for (size_t c = 0; c < n; ++c) order[c] = c;
+      std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+        return weights[x] * max - codes[x] > weights[y] * max - codes[y];
+      });
+      for (size_t k = 0; total < max && k < n; ++k, ++total) codes[order[k]] += 1;
+      // Codes raised from 0 may overshoot: taken back from the largest.
+      while (total > max) {
+        const size_t largest =
+            static_cast<size_t>(std::max_element(codes.begin(), codes.end()) - codes.begin());
+        codes[largest] -= 1;
+        total -= 1;
+      }
+    }
+    for (size_t c = 0; c < n; ++c) {
+      const size_t at = e * out.stride + c * size;
+      if (bytes) {
+        Put(out.bytes, at, static_cast<uint8_t>(codes[c]));
+      } else {
+        Put(out.bytes, at, static_cast<uint16_t>(codes[c]));
+      }
+      out.decoded[e * n + c] = codes[c] / max;
+    }
+  }
+  return out;
+}
+
+std::optional<StoredWeights> StoreWeights(const FloatData& data, double bound) {
+  if (data.components != 4 || !WithinRange(data, 0, 1)) return std::nullopt;
+  for (const bool bytes : {true, false}) {
+    StoredWeights out;
+    out.stored = NormalizeWeights(data, bytes);
+    out.error = LargestDifference(data.values, out.stored.decoded);
+    if (out.error > bound) continue;
+    for (size_t e = 0; e < data.count; ++e) {
+      double sum = 0;
+      for (size_t c = 0; c < 4; ++c)
+        sum += std::abs(data.values[e * 4 + c] - out.stored.decoded[e * 4 + c]);
+      out.row_sum = std::max(out.row_sum, sum);
+    }
+    return out;
+  }
+  return std::nullopt;
 }
 
 bool WithinRange(const FloatData& data, double low, double high) {

@@ -29,9 +29,15 @@ struct FloatData {
   std::vector<double> values;  // count * components
 };
 
-// Accessor `a` of `source` when it is float, not sparse, of a vector type and within its view,
-// its values finite; read from the bytes `weld` leaves.
-std::optional<FloatData> ReadFloats(const GltfDocument& source, const MeshWeld& weld, size_t a);
+// Accessor `a` of `source` as numbers when its components are `component_type` (FLOAT, whose
+// values must be finite, UNSIGNED_SHORT or UNSIGNED_BYTE), not normalized, not sparse, of a vector
+// type and within its view; read from the bytes `weld` leaves.
+std::optional<FloatData> ReadComponents(const GltfDocument& source, const MeshWeld& weld, size_t a,
+                                        int component_type);
+inline std::optional<FloatData> ReadFloats(const GltfDocument& source, const MeshWeld& weld,
+                                           size_t a) {
+  return ReadComponents(source, weld, a, kGltfFloat);
+}
 
 template <typename Int>
 void Put(std::string& bytes, size_t at, Int value) {
@@ -69,6 +75,23 @@ IntegerData Normalize(const FloatData& data, int component_type) {
   }
   return out;
 }
+
+// Skin weights (within [0, 1]) as normalized unsigned 8-bit (`bytes`) or 16-bit integers; a
+// vertex whose weights sum to 1 gets codes that sum to the maximum exactly (the largest remainders
+// rounded up), as glTF 2.0 §3.7.3.3 asks of them (the validator checks it).
+IntegerData NormalizeWeights(const FloatData& data, bool bytes);
+
+// Skin weights (WEIGHTS_0) as stored: normalized 8-bit when every weight stays within `bound`,
+// else 16-bit when that does; and the largest sum of one vertex's weight errors, which moves a
+// skinned vertex by that share of the distance between where its joints carry it (counted in its
+// positions' budget, QuantizeMeshes).
+struct StoredWeights {
+  IntegerData stored;
+  double error = 0;    // the largest error of one weight
+  double row_sum = 0;  // the largest sum of |error| over one vertex's weights
+};
+
+std::optional<StoredWeights> StoreWeights(const FloatData& data, double bound);
 
 // Whether every fourth value (a tangent's w, its handedness) is exactly 1 or -1, which the
 // normalized types hold exactly.

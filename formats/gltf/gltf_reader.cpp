@@ -533,7 +533,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   const VrmKind vrm_kind = ReadVrmHumanoid(document, asset, errors);
   ReadVrmExpressions(document, MeshCount(document, container.lists), vrm_kind, asset, errors);
   ReadVrmLookAt(document, vrm_kind, asset, errors);
-  GltfAccessors accessors(document, container.lists, source->buffer_views.all(), errors, budget);
+  GltfAccessors accessors(document, container.lists, source->buffer_views, errors, budget);
   const PackedJsonArray* animations =
       errors.OptionalList(document, container.lists.animations.get(), "animations");
   PlanChannelTakes(animations, accessors);

@@ -21,6 +21,7 @@
 #include "formats/gltf/gltf_output.h"
 #include "formats/gltf/gltf_pass_through.h"
 #include "formats/gltf/gltf_prune_attributes.h"
+#include "formats/gltf/gltf_split_views.h"
 
 namespace animconv {
 namespace {
@@ -452,6 +453,12 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
   const AttributePrune prune = source && options.gltf_drop_unused_attributes
                                    ? PruneUnusedAttributes(*source)
                                    : AttributePrune();
+  // --compress-meshes: shared views split first, so that each mesh accessor can be rewritten
+  // alone (gltf_split_views.h); the same lifetime.
+  const bool quantize_meshes = compression && compression->quantize_meshes;
+  const ViewSplit split = source && quantize_meshes
+                              ? SplitSharedViews(prune.document ? *prune.document : *source)
+                              : ViewSplit();
   GltfBuilder builder;
   GltfOutputJson document;
   if (source && options.gltf_drop_unused_attributes) {
@@ -463,6 +470,10 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
                     "--drop-unused-attributes: every vertex attribute is read by its material (or "
                     "the file is a VRM, or uses an extension whose references are unknown)");
     }
+  }
+  if (split.document) {
+    source = &*split.document;
+    AddDiagnostic(diagnostics, Severity::kInfo, split.Summary());
   }
   if (source) {
     PassThroughMeshes meshes;

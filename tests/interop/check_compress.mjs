@@ -8,7 +8,8 @@
 // usage: node check_compress.mjs --plain PLAIN.glb|.gltf|.vrma --compressed OUT
 //        [--model MODEL.vrm] [--rotation-deg D] [--translation M] [--scale R] [--weight W]
 //        [--expect-meshopt | --expect-core] [--max-failure-lines N]
-//        [--quantized-meshes [--mesh-tolerance F] [--normal-deg D] [--texcoord T] [--color C]]
+//        [--quantized-meshes [--mesh-tolerance F] [--normal-deg D] [--texcoord T] [--color C]
+//                            [--skin-weight W]]
 //        [--dropped-attributes]
 //
 //  1. The validator, on the compressed file and on a copy with its meshopt views decoded (it cannot
@@ -25,11 +26,13 @@
 //     vertex in every attribute and morph attribute (passed-through views are compressed
 //     losslessly; a triangle list without indices may come back indexed, each vertex stored once).
 //     With --quantized-meshes (`convert --compress-meshes`, KHR_mesh_quantization) positions,
-//     normals, tangents, texture coordinates and colours (and their morph deltas) are compared
+//     normals, tangents, texture coordinates, colours (and their morph deltas) and skin weights
+//     are compared
 //     within the writer's bounds instead (lib/mesh_quantized.mjs): vertex for vertex, in world
 //     space at rest: displacement <= F (1e-4) x the largest bounding-box side of the plain file's
 //     glTF mesh, normals/tangents <= D (0.5) degrees, texcoords <= T (1e-5), colours <= C
-//     (0.002). There a triangle list (mode 4) may come in another triangle order (opaque
+//     (0.002), skin weights <= W (1e-4) a component; joint indices may come in a narrower type,
+//     the same numbers. There a triangle list (mode 4) may come in another triangle order (opaque
 //     materials: vertex cache order) with its corners rotated (the TRIANGLES index codec), so its
 //     vertices are paired through triangles paired by position within all these bounds, each
 //     triangle once (lib/triangle_pairing.mjs); alphaMode BLEND primitives must keep their order.
@@ -81,7 +84,7 @@ const { QuantizedMeshCheck, checkQuantizationExtension } = await import('./lib/m
 const args = parseArgs(process.argv.slice(2), {
   flags: ['expect-meshopt', 'expect-core', 'quantized-meshes', 'dropped-attributes'],
   options: ['plain', 'compressed', 'model', 'rotation-deg', 'translation', 'scale', 'weight', 'max-failure-lines',
-            'mesh-tolerance', 'normal-deg', 'texcoord', 'color'],
+            'mesh-tolerance', 'normal-deg', 'texcoord', 'color', 'skin-weight'],
 });
 for (const required of ['plain', 'compressed']) {
   if (args[required] === undefined) usage(`--${required} is required`);
@@ -95,6 +98,7 @@ const meshBounds = {
   normalDeg: Number(args['normal-deg'] ?? 0.5),
   texcoord: Number(args.texcoord ?? 1e-5),
   color: Number(args.color ?? 0.002),
+  skinWeight: Number(args['skin-weight'] ?? 1e-4),
 };
 for (const [key, value] of Object.entries(meshBounds)) {
   if (!(value >= 0)) usage(`bad mesh bound ${key} ${value}`);
@@ -493,9 +497,11 @@ if (args.model === undefined) {
         quantized.compareAtRest(measures.get(key), drawnPairs);
         continue;
       }
+      // (--quantized-meshes may store joint indices in a narrower type: the same numbers)
+      const narrowed = quantized !== null && key === 'skinIndex' && !attribute.normalized;
       let same = drawA.count === drawB.count && attribute.itemSize === other.itemSize &&
                  attribute.normalized === other.normalized &&
-                 attribute.array.constructor === other.array.constructor;
+                 (narrowed || attribute.array.constructor === other.array.constructor);
       // (--quantized-meshes: along the vertex pairs, which for a triangle list in another order
       // are not vertex k with vertex k)
       const count = drawnPairs ? drawnPairs.length : drawA.count;

@@ -104,8 +104,10 @@ endforeach()
 # rest and through every clip, within the writer's bounds (positions 1e-4 of the mesh's extent,
 # normals 0.5 degrees, texture coordinates 1e-5, colours 0.002). Morph targets (horse, flamingo,
 # sitting box: many frame-sized deltas; morph sphere: normal and tangent deltas; robot: meshes under
-# animated bones, multi-primitive meshes, skins), a skin whose positions stay float (fox), and the
-# project's own cube. Flamingo and cube: animation views too small for the extension.
+# animated bones, multi-primitive meshes, skins, two of them under a moved node), a skin (fox), one
+# view shared by the normals and positions of two meshes (box, gltf_split_views.h), a skinned mesh
+# under a moved node with 16-bit weights and byte joints (simple-skinning), and the project's own
+# cube. Flamingo and cube: animation views too small for the extension.
 set(COMPRESS_EXTRA_ARGS --compress-meshes)
 if(IS_DIRECTORY "${ANIMCONV_SHARED_DATA}")
   interop_compress_shared(-quantized "--quantized-meshes"
@@ -114,7 +116,9 @@ if(IS_DIRECTORY "${ANIMCONV_SHARED_DATA}")
           "sittingbox|morph/threejs_SittingBox.glb|--expect-meshopt"
           "morph-sphere|morph/khronos_AnimatedMorphSphere/glTF/AnimatedMorphSphere.gltf|--expect-meshopt"
           "fox|skeletal/khronos_Fox.glb|--expect-meshopt"
-          "robot|morph/threejs_RobotExpressive.glb|--expect-meshopt")
+          "robot|morph/threejs_RobotExpressive.glb|--expect-meshopt"
+          "box|skeletal/khronos_BoxAnimated_embedded.gltf|"
+          "simple-skinning|skeletal/threejs_SimpleSkinning.gltf|")
   if(EXISTS "${ANIMCONV_SHARED_DATA}/morph/threejs_Horse.glb")
     # The check must see the quantization: a bound far below what 16 bits hold fails.
     interop_expect_failure(interop.compress.horse-quantized.detects-tight-bound
@@ -126,7 +130,7 @@ if(IS_DIRECTORY "${ANIMCONV_SHARED_DATA}")
   # The bench's mesh measure (mesh_distance.mjs: every vertex as three.js draws it, paired by
   # nearest position, as a fraction of its glTF mesh's size) holds our outputs to --mesh-tolerance
   # too, the way it measures the peers' (docs/performance.md); and it sees a bound too tight.
-  foreach(name horse sittingbox robot fox)
+  foreach(name horse sittingbox robot fox box simple-skinning)
     if(TEST interop.compress.${name}-quantized)
       set(fixtures "interop.compress.${name}-quantized.plain;interop.compress.${name}-quantized.compressed")
       set(files ../out-compress/${name}-quantized.plain.glb ../out-compress/${name}-quantized.glb)

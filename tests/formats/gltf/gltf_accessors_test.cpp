@@ -38,7 +38,7 @@ bool ThrowsInternal(const std::function<void()>& action) {
 TEST(GltfAccessorsTest, TheLastPlannedTakeMovesTheDecodedValuesEarlierOnesCopy) {
   GltfFixture gltf;
   const size_t times = gltf.AddFloats({0, 0.5f, 1}, "SCALAR", 3);
-  const std::vector<std::string> views = ViewsOf(gltf);
+  const GltfViewBytes views(ViewsOf(gltf));
   const GltfErrors errors("model.gltf");
   // The document as the reader holds it: its accessors and bufferViews packed (GltfLists).
   const GltfContainer container = ParseGltfContainer(gltf.document().dump(), errors);
@@ -61,7 +61,7 @@ TEST(GltfAccessorsTest, TheLastPlannedTakeMovesTheDecodedValuesEarlierOnesCopy) 
 TEST(GltfAccessorsTest, AnUnplannedTakeIsAnInternalError) {
   GltfFixture gltf;
   const size_t times = gltf.AddFloats({0, 1}, "SCALAR", 2);
-  const std::vector<std::string> views = ViewsOf(gltf);
+  const GltfViewBytes views(ViewsOf(gltf));
   const GltfErrors errors("model.gltf");
   // The document as the reader holds it: its accessors and bufferViews packed (GltfLists).
   const GltfContainer container = ParseGltfContainer(gltf.document().dump(), errors);

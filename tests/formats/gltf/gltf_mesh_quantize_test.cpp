@@ -433,14 +433,72 @@ TEST(GltfMeshQuantizeTest, ASkinnedMeshTakesTheGridInItsInverseBindMatrices) {
   EXPECT_NE(quantized.Note().find("1 skinned, the grid in inverse bind matrices"),
             std::string::npos)
       << quantized.Note();
-  // Moved away from the origin, the skinned node would put three.js's bind matrix between the
-  // grid and the skinning: positions stay float.
+  // The skinned node's own transform is ignored (glTF 2.0 §3.7.3.3; three.js agrees, see
+  // gltf_mesh_dequantize.h): moved, or under an animated node, it still takes the grid, in the
+  // same inverse bind matrices, and its transform stays as it was.
   GltfFixture moved = SkinnedFixture();
   moved.document()["nodes"][1]["translation"] = {0, 0, 1};
-  const Output kept = Render(moved, true);
-  EXPECT_EQ(kept.Type(kept.Attribute("POSITION")), kGltfFloat);
-  EXPECT_NE(kept.Note().find("skinned, its node not at the origin or moving"), std::string::npos)
-      << kept.Note();
+  const Output still = Render(moved, true);
+  ASSERT_EQ(still.Type(still.Attribute("POSITION")), kGltfUnsignedShort) << still.Note();
+  EXPECT_EQ(matrices(still), matrix);
+  EXPECT_EQ(still.document["nodes"][1]["translation"], json::array({0, 0, 1}));
+}
+
+// Skin weights: normalized 16-bit where 8-bit would move a weight past the bound, each vertex's
+// codes summing to 65535 exactly (the validator's and three.js's normalized weights), a weight
+// above 0 never stored as 0 (ACCESSOR_JOINTS_USED_ZERO_WEIGHT); 8-bit where exact; joints below
+// 256 as the same numbers in bytes. All core glTF: no KHR_mesh_quantization for them alone.
+TEST(GltfMeshQuantizeTest, SkinWeightsKeepTheirSumAndJointsTheirNumbers) {
+  GltfFixture gltf = SkinnedFixture();
+  json& document = gltf.document();
+  document["skins"][0]["joints"] = {0, 1};
+  std::vector<float> weights;
+  std::vector<uint16_t> joints;
+  for (size_t i = 0; i < kVertices; ++i) {
+    const float tiny = i == 0 ? 1e-7f : 0.0f;
+    const float share = 0.2f + 0.01f * static_cast<float>(i);
+    weights.insert(weights.end(), {1 - share - tiny, share, tiny, 0});
+    joints.insert(joints.end(), {0, 1, static_cast<uint16_t>(i == 0 ? 1 : 0), 0});
+  }
+  json& attributes = document["meshes"][0]["primitives"][0]["attributes"];
+  attributes["WEIGHTS_0"] = gltf.AddAccessor({{"bufferView", gltf.AddView(weights)},
+                                              {"componentType", kGltfFloat},
+                                              {"count", kVertices},
+                                              {"type", "VEC4"}});
+  attributes["JOINTS_0"] = gltf.AddAccessor({{"bufferView", gltf.AddView(joints)},
+                                             {"componentType", kGltfUnsignedShort},
+                                             {"count", kVertices},
+                                             {"type", "VEC4"}});
+  document["nodes"].push_back({{"name", "bone"}});
+  document["nodes"][0]["children"] = {2};
+  const Output quantized = Render(gltf, true);
+  const size_t w = quantized.Attribute("WEIGHTS_0");
+  ASSERT_EQ(quantized.Type(w), kGltfUnsignedShort) << quantized.Note();
+  EXPECT_TRUE(quantized.document["accessors"][w]["normalized"].get<bool>());
+  for (size_t i = 0; i < kVertices; ++i) {
+    const std::vector<double> stored = quantized.Element(w, i);
+    double codes = 0;
+    for (size_t c = 0; c < 4; ++c) {
+      codes += std::round(stored[c] * 65535);
+      EXPECT_LE(std::abs(stored[c] - weights[i * 4 + c]), 1.0 / 65535) << i << " " << c;
+      EXPECT_EQ(stored[c] > 0, weights[i * 4 + c] > 0) << i << " " << c;
+    }
+    EXPECT_EQ(codes, 65535) << i;
+  }
+  const size_t j = quantized.Attribute("JOINTS_0");
+  EXPECT_EQ(quantized.Type(j), kGltfUnsignedByte);
+  EXPECT_FALSE(quantized.document["accessors"][j].value("normalized", false));
+  for (size_t i = 0; i < kVertices; ++i) {
+    const std::vector<double> stored = quantized.Element(j, i);
+    for (size_t c = 0; c < 4; ++c) EXPECT_EQ(stored[c], joints[i * 4 + c]) << i << " " << c;
+  }
+  EXPECT_NE(quantized.Note().find("1 skin weight accessor(s) as normalized 8/16-bit"),
+            std::string::npos)
+      << quantized.Note();
+  // Weights of 0 and 1 only: 8-bit, exactly.
+  const Output exact = Render(SkinnedFixture(), true);
+  EXPECT_EQ(exact.Type(exact.Attribute("WEIGHTS_0")), kGltfUnsignedByte);
+  EXPECT_EQ(exact.Element(exact.Attribute("WEIGHTS_0"), 3), (std::vector<double>{1, 0, 0, 0}));
 }
 
 // An accessor shared with a use we do not quantize (here a second mesh's POSITION) is left as it

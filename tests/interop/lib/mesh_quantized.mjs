@@ -22,7 +22,7 @@ export const RELATIVE_SLACK = 1e-6;
 const PLAYBACK_SAMPLES = 2000;
 // The attributes (three.js names, morph ones as `name[target]`) compared within a bound; every
 // other one (skinIndex, skinWeight, custom ones) must still be equal element for element.
-const LOSSY = /^(position|normal|tangent|uv[0-9]*|color)(?:\[([0-9]+)\])?$/;
+const LOSSY = /^(position|normal|tangent|uv[0-9]*|color|skinWeight)(?:\[([0-9]+)\])?$/;
 const DEG = 180 / Math.PI;
 
 // Singular values (largest, smallest) of the linear part of a Matrix4: the square roots of the
@@ -141,7 +141,7 @@ function attributeTypes(json) {
 }
 const beyondCore = ({ semantic, type, target }) =>
   semantic in CORE_TYPES && !(target ? type === '5126' : CORE_TYPES[semantic].includes(type));
-const quantizable = ({ semantic }) => ['POSITION', 'NORMAL', 'TANGENT', 'TEXCOORD', 'COLOR'].includes(semantic);
+const quantizable = ({ semantic }) => ['POSITION', 'NORMAL', 'TANGENT', 'TEXCOORD', 'COLOR', 'WEIGHTS', 'JOINTS'].includes(semantic);
 
 // A file using a type beyond core must require KHR_mesh_quantization (a reader without it would
 // misread the geometry). With `expectQuantized` the quantized (non-float) mesh attributes are
@@ -177,11 +177,11 @@ export function checkQuantizationExtension(report, json, plainJson, expectQuanti
 }
 
 export class QuantizedMeshCheck {
-  // bounds: { mesh: F, normalDeg: D, texcoord: T, color: C }
+  // bounds: { mesh: F, normalDeg: D, texcoord: T, color: C, skinWeight: W }
   constructor(report, bounds, gltfPlain, gltfCompressed, compressedJson) {
     this.report = report;
     this.bounds = bounds;
-    this.worst = { position: 0, morphPosition: 0, normalDeg: 0, morphNormal: 0, texcoord: 0, color: 0,
+    this.worst = { position: 0, morphPosition: 0, normalDeg: 0, morphNormal: 0, texcoord: 0, color: 0, skinWeight: 0,
                    playbackPosition: 0 };
     this.meshPairs = [];
     this.gltfPlain = gltfPlain;
@@ -336,8 +336,9 @@ export class QuantizedMeshCheck {
         describe: (i, j) => ({ error: error(i, j), bound, text: values(i, j) }),
       };
     }
-    // Texture coordinates and colours (and colour deltas): per component, absolute, untransformed.
-    const name = kind === 'color' ? 'color' : 'texcoord';
+    // Texture coordinates, colours (and colour deltas) and skin weights: per component, absolute,
+    // untransformed (a weight's error shows in the skinned positions too, which playback checks).
+    const name = kind === 'color' ? 'color' : kind === 'skinWeight' ? 'skinWeight' : 'texcoord';
     const limit = this.bounds[name];
     const worstComponent = (i, j) => {
       let worst = { ratio: -Infinity };
@@ -526,6 +527,6 @@ export class QuantizedMeshCheck {
     return `meshes: position ${w.position.toExponential(3)} of the extent (morph deltas ${w.morphPosition.toExponential(3)}, ` +
            `playback ${w.playbackPosition.toExponential(3)}; bound ${this.bounds.mesh}), ` +
            `normal/tangent ${w.normalDeg.toExponential(3)} deg, morph normal delta ${w.morphNormal.toExponential(3)}, ` +
-           `texcoord ${w.texcoord.toExponential(3)}, colour ${w.color.toExponential(3)}`;
+           `texcoord ${w.texcoord.toExponential(3)}, colour ${w.color.toExponential(3)}, skin weight ${w.skinWeight.toExponential(3)}`;
   }
 }

@@ -104,6 +104,17 @@ std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocumen
       }
     }
   }
+  std::set<size_t> morphed;  // meshes with morph targets
+  if (const GltfObjectList* meshes = source.lists.Objects("meshes")) {
+    for (const auto& [m, list] : drawing) {
+      if (m >= meshes->size()) continue;
+      const json mesh = meshes->At(m);
+      const GltfMeshPrimitives primitives(mesh);
+      for (size_t p = 0; p < primitives.size(); ++p) {
+        if (GltfMeshPrimitives::HasTargets(primitives.At(p))) morphed.insert(m);
+      }
+    }
+  }
   for (const auto& [m, list] : drawing) {
     DequantizationPlace& place = places[m];
     size_t skinned = 0;
@@ -129,31 +140,48 @@ std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocumen
         }
         continue;
       }
+      // Why the node cannot take the dequantization itself; then a new child of it can, holding
+      // the mesh, where the node has no extension (EXT_mesh_gpu_instancing and the like apply to
+      // its mesh) and the mesh no morph targets (their weights, and animations of them, are the
+      // node's).
       const json* children = Find(node, "children");
-      const char* why = children && !children->empty() ? "its node has children"
-                        : node.contains("camera") || node.contains("extensions")
-                            ? "its node has a camera or an extension"
+      const char* why = children && !children->empty()       ? "its node has children"
+                        : node.contains("camera")            ? "its node has a camera"
                         : joints.count(n) > 0                ? "its node is a joint"
                         : n < animated.size() && animated[n] ? "its node's transform is animated"
                                                              : nullptr;
-      for (const char* key : {"matrix", "translation", "rotation", "scale"}) {
-        const json* value = Find(node, key);
-        if (!why && value && !AllNumbers(*value)) why = "its node's transform is not numbers";
-      }
       // Readers compose the rotation as it is written (three.js does not normalise it), so the
       // fold is exact only for a unit quaternion (the matrix form folds exactly as it is).
       const json* rotation = Find(node, "rotation");
-      if (!why && rotation && !node.contains("matrix") && rotation->size() == 4) {
+      if (!why && rotation && !node.contains("matrix") && AllNumbers(*rotation) &&
+          rotation->size() == 4) {
         double norm = 0;
         for (const json& x : *rotation) norm += x.get<double>() * x.get<double>();
         if (!(std::abs(norm - 1) <= 1e-6)) why = "its node's rotation is not a unit quaternion";
       }
-      if (why && place.refused.empty()) place.refused = why;
+      const char* refused = node.contains("extensions") ? "its node has an extension" : nullptr;
+      for (const char* key : {"matrix", "translation", "rotation", "scale"}) {
+        const json* value = Find(node, key);
+        if (!refused && value && !AllNumbers(*value)) {
+          refused = "its node's transform is not numbers";
+        }
+      }
+      if (!refused && why && (morphed.count(m) || node.contains("weights"))) {
+        refused = why;  // (a child would take the morph targets from the node's weights)
+      }
+      if (refused) {
+        if (place.refused.empty()) place.refused = refused;
+      } else if (why) {
+        place.via_child.insert(n);
+      }
     }
     if (skinned != 0 && skinned != list.size() && place.refused.empty()) {
       place.refused = "drawn both with and without a skin";
     }
-    if (!place.refused.empty()) place.skins.clear();
+    if (!place.refused.empty()) {
+      place.skins.clear();
+      place.via_child.clear();
+    }
   }
   return places;
 }

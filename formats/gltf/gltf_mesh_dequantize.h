@@ -5,6 +5,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,15 +26,21 @@ struct DequantizationPlace {
     std::vector<double> matrices;  // column-major 4x4s, as read (float32 values)
   };
   std::vector<Skin> skins;
+  // Nodes drawing the mesh that cannot take the dequantization in their own transform (children,
+  // a camera, a joint, an animated transform, a rotation that is no unit quaternion): each hands
+  // the mesh to a new child node of its own that takes it (gltfpack and glTF Transform do the
+  // same). The others take it in their own transform.
+  std::set<size_t> via_child;
 };
 
 // For each mesh some node draws: where its dequantization can go, or why nowhere. Node
 // transforms can take it when the node has no children, skin, camera or extension, is no joint,
-// and its translation, rotation or scale is not animated (`animated[n]`). Skins can when every
-// node drawing the mesh is skinned and each skin draws this mesh alone. Where the skinned node is
-// placed, or how it moves, does not matter: glTF 2.0 §3.7.3.3 has its transform ignored, and
-// three.js agrees (r187 binds with the identity and, attached, inverts the mesh's world matrix
-// every frame; tests/interop simple-skinning-quantized, whose skinned node is moved).
+// and its translation, rotation or scale is not animated (`animated[n]`); a new child of the node
+// can when only the first of these fail, the node has no extension and the mesh no morph targets.
+// Skins can when every node drawing the mesh is skinned and each skin draws this mesh alone. Where
+// the skinned node is placed, or how it moves, does not matter: glTF 2.0 §3.7.3.3 has its transform
+// ignored, and three.js agrees (r187 binds with the identity and, attached, inverts the mesh's
+// world matrix every frame; tests/interop simple-skinning-quantized, whose skinned node is moved).
 std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocument& source,
                                                                const ReferenceCounts& references,
                                                                const std::vector<bool>& animated);

@@ -186,6 +186,8 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
     out.not_done = "a VRM file: its extensions give nodes and materials roles a change would break";
     return out;
   }
+  const GltfObjectList* nodes = source.lists.Objects("nodes");
+  const size_t node_count = nodes ? nodes->size() : 0;
   // Every use the meshes make of each accessor.
   std::map<size_t, Uses> uses;
   std::map<size_t, std::vector<size_t>> positions_of;  // mesh -> base POSITION accessors
@@ -364,6 +366,10 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
       grid.in_skins = true;
     }
     if (grid.in_skins) ++out.skinned_meshes;
+    for (const size_t n : place->second.via_child) {
+      out.child_of[n] = node_count + out.child_meshes.size();
+      out.child_meshes.push_back(m);
+    }
     out.meshes[m] = grid;
     out.needs_extension = true;
     out.position_accessors += base.size() + deltas.size();
@@ -493,106 +499,6 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
   }
   MergeViewsByStride(view_of, out);
   return out;
-}
-
-Vec3 MeshQuantization::Grid::StoredCorner() const {
-  return {static_cast<float>(corner[0]), static_cast<float>(corner[1]),
-          static_cast<float>(corner[2])};
-}
-
-double MeshQuantization::Grid::StoredStep() const { return static_cast<float>(step); }
-
-bool MeshQuantization::EditNode(json& node) const {
-  const json* mesh = Find(node, "mesh");
-  if (!mesh || !mesh->is_number_unsigned()) return false;
-  const auto found = meshes.find(mesh->get<size_t>());
-  if (found == meshes.end() || found->second.in_skins) return false;
-  const Grid& grid = found->second;
-  // The stored position q is drawn at corner + step * q: the node's transform M becomes M * D,
-  // D = translate(corner) * scale(step) (KHR_mesh_quantization, "Dequantization").
-  const double step = grid.StoredStep();
-  const Vec3 corner = grid.StoredCorner();
-  if (json* matrix = Find(node, "matrix")) {
-    std::vector<double> m = matrix->get<std::vector<double>>();  // column-major
-    for (size_t row = 0; row < 4; ++row) {
-      m[12 + row] += m[row] * corner[0] + m[4 + row] * corner[1] + m[8 + row] * corner[2];
-    }
-    for (size_t k = 0; k < 12; ++k) m[k] *= step;
-    *matrix = m;
-    return true;
-  }
-  Vec3 translation{0, 0, 0};
-  Quat rotation{0, 0, 0, 1};
-  Vec3 scale{1, 1, 1};
-  if (const json* t = Find(node, "translation")) translation = t->get<Vec3>();
-  if (const json* r = Find(node, "rotation")) rotation = r->get<Quat>();
-  if (const json* s = Find(node, "scale")) scale = s->get<Vec3>();
-  // T R S translate(c) scale(k) = translate(T + R (S c)) R (S k): k is uniform.
-  const Vec3 offset = Rotate(Normalized(rotation),
-                             {scale[0] * corner[0], scale[1] * corner[1], scale[2] * corner[2]});
-  node["translation"] = {translation[0] + offset[0], translation[1] + offset[1],
-                         translation[2] + offset[2]};
-  node["scale"] = {scale[0] * step, scale[1] * step, scale[2] * step};
-  return true;
-}
-
-std::string MeshQuantization::Summary(const GltfCompression& options) const {
-  std::string text = "--compress-meshes: KHR_mesh_quantization:";
-  const auto add = [&](const std::string& part) {
-    text += (text.back() == ':' ? " " : "; ") + part;
-  };
-  if (position_accessors > 0) {
-    add(fmt::format(
-        "positions of {} mesh(es) on a grid of {} bits ({} accessor(s), {} of them morph "
-        "deltas{}), largest displacement {:.3g} of the mesh's size (bound {:g})",
-        meshes.size(),
-        fewest_position_bits == most_position_bits
-            ? fmt::format("{}", most_position_bits)
-            : fmt::format("{}-{}", fewest_position_bits, most_position_bits),
-        position_accessors, position_delta_accessors,
-        skinned_meshes == 0
-            ? std::string()
-            : fmt::format("; {} skinned, the grid in inverse bind matrices", skinned_meshes),
-        position_fraction, options.mesh_position_fraction));
-  }
-  if (normal_accessors > 0) {
-    add(
-        fmt::format("{} normal/tangent accessor(s) as normalized integers, largest angle {:.3g} "
-                    "deg (bound {:g})",
-                    normal_accessors, normal_degrees, options.mesh_normal_degrees));
-  }
-  if (texcoord_accessors > 0) {
-    add(fmt::format(
-        "{} texture coordinate accessor(s) as 16-bit, largest error {:.3g} (bound {:g})",
-        texcoord_accessors, texcoord_error, options.mesh_texcoord));
-  }
-  if (color_accessors > 0) {
-    add(fmt::format(
-        "{} colour accessor(s) as normalized integers, largest error {:.3g} (bound {:g})",
-        color_accessors, color_error, options.mesh_color));
-  }
-  if (weight_accessors > 0) {
-    add(fmt::format(
-        "{} skin weight accessor(s) as normalized 8/16-bit, largest error {:.3g} (bound "
-        "{:g})",
-        weight_accessors, weight_error, options.mesh_skin_weight));
-  }
-  if (joint_accessors > 0) {
-    add(fmt::format("{} joint accessor(s) as unsigned bytes (the same indices)", joint_accessors));
-  }
-  if (delta_accessors > 0) {
-    add(
-        fmt::format("{} morph normal/tangent delta accessor(s) as 8/16-bit, largest error {:.3g} "
-                    "(bound {:.3g})",
-                    delta_accessors, delta_error, ChordOf(options.mesh_normal_degrees)));
-  }
-  if (position_accessors == 0 && normal_accessors == 0 && texcoord_accessors == 0 &&
-      color_accessors == 0 && delta_accessors == 0 && weight_accessors == 0 &&
-      joint_accessors == 0) {
-    add(not_done.empty() ? std::string("nothing quantized") : "nothing quantized: " + not_done);
-  }
-  for (const std::string& kept : positions_kept) add("positions kept float for " + kept);
-  return text;
 }
 
 }  // namespace animconv

@@ -8,7 +8,8 @@
 //   fewest bits (8..16) whose largest displacement stays within the bound. The dequantization
 //   (translation = corner, uniform scale = step) goes into every node that holds the mesh
 //   (KHR_mesh_quantization, "Dequantization"), or a skinned mesh's inverse bind matrices, where
-//   they are free to take it exactly (gltf_mesh_dequantize.h).
+//   they are free to take it exactly, or else a new child node of the node, which then holds the
+//   mesh (gltf_mesh_dequantize.h).
 //   Morph target POSITION deltas go on the same grid as signed 16-bit integers.
 // - NORMAL, TANGENT: normalized 8-bit integers when their angle error is within the bound, else
 //   16-bit; morph target NORMAL/TANGENT deltas within [-1, 1]: normalized 16-bit.
@@ -93,10 +94,19 @@ struct MeshQuantization {
   // Meshes whose positions stayed float, and why (for the note).
   std::vector<std::string> positions_kept;
 
+  // Source node -> the index of the new child node that takes its mesh and the dequantization
+  // (DequantizationPlace::via_child); the new nodes come after the source's, one per entry of
+  // `child_meshes` (their meshes), in order.
+  std::map<size_t, size_t> child_of;
+  std::vector<size_t> child_meshes;
+
   bool empty() const { return accessors.empty(); }
-  // Puts the dequantization of `node`'s mesh into its matrix or TRS (a node as it is written);
-  // true when it changed `node`.
-  bool EditNode(nlohmann::json& node) const;
+  // Puts the dequantization of the mesh of node `index` (as it is written) into its matrix or
+  // TRS, or hands the mesh to the node's new child; true when it changed `node`.
+  bool EditNode(size_t index, nlohmann::json& node) const;
+  // The new child nodes, to append to the nodes (each holding its mesh, translated to the grid's
+  // corner and scaled by its step).
+  std::vector<nlohmann::json> NewNodes() const;
   // One line for the notes: what was stored how, and the largest errors measured.
   std::string Summary(const GltfCompression& options) const;
 };

@@ -314,7 +314,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       if (meshes && meshopt)
         CollectIndexAccessors(element, index_accessors, triangle_lists, other_lists);
       if (nodes && edit_node) changed = edit_node(i, element) || changed;
-      if (nodes) changed = quantized.EditNode(element) || changed;
+      if (nodes) changed = quantized.EditNode(i, element) || changed;
       if (embed) {
         embedded.emplace_back(i, &image->second);
         const std::string mime = MimeTypeOf(element.value("uri", ""), image->second);
@@ -328,6 +328,10 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       } else {
         text.AppendText(list->Text(i));
       }
+    }
+    // --compress-meshes: the new child nodes that hold a mesh and its dequantization.
+    if (nodes) {
+      for (const json& node : quantized.NewNodes()) text.Append(node);
     }
     document.SetText(key, text.Take());
   }

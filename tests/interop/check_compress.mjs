@@ -300,13 +300,61 @@ function playAt(mixer, clip, t) {
   action.reset().play();
   mixer.setTime(t);
 }
-function pairObjects(rootA, rootB) {
-  const a = [];
-  const b = [];
-  rootA.traverse((object) => a.push(object));
-  rootB.traverse((object) => b.push(object));
-  report.check(a.length === b.length, `scene trees differ: ${a.length} vs ${b.length} objects`);
-  return a.slice(0, Math.min(a.length, b.length)).map((object, i) => [object, b[i]]);
+// The objects of the two scenes paired: `nodes` for their local transform and morph weights,
+// `meshes` for their geometry. --compress-meshes may hand a node's mesh to a new child node that
+// holds the dequantization (nodes past the plain file's count, gltf_mesh_dequantize.h): so glTF
+// nodes pair by index (a new child with none), drawn primitives by (the node that draws them, a
+// new child standing for its parent; mesh; primitive), and a primitive that is no node's object
+// (a multi-primitive mesh's) is a `nodes` pair too; the other objects (the scene root, cameras)
+// pair in traversal order.
+function pairObjects(gltfA, gltfB) {
+  const countA = (gltfA.parser.json.nodes ?? []).length;
+  const parentB = new Map();
+  (gltfB.parser.json.nodes ?? []).forEach((node, index) => {
+    for (const child of node.children ?? []) parentB.set(child, index);
+  });
+  const collect = (gltf, compressed) => {
+    const association = (object) => gltf.parser.associations.get(object) ?? {};
+    const out = { nodes: new Map(), meshes: new Map(), rest: [], extra: 0 };
+    gltf.root.traverse((object) => {
+      const node = association(object).nodes;
+      const added = compressed && node !== undefined && node >= countA;
+      if (node !== undefined && !added) out.nodes.set(node, object);
+      if (added) ++out.extra;
+      if (object.geometry) {
+        let drawing;
+        for (let o = object; o && drawing === undefined; o = o.parent) drawing = association(o).nodes;
+        while (compressed && drawing !== undefined && drawing >= countA) drawing = parentB.get(drawing);
+        const { meshes: mesh, primitives: primitive } = association(object);
+        out.meshes.set(`node ${drawing} mesh ${mesh} primitive ${primitive ?? 0}`, [object, node !== undefined]);
+      } else if (node === undefined) {
+        out.rest.push(object);
+      }
+    });
+    return out;
+  };
+  const a = collect(gltfA, false);
+  const b = collect(gltfB, true);
+  const nodes = [];
+  const meshes = [];
+  for (const [index, object] of a.nodes) {
+    const other = b.nodes.get(index);
+    if (report.check(other !== undefined, `node ${index} ('${object.name}') is not in the compressed scene`)) {
+      nodes.push([object, other]);
+    }
+  }
+  report.check(a.nodes.size === b.nodes.size, `${b.nodes.size} glTF nodes in the scene, plain ${a.nodes.size}`);
+  for (const [key, [object, isNode]] of a.meshes) {
+    const other = b.meshes.get(key);
+    if (!report.check(other !== undefined, `${key} ('${object.name}') is not in the compressed scene`)) continue;
+    meshes.push([object, other[0]]);
+    if (!isNode && !other[1]) nodes.push([object, other[0]]);
+  }
+  report.check(a.meshes.size === b.meshes.size, `${b.meshes.size} drawn primitives, plain ${a.meshes.size}`);
+  report.check(a.rest.length === b.rest.length, `${b.rest.length} other objects, plain ${a.rest.length}`);
+  for (let i = 0; i < Math.min(a.rest.length, b.rest.length); ++i) nodes.push([a.rest[i], b.rest[i]]);
+  if (b.extra > 0) console.log(`${b.extra} new node(s) holding a mesh's dequantization`);
+  return { nodes, meshes };
 }
 
 // --dropped-attributes: a GLTFLoader plugin giving every texture a THREE.Texture without an image
@@ -398,7 +446,7 @@ if (args.model === undefined) {
   const gltfCompressed = await load(args.compressed, compressed);
   report.check(gltfPlain.animations.length === gltfCompressed.animations.length,
                `${gltfCompressed.animations.length} clips, plain ${gltfPlain.animations.length}`);
-  const pairs = pairObjects(gltfPlain.root, gltfCompressed.root);
+  const pairs = pairObjects(gltfPlain, gltfCompressed);
   report.setContext(`${basename(args.compressed)} geometry`);
   gltfPlain.root.updateMatrixWorld(true);
   gltfCompressed.root.updateMatrixWorld(true);
@@ -426,7 +474,7 @@ if (args.model === undefined) {
   // (--compress-meshes draws opaque ones in vertex cache order), so its vertices are paired
   // through triangles paired by position instead (QuantizedMeshCheck.pairVertices).
   let weldedGeometries = 0;
-  for (const [a, b] of pairs) {
+  for (const [a, b] of pairs.meshes) {
     if (!a.geometry || !b.geometry) {
       report.check(!a.geometry === !b.geometry, `'${a.name}': geometry in one file only`);
       continue;
@@ -536,10 +584,10 @@ if (args.model === undefined) {
     for (const t of keyAndMidTimes([clipPlain, clipCompressed])) {
       playAt(mixerPlain, clipPlain, t);
       playAt(mixerCompressed, clipCompressed, t);
-      for (const [a, b] of pairs) {
+      for (const [a, b] of pairs.nodes) {
         compare(`clip '${clipPlain.name}' t=${t.toFixed(4)} '${a.name}'`, a, b, quantized?.dequantized.has(b));
       }
-      quantized?.comparePlayback(`clip '${clipPlain.name}' t=${t.toFixed(4)}`, pairs, gltfPlain.root, gltfCompressed.root);
+      quantized?.comparePlayback(`clip '${clipPlain.name}' t=${t.toFixed(4)}`, pairs.nodes, gltfPlain.root, gltfCompressed.root);
     }
   }
   measuredMeshes = quantized?.summary();

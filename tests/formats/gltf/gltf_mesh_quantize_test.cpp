@@ -323,13 +323,14 @@ TEST(GltfMeshQuantizeTest, PositionsStayFloatWhereTheNodeCannotTakeTheGrid) {
        [](GltfFixture& gltf) {
          gltf.document()["skins"] = {{{"joints", {1}}}};
        }},
-      {"its node has a camera or an extension",
+      {"its node has a camera",
        [](GltfFixture& gltf) {
          gltf.document()["cameras"] = {
              {{"type", "perspective"}, {"perspective", {{"yfov", 1.0}, {"znear", 0.1}}}}};
          gltf.document()["nodes"][1]["camera"] = 0;
        }},
   };
+  // (With morph targets: a new child node cannot take the mesh, whose weights are the node's.)
   for (const auto& c : cases) {
     GltfFixture gltf = ShapeFixture();
     c.change(gltf);
@@ -513,6 +514,47 @@ TEST(GltfMeshQuantizeTest, SharedDataIsLeftAsItIs) {
   EXPECT_EQ(quantized.Type(quantized.Attribute("NORMAL")), kGltfByte);  // same kind of use
 }
 
+// A node that cannot take the grid itself (here: children, and an animated scale) hands its mesh,
+// without morph targets, to a new child node that takes it: the node keeps its transform and
+// children, and every vertex is drawn where the plain output draws it, within the bound.
+TEST(GltfMeshQuantizeTest, ANodeThatCannotTakeTheGridHandsItsMeshToANewChild) {
+  GltfFixture gltf = ShapeFixture();
+  json& primitive = gltf.document()["meshes"][0]["primitives"][0];
+  primitive.erase("targets");
+  gltf.document()["meshes"][0].erase("weights");
+  gltf.AddNodes({"child"});
+  gltf.document()["nodes"][1]["children"] = {2};
+  gltf.AddChannel(0, 1, "scale", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                  gltf.AddFloats({1, 1, 1, 2, 2, 2}, "VEC3", 2));
+  const Output plain = Render(gltf, false);
+  const Output quantized = Render(gltf, true);
+  const size_t position = quantized.Attribute("POSITION");
+  ASSERT_EQ(quantized.Type(position), kGltfUnsignedShort) << quantized.Note();
+  const json& nodes = quantized.document["nodes"];
+  ASSERT_EQ(nodes.size(), 4u);
+  const json& shape = nodes[1];
+  EXPECT_FALSE(shape.contains("mesh"));
+  EXPECT_EQ(shape["children"], json::array({2, 3}));
+  for (const char* key : {"translation", "rotation", "scale"}) {
+    EXPECT_EQ(shape[key], plain.document["nodes"][1][key]) << key;
+  }
+  const json& holder = nodes[3];
+  EXPECT_EQ(holder["mesh"], 0);
+  EXPECT_FALSE(holder.contains("name"));
+  const double bound = 1e-4 * Extent(plain);
+  const json& plain_shape = plain.document["nodes"][1];
+  for (size_t i = 0; i < kVertices; ++i) {
+    const Vec3 expected = Place(plain_shape, plain.Element(plain.Attribute("POSITION"), i));
+    const Vec3 local = Place(holder, quantized.Element(position, i));
+    const Vec3 drawn = Place(shape, {local[0], local[1], local[2]});
+    // (the shape's uneven scale stretches the grid's error by at most 2)
+    EXPECT_LE(Distance(expected, drawn), 2 * bound) << i;
+  }
+  EXPECT_NE(quantized.Note().find("1 node(s) that cannot take the dequantization themselves"),
+            std::string::npos)
+      << quantized.Note();
+}
+
 // Review cases (session 22), each an output that was wrong with exit 0 or a crash: positions stay
 // float, with the reason in the note, where a node transform cannot take the grid exactly or the
 // data is not ours to change.
@@ -562,6 +604,7 @@ TEST(GltfMeshQuantizeTest, PositionsStayFloatWhereTheGridWouldShowOrIsNotOursToC
                                                     {"max", {6e-41, 0, 0}}});
        }},
   };
+  // (With morph targets: a new child node cannot take the mesh, whose weights are the node's.)
   for (const auto& c : cases) {
     GltfFixture gltf = ShapeFixture();
     c.change(gltf);
@@ -604,11 +647,8 @@ TEST(GltfMeshQuantizeTest, CoreTypesAloneDoNotRequireTheExtension) {
   primitive["attributes"].erase("NORMAL");
   primitive.erase("targets");
   gltf.document()["meshes"][0].erase("weights");
-  // (a node with a camera keeps its mesh's positions float)
-  gltf.document()["cameras"] = {
-      {{"type", "perspective"}, {"perspective", {{"yfov", 1.0}, {"znear", 0.1}}}}};
-  gltf.document()["nodes"][1]["camera"] = 0;
-  const Output quantized = Render(gltf, true);
+  // (no grid is that fine: positions stay float)
+  const Output quantized = Render(gltf, true, 1e-12);
   ASSERT_EQ(quantized.Type(quantized.Attribute("TEXCOORD_0")), kGltfUnsignedShort);
   ASSERT_EQ(quantized.Type(quantized.Attribute("POSITION")), kGltfFloat);
   const json& required = quantized.document.value("extensionsRequired", json::array());

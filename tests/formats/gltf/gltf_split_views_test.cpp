@@ -173,9 +173,8 @@ TEST(GltfSplitViewsTest, InterleavedOverlappingOrSparseViewsStayWhole) {
   EXPECT_FALSE(SplitSharedViews(DocumentOf(ReadGltf(sparse.Glb(), ReadOptions{}))).document);
 }
 
-// Through the writer: the split lets --compress-meshes quantize every normal and the positions of
-// the mesh whose node can take the grid (the other's node is animated), each within its bound;
-// without --compress-meshes the views stay as they were.
+// Through the writer: the split lets --compress-meshes quantize every normal and position, each
+// within its bound; without --compress-meshes the views stay as they were.
 TEST(GltfSplitViewsTest, TheQuantizerTakesTheAccessorsOfASharedView) {
   const Asset source = ReadGltf(SharedFixture().Glb(), ReadOptions{});
   ConvertOptions options;
@@ -200,16 +199,14 @@ TEST(GltfSplitViewsTest, TheQuantizerTakesTheAccessorsOfASharedView) {
     EXPECT_EQ(document["accessors"][attributes["NORMAL"].get<size_t>()]["componentType"],
               kGltfByte);
     const json& position = document["accessors"][attributes["POSITION"].get<size_t>()];
-    if (m == 0) {
-      EXPECT_EQ(position["componentType"], kGltfFloat);  // its node's rotation is animated
-      continue;
-    }
     ASSERT_EQ(position["componentType"], kGltfUnsignedShort);
     // Each source vertex has one as the node places it (translation + uniform scale * code)
     // within the bound (the vertices may be renumbered in the order the triangles use them).
-    const json& node = document["nodes"][1];
+    // Mesh 0's node has an animated rotation: a new child of it (node 2) holds the mesh.
+    const json& node = document["nodes"][m == 0 ? 2 : 1];
+    EXPECT_EQ(node["mesh"], m);
+    const std::vector<float> expected = Positions(m == 0 ? 0 : 3);
     const double step = node["scale"][0].get<double>();
-    const std::vector<float> expected = Positions(3);
     const size_t view = position["bufferView"].get<size_t>();
     const std::string& data = bytes.buffer_views.at(view);
     const size_t offset = position.value("byteOffset", size_t{0});

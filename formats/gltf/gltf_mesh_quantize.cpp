@@ -344,6 +344,26 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
         grid = trial;
       }
     }
+    // Between the grid of one bit fewer, which failed, and the one chosen: the coarsest step that
+    // still holds the bound (a power of two is no reason to store finer codes; smaller code
+    // differences compress better: threejs_SittingBox's 14-bit grid kept 5e-5 of a 1e-4 bound).
+    // Bisection of a measured, not assumed, displacement: every step tried is measured whole.
+    if (chosen && grid.bits > 8) {
+      double fine = grid.step;                                        // holds the bound
+      double coarse = extent / (std::ldexp(1.0, grid.bits - 1) - 1);  // does not
+      for (int round = 0; round < 12; ++round) {
+        MeshQuantization::Grid trial = grid;
+        trial.step = 0.5 * (fine + coarse);
+        std::optional<GridResult> result = PutOnGrid(base, deltas, trial);
+        if (result && result->largest <= bound) {
+          fine = trial.step;
+          chosen = std::move(result);
+          grid = trial;
+        } else {
+          coarse = trial.step;
+        }
+      }
+    }
     if (!chosen) {
       keep(too_small ? std::string("its size is too small for a float32 grid step")
            : delta_overflow

@@ -358,6 +358,14 @@ TEST(GltfMeshQuantizeTest, TheToleranceChoosesTheGrid) {
   EXPECT_GE(loose, 8);
   EXPECT_LT(loose, tight);
   EXPECT_LE(tight, 16);
+  // Not the finest grid of its bits, but the coarsest step within the bound: the displacement
+  // sits near the bound, not at half of it or below (the 13-bit grid kept 9.4e-5 of 1.5e-4).
+  const std::string note = Render(gltf, true, 1.5e-4).Note();
+  const size_t at = note.find("largest displacement ");
+  ASSERT_NE(at, std::string::npos) << note;
+  const double displacement = std::stod(note.substr(at + 21));
+  EXPECT_LE(displacement, 1.5e-4);
+  EXPECT_GT(displacement, 0.8 * 1.5e-4) << note;
   const Output impossible = Render(gltf, true, 1e-7);
   EXPECT_EQ(impossible.Type(impossible.Attribute("POSITION")), kGltfFloat);
   EXPECT_NE(impossible.Note().find("no grid of up to 16 bits keeps it within 1e-07"),

@@ -54,7 +54,7 @@ class GltfViewBytes {
   explicit GltfViewBytes(std::vector<std::string> views)
       : views_(std::make_shared<const std::vector<std::string>>(std::move(views))) {}
   const std::string& operator[](size_t view) const {
-    if (view >= views_->size()) return (*added_)[view - views_->size()];
+    if (added_ && view >= views_->size()) return (*added_)[view - views_->size()];
     if (changed_) {
       const auto found = changed_->find(view);
       if (found != changed_->end()) return found->second;

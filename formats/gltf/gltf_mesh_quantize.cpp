@@ -245,14 +245,17 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
   // Skin weights first: their error takes a share of the skinned positions' bound. A weight off
   // by dw moves a vertex by dw times the distance between where two of its joints carry it, taken
   // as at most the mesh's size (joints that bend a figure do not carry one vertex farther apart):
-  // a mesh's grid is held to the bound less its largest row sum (16-bit weights: ~2e-5).
+  // a mesh's grid is held to the bound less its largest row sum (16-bit weights: ~2e-5), which
+  // may take at most half of it.
   std::map<size_t, StoredWeights> weights;
   std::map<size_t, double> weight_share;  // mesh -> the largest row sum of its weights
   for (const auto& [a, use] : uses) {
     if (use.kinds.size() != 1 || *use.kinds.begin() != Use::kWeights) continue;
     const std::optional<FloatData> data = data_of(a);
     std::optional<StoredWeights> stored =
-        data ? StoreWeights(*data, options.mesh_skin_weight) : std::nullopt;
+        data ? StoreWeights(
+                   *data, std::min(options.mesh_skin_weight, 0.5 * options.mesh_position_fraction))
+             : std::nullopt;
     if (!stored) continue;
     for (const size_t m : use.meshes) {
       weight_share[m] = std::max(weight_share[m], stored->row_sum);

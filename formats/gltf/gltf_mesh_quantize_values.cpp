@@ -152,14 +152,14 @@ std::optional<StoredWeights> StoreWeights(const FloatData& data, double bound) {
     StoredWeights out;
     out.stored = NormalizeWeights(data, bytes);
     out.error = LargestDifference(data.values, out.stored.decoded);
-    if (out.error > bound) continue;
     for (size_t e = 0; e < data.count; ++e) {
       double sum = 0;
-      for (size_t c = 0; c < 4; ++c)
+      for (size_t c = 0; c < 4; ++c) {
         sum += std::abs(data.values[e * 4 + c] - out.stored.decoded[e * 4 + c]);
+      }
       out.row_sum = std::max(out.row_sum, sum);
     }
-    return out;
+    if (out.row_sum <= bound) return out;
   }
   return std::nullopt;
 }

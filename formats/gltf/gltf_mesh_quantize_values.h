@@ -81,10 +81,11 @@ IntegerData Normalize(const FloatData& data, int component_type) {
 // rounded up), as glTF 2.0 §3.7.3.3 asks of them (the validator checks it).
 IntegerData NormalizeWeights(const FloatData& data, bool bytes);
 
-// Skin weights (WEIGHTS_0) as stored: normalized 8-bit when every weight stays within `bound`,
-// else 16-bit when that does; and the largest sum of one vertex's weight errors, which moves a
-// skinned vertex by that share of the distance between where its joints carry it (counted in its
-// positions' budget, QuantizeMeshes).
+// Skin weights (WEIGHTS_0) as stored: normalized 8-bit when the errors of each vertex's weights
+// add up to at most `bound`, else 16-bit when they do; the error of one weight and that largest
+// sum, which moves a skinned vertex by that share of the distance between where its joints carry
+// it (counted in its positions' budget, QuantizeMeshes). Review of 1ff69b8: weights each within
+// the bound of k/255 took 8 bits while their sum was 3.6 times the bound.
 struct StoredWeights {
   IntegerData stored;
   double error = 0;    // the largest error of one weight

@@ -1,7 +1,8 @@
 // --compress-meshes (docs/formats/gltf.md, "Compact output"): a bufferView that several accessors
 // share one after the other (COLLADA2GLTF puts every mesh's normals and positions in one view,
 // khronos_BoxAnimated: 4 accessors; three.js's exporter of old, positions and normals of a mesh)
-// split so that each of them lies alone in a view of its own bytes. The mesh passes
+// split so that each of them a mesh uses lies alone in a view of its own bytes (the others stay
+// in the view, packed). The mesh passes
 // (gltf_mesh_weld.h, gltf_mesh_quantize.h) rewrite only an accessor that is alone in its view:
 // this lets them. Lossless: every accessor reads the same values; only the views change.
 //
@@ -23,7 +24,7 @@ struct ViewSplit {
   // The source with the views split (its other lists and bytes shared); nullopt when none was.
   std::optional<GltfDocument> document;
   size_t views = 0;      // source views split
-  size_t accessors = 0;  // accessors now alone in their view, of those views
+  size_t accessors = 0;  // mesh accessors now alone in their view, of those views
 
   // One line for the user: what was split, and why.
   std::string Summary() const;

@@ -59,9 +59,10 @@ struct GltfCompression {
   double mesh_normal_degrees = 0.5;  // normals and tangents: the angle they may turn
   double mesh_texcoord = 1e-5;       // texture coordinates: 16-bit, within 7.7e-6
   double mesh_color = 0.002;         // vertex colours: 8-bit (within 1/510) when that fits
-  // Skin weights (WEIGHTS_0): 8-bit only where every weight stays this close, else 16-bit (within
-  // 1/65535). A weight's error moves a vertex by that share of the distance between where two
-  // joints put it, so the bound stays near the position bound's scale.
+  // Skin weights (WEIGHTS_0): 8-bit only where each vertex's weight errors add up to at most this
+  // (and half the position fraction), else 16-bit when they do. A weight's error moves a vertex
+  // by that share of the distance between where two joints put it, so the bound stays near the
+  // position bound's scale.
   double mesh_skin_weight = 1e-4;
   // The most the encoding may add to any value: a tenth of the --reduce defaults (reduce.h), so
   // --reduce --compress stays within --reduce's tolerances (the pipeline gives --reduce the rest).

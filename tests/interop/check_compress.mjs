@@ -305,7 +305,7 @@ function playAt(mixer, clip, t) {
 // holds the dequantization (nodes past the plain file's count, gltf_mesh_dequantize.h): so glTF
 // nodes pair by index (a new child with none), drawn primitives by (the node that draws them, a
 // new child standing for its parent; mesh; primitive), and a primitive that is no node's object
-// (a multi-primitive mesh's) is a `nodes` pair too; the other objects (the scene root, cameras)
+// (a multi-primitive mesh's) is a `nodes` pair too; the objects above every node (the scene root)
 // pair in traversal order.
 function pairObjects(gltfA, gltfB) {
   const countA = (gltfA.parser.json.nodes ?? []).length;
@@ -316,6 +316,13 @@ function pairObjects(gltfA, gltfB) {
   const collect = (gltf, compressed) => {
     const association = (object) => gltf.parser.associations.get(object) ?? {};
     const out = { nodes: new Map(), meshes: new Map(), rest: [], extra: 0 };
+    // (An object under a node's object that is none itself, a camera or a multi-primitive mesh's
+    // group, moves with that node; when the node hands its mesh to a new child it may become the
+    // node's object itself: only what lies above every node is paired in order.)
+    const underNode = (object) => {
+      for (let o = object.parent; o; o = o.parent) if (association(o).nodes !== undefined) return true;
+      return false;
+    };
     gltf.root.traverse((object) => {
       const node = association(object).nodes;
       const added = compressed && node !== undefined && node >= countA;
@@ -327,7 +334,7 @@ function pairObjects(gltfA, gltfB) {
         while (compressed && drawing !== undefined && drawing >= countA) drawing = parentB.get(drawing);
         const { meshes: mesh, primitives: primitive } = association(object);
         out.meshes.set(`node ${drawing} mesh ${mesh} primitive ${primitive ?? 0}`, [object, node !== undefined]);
-      } else if (node === undefined) {
+      } else if (node === undefined && !underNode(object)) {
         out.rest.push(object);
       }
     });

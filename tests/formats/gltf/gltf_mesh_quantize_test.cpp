@@ -510,6 +510,49 @@ TEST(GltfMeshQuantizeTest, SkinWeightsKeepTheirSumAndJointsTheirNumbers) {
   EXPECT_EQ(exact.Element(exact.Attribute("WEIGHTS_0"), 3), (std::vector<double>{1, 0, 0, 0}));
 }
 
+// Review of 1ff69b8, two outputs wrong with exit 0:
+// - a skinned node's mesh with a primitive lacking JOINTS_0/WEIGHTS_0, which three.js draws
+//   unskinned with the node's transform: the grid in the inverse bind matrices misplaced it;
+// - weights each within the bound of a k/255 value took 8 bits while a vertex's errors added up
+//   to 3.6 times the bound (a vertex between joints moving apart left the position bound).
+TEST(GltfMeshQuantizeTest, ReviewCasesOfSkinnedMeshes) {
+  GltfFixture partly = SkinnedFixture();
+  json& primitives = partly.document()["meshes"][0]["primitives"];
+  json bare = primitives[0];
+  bare["attributes"].erase("JOINTS_0");
+  bare["attributes"].erase("WEIGHTS_0");
+  primitives.push_back(bare);
+  const Output kept = Render(partly, true);
+  EXPECT_EQ(kept.Type(kept.Attribute("POSITION")), kGltfFloat);
+  EXPECT_NE(kept.Note().find("skinned, but a primitive lacks JOINTS_0 or WEIGHTS_0"),
+            std::string::npos)
+      << kept.Note();
+
+  GltfFixture near = SkinnedFixture();
+  near.document()["skins"][0]["joints"] = {0, 1};
+  near.document()["nodes"].push_back({{"name", "bone"}});
+  near.document()["nodes"][0]["children"] = {2};
+  std::vector<float> weights;
+  std::vector<uint8_t> joints;
+  for (size_t i = 0; i < kVertices; ++i) {
+    // 100/255 + 9e-5 and 155/255 - 9e-5: each 9e-5 off an 8-bit code, 1.8e-4 for the vertex
+    weights.insert(weights.end(), {100.0f / 255 + 9e-5f, 155.0f / 255 - 9e-5f, 0, 0});
+    joints.insert(joints.end(), {0, 1, 0, 0});
+  }
+  json& attributes = near.document()["meshes"][0]["primitives"][0]["attributes"];
+  attributes["WEIGHTS_0"] = near.AddAccessor({{"bufferView", near.AddView(weights)},
+                                              {"componentType", kGltfFloat},
+                                              {"count", kVertices},
+                                              {"type", "VEC4"}});
+  attributes["JOINTS_0"] = near.AddAccessor({{"bufferView", near.AddView(joints)},
+                                             {"componentType", kGltfUnsignedByte},
+                                             {"count", kVertices},
+                                             {"type", "VEC4"}});
+  const Output sixteen = Render(near, true);
+  EXPECT_EQ(sixteen.Type(sixteen.Attribute("WEIGHTS_0")), kGltfUnsignedShort) << sixteen.Note();
+  EXPECT_EQ(sixteen.Type(sixteen.Attribute("POSITION")), kGltfUnsignedShort) << sixteen.Note();
+}
+
 // An accessor shared with a use we do not quantize (here a second mesh's POSITION) is left as it
 // is, and so is the view another accessor also reads.
 TEST(GltfMeshQuantizeTest, SharedDataIsLeftAsItIs) {

@@ -261,12 +261,18 @@ function angleDeg(a, b) {
 function scaleRatio(a, b) {
   return Math.max(...a.map((value, i) => (Math.abs(value) >= 1e-3 ? Math.abs(b[i] / value - 1) : Math.abs(b[i] - value) / 1e-3)));
 }
-// The scale three.js's composed local matrix really has: column lengths against the object's scale.
-function matrixScaleError(object) {
+// The scale three.js's composed local matrix really has (its column lengths: a quaternion that is
+// not unit, which three.js composes as written, scales too).
+function matrixColumns(object) {
   object.updateMatrix();
   const e = object.matrix.elements;
-  const columns = [0, 4, 8].map((c) => Math.hypot(e[c], e[c + 1], e[c + 2]));
-  return scaleRatio(object.scale.toArray(), columns);
+  return [0, 4, 8].map((c) => Math.hypot(e[c], e[c + 1], e[c + 2]));
+}
+// Against the plain object's (an input's own non-unit quaternion scales both alike), or for a node
+// holding a dequantization against its own scale.
+function matrixScaleError(plainObject, compressedObject, dequantized) {
+  return dequantized ? scaleRatio(compressedObject.scale.toArray(), matrixColumns(compressedObject))
+    : scaleRatio(matrixColumns(plainObject), matrixColumns(compressedObject));
 }
 // `dequantized`: the node holds its mesh's dequantization (--quantized-meshes), so its position
 // and scale legitimately differ from the plain file's (the vertices are compared instead).
@@ -276,7 +282,7 @@ function compare(where, plainObject, compressedObject, dequantized = false) {
     translation: plainObject.position.distanceTo(compressedObject.position),
     scale: scaleRatio(plainObject.scale.toArray(), compressedObject.scale.toArray()),
     weight: 0,
-    matrixScale: matrixScaleError(compressedObject),
+    matrixScale: matrixScaleError(plainObject, compressedObject, dequantized),
   };
   const a = plainObject.morphTargetInfluences ?? [];
   const b = compressedObject.morphTargetInfluences ?? [];

@@ -159,6 +159,22 @@ add_test(NAME ${t}.make
 set_tests_properties(${t}.make PROPERTIES FIXTURES_SETUP ${t}.make LABELS interop)
 interop_compress(cube-blend-quantized glb "${layout_gltf}" --quantized-meshes)
 set_tests_properties(${t}.plain.convert ${t}.compressed.convert PROPERTIES FIXTURES_REQUIRED ${t}.make)
+# Meshes on nodes that cannot take the dequantization (make_child_node_fixture.mjs: a two-primitive
+# mesh on an animated node with a camera and a child, a joint's mesh, a non-unit rotation, and a
+# skinned mesh under a moved node): each node hands its mesh to a new child node; three.js must
+# draw every vertex where the plain output does, through the animation, and a too-tight bound
+# must fail.
+set(t interop.compress.child-nodes-quantized)
+set(child_gltf "${interop_out}/../out-compress/child-nodes.gltf")
+add_test(NAME ${t}.make
+         COMMAND ${NODE_EXECUTABLE} ${CMAKE_CURRENT_SOURCE_DIR}/make_child_node_fixture.mjs "${child_gltf}")
+set_tests_properties(${t}.make PROPERTIES FIXTURES_SETUP ${t}.make LABELS interop)
+interop_compress(child-nodes-quantized glb "${child_gltf}" --quantized-meshes)
+set_tests_properties(${t}.plain.convert ${t}.compressed.convert PROPERTIES FIXTURES_REQUIRED ${t}.make)
+interop_expect_failure(${t}.detects-tight-bound "${t}.plain;${t}.compressed" ${compress_check}
+                       --plain ../out-compress/child-nodes-quantized.plain.glb
+                       --compressed ../out-compress/child-nodes-quantized.glb --quantized-meshes
+                       --mesh-tolerance 1e-9)
 set(COMPRESS_EXTRA_ARGS "")
 
 # --drop-unused-attributes (with --reduce --compress-meshes): the meshes lose the TEXCOORD_n no

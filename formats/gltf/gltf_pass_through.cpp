@@ -63,6 +63,45 @@ json QuantizedViewDefinition(json definition, size_t view, const MeshQuantizatio
   return definition;
 }
 
+// Whether `value` is an array of exactly these numbers.
+bool NumbersEqual(const json& value, std::initializer_list<double> numbers) {
+  if (!value.is_array() || value.size() != numbers.size()) return false;
+  auto number = numbers.begin();
+  for (const json& x : value) {
+    if (!x.is_number() || x.get<double>() != *number++) return false;
+  }
+  return true;
+}
+
+// PassThroughMeshes::drop_default_members for one element of `key` (nodes or meshes); true when
+// it changed it.
+bool DropDefaultMembers(const std::string& key, json& element) {
+  if (!element.is_object()) return false;
+  bool changed = false;
+  const auto drop = [&](json& object, const char* member, std::initializer_list<double> value) {
+    const auto found = object.find(member);
+    if (found == object.end() || !NumbersEqual(*found, value)) return;
+    object.erase(found);
+    changed = true;
+  };
+  if (key == "nodes") {
+    drop(element, "translation", {0, 0, 0});
+    drop(element, "rotation", {0, 0, 0, 1});
+    drop(element, "scale", {1, 1, 1});
+    drop(element, "matrix", {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1});
+  } else if (key == "meshes") {
+    changed = RewriteMeshPrimitives(element, [](json& primitive) {
+      const auto mode = primitive.is_object() ? primitive.find("mode") : primitive.end();
+      if (mode == primitive.end() || !mode->is_number_integer() || mode->get<int64_t>() != 4) {
+        return false;
+      }
+      primitive.erase(mode);
+      return true;
+    });
+  }
+  return changed;
+}
+
 void EraseExtension(GltfOutputJson& document, const char* list, const std::string& name) {
   const json* names = document.Find(list);
   if (!names || !names->is_array()) return;
@@ -298,8 +337,9 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
           list->key() == "images" ? source.external_images->find(i) : source.external_images->end();
       const bool embed = image != source.external_images->end() && !image->second.empty();
       const bool welded = meshes && weld.HasMesh(i);
+      const bool defaults = mesh_options.drop_default_members && (nodes || meshes);
       if (!renumber && !embed && !(nodes && (edit_node || !quantized.meshes.empty())) &&
-          !(meshes && meshopt) && !welded) {
+          !(meshes && meshopt) && !welded && !defaults) {
         text.AppendText(list->Text(i));
         continue;
       }
@@ -315,6 +355,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
         CollectIndexAccessors(element, index_accessors, triangle_lists, other_lists);
       if (nodes && edit_node) changed = edit_node(i, element) || changed;
       if (nodes) changed = quantized.EditNode(i, element) || changed;
+      if (defaults) changed = DropDefaultMembers(key, element) || changed;
       if (embed) {
         embedded.emplace_back(i, &image->second);
         const std::string mime = MimeTypeOf(element.value("uri", ""), image->second);
@@ -361,6 +402,14 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
           accessor[it.key()] = it.value();  // a bufferView here is a source index
         }
       }
+    }
+    if (mesh_options.drop_default_members) {
+      const auto offset = accessor.find("byteOffset");
+      if (offset != accessor.end() && offset->is_number() && offset->get<double>() == 0) {
+        accessor.erase(offset);
+      }
+      const auto normalized = accessor.find("normalized");
+      if (normalized != accessor.end() && *normalized == false) accessor.erase(normalized);
     }
     ForEachAccessorView(accessor, [&](json& reference) { Renumber(reference, view_map); });
     builder.AddAccessorDefinition(accessor);

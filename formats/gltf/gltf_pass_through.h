@@ -73,6 +73,10 @@ struct PassThroughMeshes {
   // Accessors --drop-unused-attributes took out of the meshes (gltf_prune_attributes.h): left out
   // with their views when nothing else refers to them.
   std::set<size_t> dropped_accessors;
+  // --compress: members equal to glTF's defaults left out of nodes (translation, rotation, scale,
+  // matrix), primitives (mode 4) and accessors (byteOffset 0, normalized false). Lossless: a
+  // reader takes the default where the member is absent (glTF 2.0 §5).
+  bool drop_default_members = false;
 };
 GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
                                             Diagnostics* diagnostics, bool meshopt = false,

@@ -489,6 +489,7 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
     PassThroughMeshes meshes;
     meshes.dropped_accessors = prune.accessors;
     meshes.index = compression && compression->index_meshes;
+    meshes.drop_default_members = compression.has_value();
     if (compression && compression->quantize_meshes) {
       meshes.quantize = &*compression;
       meshes.transform_animated = TransformAnimatedNodes(asset);

@@ -553,6 +553,34 @@ TEST(GltfMeshQuantizeTest, ReviewCasesOfSkinnedMeshes) {
   EXPECT_EQ(sixteen.Type(sixteen.Attribute("POSITION")), kGltfUnsignedShort) << sixteen.Note();
 }
 
+// --compress leaves out the members equal to glTF's defaults (lossless: a reader takes the default
+// where one is absent); the plain output keeps the source's as they are.
+TEST(GltfMeshQuantizeTest, CompressLeavesOutDefaultMembers) {
+  GltfFixture gltf = ShapeFixture();
+  json& document = gltf.document();
+  document["nodes"][0]["rotation"] = {0, 0, 0, 1};
+  document["nodes"][0]["scale"] = {1, 1, 1};
+  document["nodes"][0]["translation"] = {0, 0, 0.5};  // not the default: kept
+  document["meshes"][0]["primitives"][0]["mode"] = 4;
+  document["accessors"][0]["byteOffset"] = 0;
+  document["accessors"][0]["normalized"] = false;
+  const Asset source = ReadGltf(gltf.Glb(), ReadOptions{});
+  Diagnostics notes;
+  const json plain = JsonOfGlb(RenderAsset(source, *FindFormat("glb"), ConvertOptions{}, &notes));
+  EXPECT_EQ(plain["nodes"][0]["scale"], json::array({1, 1, 1}));
+  EXPECT_EQ(plain["meshes"][0]["primitives"][0]["mode"], 4);
+  const Output compressed = Render(gltf, false);
+  const json& root = compressed.document["nodes"][0];
+  EXPECT_FALSE(root.contains("rotation"));
+  EXPECT_FALSE(root.contains("scale"));
+  EXPECT_EQ(root["translation"], json::array({0, 0, 0.5}));
+  EXPECT_FALSE(compressed.document["meshes"][0]["primitives"][0].contains("mode"));
+  for (const json& accessor : compressed.document["accessors"]) {
+    EXPECT_NE(accessor.value("byteOffset", 1), 0) << accessor;
+    EXPECT_NE(accessor.value("normalized", true), false) << accessor;
+  }
+}
+
 // An accessor shared with a use we do not quantize (here a second mesh's POSITION) is left as it
 // is, and so is the view another accessor also reads.
 TEST(GltfMeshQuantizeTest, SharedDataIsLeftAsItIs) {

@@ -129,6 +129,12 @@ fuzz_one() {
     local runs done_line cpu=""
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     done_line=$(sed -n 's/^#[0-9]*[[:space:]]*\(DONE\|INTERRUPTED\)[[:space:]]*//p' "$log")
+    # An interrupted libFuzzer 14 prints no DONE line, only "run interrupted": its last status
+    # line's coverage and corpus then.
+    if [ -z "$done_line" ]; then
+      done_line=$(grep -E '^#[0-9]+[[:space:]]' "$log" | tail -n 1 |
+        sed -E 's/^#[0-9]+[[:space:]]+[A-Za-z]+[[:space:]]+//; s/[[:space:]]+(lim|exec\/s):.*//')
+    fi
     if [ "${FUZZ_CPU:-0}" = 1 ]; then cpu=" of CPU time"; fi
     echo "fuzz: $id: clean, ${runs:-?} runs in $seconds s$cpu ($done_line)"
   else

@@ -247,11 +247,12 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
   // as at most the mesh's size (joints that bend a figure do not carry one vertex farther apart):
   // a mesh's grid is held to the bound less its largest row sum (16-bit weights: ~2e-5), which
   // may take at most half of it.
-  std::map<size_t, StoredWeights> weights;
+  // (Each accessor's layout is kept, its values dropped: the loop below needs no second read.)
+  std::map<size_t, std::pair<FloatData, StoredWeights>> weights;
   std::map<size_t, double> weight_share;  // mesh -> the largest row sum of its weights
   for (const auto& [a, use] : uses) {
     if (use.kinds.size() != 1 || *use.kinds.begin() != Use::kWeights) continue;
-    const std::optional<FloatData> data = data_of(a);
+    std::optional<FloatData> data = data_of(a);
     std::optional<StoredWeights> stored =
         data ? StoreWeights(
                    *data, std::min(options.mesh_skin_weight, 0.5 * options.mesh_position_fraction))
@@ -260,7 +261,8 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
     for (const size_t m : use.meshes) {
       weight_share[m] = std::max(weight_share[m], stored->row_sum);
     }
-    weights.emplace(a, std::move(*stored));
+    data->values = {};
+    weights.emplace(a, std::make_pair(std::move(*data), std::move(*stored)));
   }
   // Positions, mesh by mesh.
   const std::map<size_t, DequantizationPlace> places =
@@ -414,8 +416,11 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
     if (out.accessors.count(a) || use.kinds.size() != 1) continue;
     const Use kind = *use.kinds.begin();
     if (kind == Use::kPosition || kind == Use::kDeltaPosition || kind == Use::kOther) continue;
+    const auto weight = weights.find(a);
+    if (kind == Use::kWeights && weight == weights.end()) continue;
     std::optional<FloatData> data =
-        data_of(a, kind == Use::kJoints ? kGltfUnsignedShort : kGltfFloat);
+        kind == Use::kWeights ? std::move(weight->second.first)
+                              : data_of(a, kind == Use::kJoints ? kGltfUnsignedShort : kGltfFloat);
     if (!data) continue;
     const json accessor = source.lists.accessors->At(a);
     const bool bounds = accessor.contains("min") || accessor.contains("max");
@@ -481,8 +486,8 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
       }
       counter = &out.delta_accessors;
       worst = &out.delta_error;
-    } else if (kind == Use::kWeights && weights.count(a)) {
-      StoredWeights& stored_weights = weights.at(a);
+    } else if (kind == Use::kWeights) {
+      StoredWeights& stored_weights = weight->second.second;
       error = stored_weights.error;
       max_code = stored_weights.stored.component_type == kGltfUnsignedByte ? 255 : 65535;
       stored = std::move(stored_weights.stored);

@@ -17,11 +17,12 @@ namespace {
 
 using nlohmann::json;
 
-// One accessor's bytes within its view.
+// One accessor's bytes within its view, and its definition (parsed once).
 struct Piece {
   size_t accessor = 0;
   size_t offset = 0;
   size_t length = 0;
+  json definition;
 };
 
 // The accessors any mesh primitive refers to (attributes, morph targets, indices).
@@ -44,7 +45,7 @@ std::vector<bool> MeshAccessors(const GltfDocument& source, size_t accessor_coun
 
 // The piece of accessor `a` of a view `view_bytes` long whose byteStride is `stride` (0 when it has
 // none); nullopt when it is no packed run of whole elements within the view.
-std::optional<Piece> PieceOf(const json& accessor, size_t a, size_t stride, size_t view_bytes) {
+std::optional<Piece> PieceOf(json accessor, size_t a, size_t stride, size_t view_bytes) {
   const json* component_type = Find(accessor, "componentType");
   const size_t components = VectorComponents(accessor.value("type", json()));
   // (an integer beyond int's range is no component type, not one truncated into it)
@@ -61,7 +62,7 @@ std::optional<Piece> PieceOf(const json& accessor, size_t a, size_t stride, size
       !FitsIn(view_bytes, *offset, element, *count, element)) {
     return std::nullopt;
   }
-  return Piece{a, *offset, *count * element};
+  return Piece{a, *offset, *count * element, std::move(accessor)};
 }
 
 }  // namespace
@@ -122,12 +123,12 @@ ViewSplit SplitSharedViews(const GltfDocument& source) {
       pieces.push_back(*piece);
     }
     if (pieces.size() != list.size()) continue;
-    std::vector<Piece> by_offset = pieces;
-    std::sort(by_offset.begin(), by_offset.end(),
-              [](const Piece& x, const Piece& y) { return x.offset < y.offset; });
+    std::vector<std::pair<size_t, size_t>> extents;  // (offset, length), sorted
+    for (const Piece& piece : pieces) extents.emplace_back(piece.offset, piece.length);
+    std::sort(extents.begin(), extents.end());
     bool overlap = false;
-    for (size_t k = 1; k < by_offset.size(); ++k) {
-      overlap = overlap || by_offset[k].offset < by_offset[k - 1].offset + by_offset[k - 1].length;
+    for (size_t k = 1; k < extents.size(); ++k) {
+      overlap = overlap || extents[k].first < extents[k - 1].first + extents[k - 1].second;
     }
     if (overlap) continue;
     // Each accessor a mesh uses takes a view of its own bytes (new views after the source's, in
@@ -141,8 +142,8 @@ ViewSplit SplitSharedViews(const GltfDocument& source) {
     const bool others = std::any_of(pieces.begin(), pieces.end(), [&](const Piece& piece) {
       return !mesh_accessor[piece.accessor];
     });
-    for (const Piece& piece : pieces) {
-      json accessor = accessors->At(piece.accessor);
+    for (Piece& piece : pieces) {
+      json accessor = std::move(piece.definition);
       if (!mesh_accessor[piece.accessor]) {
         kept.append((4 - kept.size() % 4) % 4, '\0');
         if (kept.empty()) {

@@ -37,6 +37,7 @@ int RunBake(const std::vector<std::string>& args) {
   ApplyBakeOptions(values, GivenIn(map), &options);
 
   const std::string input = map["input"].as<std::string>();
+  PrepareHeapForInputs({input});
   P5BakeReport report;
   PrintingDiagnostics(report.diagnostics, [&] { BakeP5File(input, output, options, &report); });
   spdlog::info("{}: clip '{}', node '{}': {} frames of {} vertices -> {}", input, report.clip,

@@ -38,6 +38,7 @@ int RunConvert(const std::vector<std::string>& args) {
   ApplyConvertOptions(values, map, &options);
 
   const std::string input_path = map["input"].as<std::string>();
+  PrepareHeapForInputs({input_path});
   ConvertReport report;
   PrintingDiagnostics(report.diagnostics,
                       [&] { ConvertFile(input_path, output, options, &report); });

@@ -74,6 +74,7 @@ int RunDiff(const std::vector<std::string>& args) {
     ThrowUsage(fmt::format("diff needs two inputs; usage: {}", kUsage));
   }
   const auto inputs = map["inputs"].as<std::vector<std::string>>();
+  PrepareHeapForInputs(inputs);
   ConvertOptions options;
   ApplyInputOptions(input, map, &options);
   DiffOptions diff_options;

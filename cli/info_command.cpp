@@ -32,6 +32,7 @@ int RunInfo(const std::vector<std::string>& args) {
   ConvertOptions options;
   ApplyInputOptions(input, map, &options);
   const std::string path = map["input"].as<std::string>();
+  PrepareHeapForInputs({path});
   Diagnostics diagnostics;
   LoadedAsset loaded;
   PrintingDiagnostics(diagnostics,

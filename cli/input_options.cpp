@@ -1,10 +1,12 @@
 #include "cli/input_options.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <iostream>
 
 #include "animconv/error.h"
+#include "libconvert/memory.h"
 
 namespace animconv::cli {
 GivenOptions GivenIn(const po::variables_map& map) {
@@ -86,6 +88,26 @@ bool ParseCommandLine(const std::vector<std::string>& args, const char* usage,
     ThrowUsage(fmt::format("missing {}; usage: {}", positional_name, usage));
   }
   return true;
+}
+
+// Below this the default heap is as fast (the job is a few milliseconds either way).
+constexpr uint64_t kLargeInputBytes = uint64_t{8} << 20;
+// Address space to map with huge pages, per input byte: a job peaks at 3 x (input + output) at
+// most (docs/reliability.md), and an output can be a few times its input. Untouched address
+// space costs nothing.
+constexpr uint64_t kHeapBytesPerInputByte = 8;
+
+void PrepareHeapForInputs(const std::vector<std::string>& paths) {
+  uint64_t total = 0;
+  for (const std::string& path : paths) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
+      total += static_cast<uint64_t>(info.st_size);
+    }
+  }
+  if (total >= kLargeInputBytes) {
+    PrepareHeapForLargeJob(static_cast<size_t>(total * kHeapBytesPerInputByte));
+  }
 }
 
 }  // namespace animconv::cli

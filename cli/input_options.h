@@ -32,6 +32,11 @@ po::options_description InputOptions(InputOptionValues* values, bool writes = fa
 void ApplyInputOptions(const InputOptionValues& values, const po::variables_map& map,
                        ConvertOptions* options);
 
+// Before a command loads `paths` (the files it reads whole): when they are large, sets up this
+// process's heap for them (animconv::PrepareHeapForLargeJob; docs/performance.md). A name that
+// is not a readable file is left to the command to report.
+void PrepareHeapForInputs(const std::vector<std::string>& paths);
+
 // Parses `args` with a positional INPUT; prints help and returns false for --help.
 bool ParseCommandLine(const std::vector<std::string>& args, const char* usage,
                       const po::options_description& visible, const std::string& positional_name,

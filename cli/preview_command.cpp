@@ -78,6 +78,7 @@ int RunPreview(const std::vector<std::string>& args) {
   options.convert.to = to;
 
   const std::string input_path = map["input"].as<std::string>();
+  PrepareHeapForInputs({input_path});
   const std::string viewer_template = ReadFile(FindViewer(viewer));
   PreviewReport report;
   PrintingDiagnostics(report.convert.diagnostics,

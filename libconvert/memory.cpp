@@ -1,9 +1,15 @@
 #include "libconvert/memory.h"
 
 #include <sys/mman.h>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdlib>
+#include <limits>
 
 namespace animconv {
 
@@ -22,15 +28,47 @@ void PrefaultForWriting(void* data, size_t bytes) {
 #endif
 }
 
-void AdviseHugePages(void* data, size_t bytes) {
+bool AdviseHugePages(void* data, size_t bytes) {
 #ifdef MADV_HUGEPAGE
   constexpr uintptr_t kHugePage = uintptr_t{2} << 20;
   const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHugePage - 1) & ~(kHugePage - 1);
   const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHugePage - 1);
-  if (end > begin) ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE);
+  return end > begin && ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0;
 #else
   (void)data;
   (void)bytes;
+  return false;
+#endif
+}
+
+bool PrepareHeapForLargeJob(size_t expected_bytes) {
+#if defined(__GLIBC__) && defined(M_ARENA_MAX) && defined(MADV_HUGEPAGE)
+  // Worker threads would otherwise get arenas of their own, fresh mappings without huge pages.
+  ::mallopt(M_ARENA_MAX, 1);
+  // No block gets a mapping of its own: such a block is unmapped when freed, and the next one
+  // faults its pages in again. (When the heap cannot grow, glibc still maps, whatever this says.)
+  ::mallopt(M_MMAP_MAX, 0);
+  // Freed memory stays in the heap for the next block.
+  ::mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+  if (expected_bytes == 0) return false;
+  // Grow the heap by `expected_bytes` now, in one step, so that the growth can be advised: glibc
+  // pads a growth of its heap's top by M_TOP_PAD, and the block freed again stays as free top.
+  // Only address space until touched.
+  constexpr size_t kPadLimit = static_cast<size_t>(std::numeric_limits<int>::max());
+  const size_t pad = expected_bytes < kPadLimit ? expected_bytes : kPadLimit;
+  char* const before = static_cast<char*>(::sbrk(0));
+  ::mallopt(M_TOP_PAD, static_cast<int>(pad));
+  // Larger than the free top (keepcost), so that the heap has to grow; volatile: a malloc freed
+  // at once is otherwise left out by the optimiser.
+  void* volatile block = std::malloc(::mallinfo2().keepcost + (size_t{1} << 20));
+  std::free(block);
+  ::mallopt(M_TOP_PAD, 128 << 10);  // glibc's default for later growth
+  char* const after = static_cast<char*>(::sbrk(0));
+  if (before == reinterpret_cast<char*>(-1) || after <= before) return false;
+  return AdviseHugePages(before, static_cast<size_t>(after - before));
+#else
+  (void)expected_bytes;
+  return false;
 #endif
 }
 

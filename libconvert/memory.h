@@ -12,6 +12,20 @@ void PrefaultForWriting(void* data, size_t bytes);
 // Asks for transparent huge pages on the 2 MiB-aligned part of [data, data + bytes), for a large
 // buffer about to be filled front to back (a writer's output): one fault per 2 MiB instead of
 // per 4 KiB. Only a hint: does nothing where the kernel lacks MADV_HUGEPAGE or THP is off.
-void AdviseHugePages(void* data, size_t bytes);
+// Returns whether the kernel took the advice (false too when no aligned 2 MiB fits).
+bool AdviseHugePages(void* data, size_t bytes);
+
+// Sets up the C library's heap for one large job in this process (docs/performance.md, "Huge
+// pages for the whole heap"): every block, whatever its size and thread, comes from the one
+// heap; freed blocks stay there to be reused rather than being returned and faulted in again
+// (the 50 MB input read into memory becomes the output's text), and the next `expected_bytes`
+// of the heap are mapped with transparent huge pages, one fault per 2 MiB. On a VM each 4 KiB
+// fault of fresh memory was most of a large conversion's time.
+//
+// Process-wide and for a program's owner only: `animconv`'s main calls it before starting any
+// thread, the library never does (an embedder's allocator is its own). glibc only; elsewhere,
+// or where the heap cannot grow, it does nothing. Returns whether huge pages were asked for.
+// Only the heap's layout changes, never a result.
+bool PrepareHeapForLargeJob(size_t expected_bytes);
 
 }  // namespace animconv

@@ -16,10 +16,29 @@ void TextPieces::FlushGlue() {
   glue_.clear();
 }
 
+void TextPieces::PublishNew() {
+  if (sink_ == nullptr) return;
+  for (; published_ < order_.size(); ++published_) {
+    const std::string& text = texts_[order_[published_]];
+    if (!text.empty()) sink_->Publish(text);
+  }
+}
+
+void TextPieces::StreamTo(PieceSink* sink) {
+  sink_ = sink;
+  PublishNew();
+}
+
+void TextPieces::Flush() {
+  FlushGlue();
+  PublishNew();
+}
+
 void TextPieces::AppendKept(size_t kept) {
   FlushGlue();
   order_.push_back(kept);
   size_ += texts_[kept].size();
+  PublishNew();
 }
 
 std::vector<std::string_view> TextPieces::Pieces() {

@@ -481,7 +481,7 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
 }
 
 TextPieces RenderAssetPieces(Asset asset, const Format& format, const ConvertOptions& options,
-                             Diagnostics* diagnostics) {
+                             Diagnostics* diagnostics, PieceSink* sink) {
   if (options.write.gltf_compression && format.id != "gltf" && format.id != "glb" &&
       format.id != "vrma") {
     ThrowUsage(fmt::format("--compress is for gltf, glb and vrma output, not {}", format.id));
@@ -532,8 +532,14 @@ TextPieces RenderAssetPieces(Asset asset, const Format& format, const ConvertOpt
   }
   WriteOptions write = options.write;
   write.diagnostics = diagnostics;
-  return format.write_pieces ? format.write_pieces(asset, write)
-                             : TextPieces(format.write(asset, write));
+  write.piece_sink = sink;
+  TextPieces pieces = format.write_pieces ? format.write_pieces(asset, write)
+                                          : TextPieces(format.write(asset, write));
+  if (sink != nullptr) {
+    pieces.StreamTo(sink);  // what the writer did not publish itself
+    pieces.Flush();
+  }
+  return pieces;
 }
 
 std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options,
@@ -557,10 +563,14 @@ void ConvertFile(const std::string& input, const std::string& output, const Conv
   }
   // Resolve the writer before reading so a bad output name fails fast.
   report->output_format = &DetectOutputFormat(output, options.to);
-  TextPieces bytes = ConvertLoadedAssetPieces(LoadAsset(input, options, &report->diagnostics),
-                                              input, options, report);
-  WriteFileAtomic(output, bytes.Pieces());
-  report->output_bytes = bytes.size();
+  LoadedAsset loaded = LoadAsset(input, options, &report->diagnostics);
+  // Written while it is made (docs/performance.md, "Writing while formatting"); the pieces live
+  // in `bytes` until the file is in place.
+  std::optional<TextPieces> bytes;
+  WriteFileAtomicStreamed(output, [&](PieceSink& sink) {
+    bytes.emplace(ConvertLoadedAssetPieces(std::move(loaded), input, options, report, &sink));
+  });
+  report->output_bytes = bytes->size();
 }
 
 std::string ConvertLoadedAsset(LoadedAsset loaded, const std::string& input,
@@ -569,7 +579,8 @@ std::string ConvertLoadedAsset(LoadedAsset loaded, const std::string& input,
 }
 
 TextPieces ConvertLoadedAssetPieces(LoadedAsset loaded, const std::string& input,
-                                    const ConvertOptions& options, ConvertReport* report) {
+                                    const ConvertOptions& options, ConvertReport* report,
+                                    PieceSink* sink) {
   report->input_format = loaded.format;
   report->input_bytes = loaded.input_bytes;
   if (options.clip) SelectClip(loaded.asset, *options.clip);
@@ -580,8 +591,8 @@ TextPieces ConvertLoadedAssetPieces(LoadedAsset loaded, const std::string& input
   CheckCoverage(coverage, prepared, *report->output_format, options, steps, input,
                 &report->diagnostics);
   ReduceStep(prepared, *report->output_format, options, steps.retargeted, &report->diagnostics);
-  TextPieces bytes =
-      RenderAssetPieces(std::move(prepared), *report->output_format, options, &report->diagnostics);
+  TextPieces bytes = RenderAssetPieces(std::move(prepared), *report->output_format, options,
+                                       &report->diagnostics, sink);
   report->output_bytes = bytes.size();
   return bytes;
 }

@@ -5,13 +5,13 @@
 #include <cstring>
 #include <exception>
 #include <optional>
+#include <stdexcept>
 
 #include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
 #include "formats/common/number_parse.h"
 #include "formats/common/source_name.h"
 #include "formats/csv/unity_csv.h"
-#include "libconvert/memory.h"
 #include "libconvert/parallel.h"
 #include "libconvert/text.h"
 
@@ -175,57 +175,62 @@ bool IsZeroQuaternion(const double* xyzw) {
   return xyzw[0] == 0 && xyzw[1] == 0 && xyzw[2] == 0 && xyzw[3] == 0;
 }
 
-// The rows of one block of the file's lines, parsed into per-bone channels. A large file is cut
-// into blocks at line ends and parsed on every core (issue 18; docs/performance.md, "Against the
-// seed pipeline"); the blocks are then joined in order, so the result is the serial one.
+// The rows of one block of the file's lines. A large file is cut into blocks at line ends and
+// parsed on every core (issue 18; docs/performance.md, "Against the seed pipeline"). Every block
+// writes its keys straight into the final channels, from `first_key` on: the most keys the
+// blocks before it can hold, so the blocks never overlap. The gaps left where a block held fewer
+// (blank lines, 0,0,0,0 rows) are closed afterwards, in order, so the result is the serial one.
 struct RowBlock {
   std::string_view text;
   size_t first_line = 1;          // the 1-based line number of text's first line, for errors
-  std::vector<Channel> channels;  // times_seconds hold the row index within the block until joined
-  std::vector<size_t> zero_rows;
+  size_t capacity = 0;            // the most rows the block can hold (RowCapacity)
+  size_t first_key = 0;           // where its keys start in every channel: the capacities before it
+  std::vector<size_t> kept;       // keys written per bone; times hold the row within the block
+  std::vector<size_t> zero_rows;  // 0,0,0,0 rows skipped per bone
   size_t rows = 0;
   std::exception_ptr failure;
 };
 
-// Rows are parsed into a small row-major batch, then appended bone by bone: each channel gets
-// one contiguous run per batch instead of one append per row into ~100 interleaved streams
+// A row holds `columns` values of at least one character, with a separator between two, so it
+// takes at least 2 x columns - 1 bytes and its line end: this bounds the rows however many blank
+// lines the text has (and is the exact count for a file of short rows).
+size_t RowCapacity(std::string_view text, size_t columns) {
+  return std::min(CountLines(text), text.size() / (2 * columns) + 1);
+}
+
+// Rows are parsed into a small row-major batch, then written bone by bone: each channel gets
+// one contiguous run per batch instead of one write per row into ~100 interleaved streams
 // (51 value and 51 time arrays, all at the same offset in their pages), which measured about
-// 10 % slower on a 50 MB file (docs/performance.md). Bounded by the row estimate, so a long
+// 10 % slower on a 50 MB file (docs/performance.md). Bounded by the block's capacity, so a long
 // --bones list cannot make the batch outgrow the input.
-void ParseRowBlock(const RowParser& parser, size_t bone_count, size_t row_estimate,
-                   RowBlock* block) {
+void ParseRowBlock(const RowParser& parser, std::vector<Channel>& channels, RowBlock* block) {
+  const size_t bone_count = channels.size();
   const size_t columns = bone_count * 4;
-  if (block->channels.empty()) {
-    block->channels.resize(bone_count);
-    for (Channel& channel : block->channels) {
-      channel.times_seconds.reserve(row_estimate);
-      channel.values.reserve(row_estimate * 4);
-    }
-  }
+  block->kept.assign(bone_count, 0);
   block->zero_rows.assign(bone_count, 0);
   constexpr size_t kBatchRows = 32;
-  const size_t batch_rows = std::max<size_t>(1, std::min(kBatchRows, row_estimate));
+  const size_t batch_rows = std::max<size_t>(1, std::min(kBatchRows, block->capacity));
   std::vector<double> batch(batch_rows * columns);
   double batch_rows_index[kBatchRows];
-  double run[kBatchRows * 4];
-  double run_rows[kBatchRows];
   size_t batch_used = 0;
   const auto flush_batch = [&] {
     for (size_t b = 0; b < bone_count; ++b) {
+      Channel& channel = channels[b];
+      const size_t first = block->first_key + block->kept[b];
+      double* times = channel.times_seconds.data() + first;
+      double* values = channel.values.data() + first * 4;
       size_t kept = 0;
       for (size_t r = 0; r < batch_used; ++r) {
         const double* q = batch.data() + r * columns + b * 4;
         // Unity's exporter writes 0,0,0,0 where the avatar lacks the bone: missing, not a
         // rotation.
         if (IsZeroQuaternion(q)) continue;
-        std::memcpy(run + kept * 4, q, 4 * sizeof(double));
-        run_rows[kept] = batch_rows_index[r];
+        std::memcpy(values + kept * 4, q, 4 * sizeof(double));
+        times[kept] = batch_rows_index[r];
         ++kept;
       }
       block->zero_rows[b] += batch_used - kept;
-      Channel& channel = block->channels[b];
-      channel.times_seconds.insert(channel.times_seconds.end(), run_rows, run_rows + kept);
-      channel.values.insert(channel.values.end(), run, run + kept * 4);
+      block->kept[b] += kept;
     }
     batch_used = 0;
   };
@@ -233,6 +238,9 @@ void ParseRowBlock(const RowParser& parser, size_t bone_count, size_t row_estima
   std::string_view line;
   while (lines.Next(&line)) {
     if (IsBlank(line)) continue;
+    // RowCapacity's bound, kept by every row the parser accepts; checked, as the writes above
+    // go to storage sized by it.
+    if (block->rows == block->capacity) throw std::logic_error("unity-csv: more rows than lines");
     parser.Parse(line, block->first_line + lines.line_number() - 1,
                  batch.data() + batch_used * columns);
     batch_rows_index[batch_used] = static_cast<double>(block->rows);
@@ -329,34 +337,30 @@ Asset ReadUnityCsv(std::string_view bytes, const ReadOptions& options) {
   const Dialect dialect = DetectDialect(*first_line, columns);
   const RowParser parser(options, bones, dialect);
 
-  // A row needs at least two bytes per value (a digit and a separator), which bounds the rows
-  // however many blank lines the file has. Reserving for them up front keeps the hot loop free of
-  // reallocation (a 50 MB file is ~9 million values).
-  const size_t line_estimate = std::min(CountLines(bytes), bytes.size() / (2 * columns) + 1);
   std::vector<RowBlock> blocks =
       CutIntoBlocks(bytes, bytes.size() >= kParallelParseBytes ? ParallelThreadCount() : 1);
-  // The first block fills the final channels, reserved for the whole file; the others append.
-  // Bone by bone on every core when the file is cut: mapping ~75 MB of fresh pages is itself
-  // tens of milliseconds.
-  blocks[0].channels.resize(bones.size());
+  size_t key_capacity = 0;
+  for (RowBlock& block : blocks) {
+    block.capacity = RowCapacity(block.text, columns);
+    block.first_key = key_capacity;
+    key_capacity += block.capacity;
+  }
+  // The channels are sized for every row up front, which keeps the hot loop free of reallocation
+  // (a 50 MB file is ~9 million values); bone by bone on every core when the file is cut: filling
+  // ~75 MB of fresh pages is itself tens of milliseconds.
+  std::vector<Channel> channels(bones.size());
   const unsigned threads = blocks.size() > 1 ? 0 : 1;
   ParallelFor(
       bones.size(),
       [&](size_t bone) {
-        Channel& channel = blocks[0].channels[bone];
-        channel.times_seconds.reserve(line_estimate);
-        channel.values.reserve(line_estimate * 4);
-        PrefaultForWriting(channel.values.data(), channel.values.capacity() * sizeof(double));
-        PrefaultForWriting(channel.times_seconds.data(),
-                           channel.times_seconds.capacity() * sizeof(double));
+        channels[bone].times_seconds.resize(key_capacity);
+        channels[bone].values.resize(key_capacity * 4);
       },
       threads);
   ParallelFor(blocks.size(), [&](size_t b) {
     RowBlock& block = blocks[b];
     try {
-      const size_t block_estimate =
-          std::min(CountLines(block.text), block.text.size() / (2 * columns) + 1);
-      ParseRowBlock(parser, bones.size(), block_estimate, &block);
+      ParseRowBlock(parser, channels, &block);
     } catch (...) {
       block.failure = std::current_exception();  // the first in file order is reported
     }
@@ -365,35 +369,38 @@ Asset ReadUnityCsv(std::string_view bytes, const ReadOptions& options) {
     if (block.failure) std::rethrow_exception(block.failure);
   }
 
-  std::vector<Channel>& channels = blocks[0].channels;
-  std::vector<size_t>& zero_rows = blocks[0].zero_rows;
-  // Row indices become times as the serial reader computed them: (absolute row) x interval.
-  const auto set_times = [&](Channel& channel, size_t from, size_t first_row) {
-    for (size_t k = from; k < channel.times_seconds.size(); ++k) {
-      channel.times_seconds[k] =
-          static_cast<double>(first_row + static_cast<size_t>(channel.times_seconds[k])) *
-          options.row_interval_seconds;
-    }
-  };
+  std::vector<size_t> zero_rows(bones.size(), 0);
   std::vector<size_t> block_first_rows(blocks.size(), 0);
   for (size_t b = 1; b < blocks.size(); ++b) {
     block_first_rows[b] = block_first_rows[b - 1] + blocks[b - 1].rows;
   }
   const size_t rows = block_first_rows.back() + blocks.back().rows;
+  // Each block's keys move down to close the gap before them, and their row indices become times
+  // as the serial reader computed them: (absolute row) x interval.
   ParallelFor(
       bones.size(),
       [&](size_t bone) {
         Channel& channel = channels[bone];
-        set_times(channel, 0, 0);
-        for (size_t b = 1; b < blocks.size(); ++b) {
-          const size_t from = channel.times_seconds.size();
-          const Channel& part = blocks[b].channels[bone];
-          channel.times_seconds.insert(channel.times_seconds.end(), part.times_seconds.begin(),
-                                       part.times_seconds.end());
-          channel.values.insert(channel.values.end(), part.values.begin(), part.values.end());
-          set_times(channel, from, block_first_rows[b]);
-          zero_rows[bone] += blocks[b].zero_rows[bone];
+        double* const times = channel.times_seconds.data();
+        double* const values = channel.values.data();
+        size_t end = 0;
+        for (size_t b = 0; b < blocks.size(); ++b) {
+          const RowBlock& block = blocks[b];
+          const size_t count = block.kept[bone];
+          if (block.first_key != end && count > 0) {
+            std::memmove(times + end, times + block.first_key, count * sizeof(double));
+            std::memmove(values + end * 4, values + block.first_key * 4,
+                         count * 4 * sizeof(double));
+          }
+          for (size_t k = end; k < end + count; ++k) {
+            times[k] = static_cast<double>(block_first_rows[b] + static_cast<size_t>(times[k])) *
+                       options.row_interval_seconds;
+          }
+          end += count;
+          zero_rows[bone] += block.zero_rows[bone];
         }
+        channel.times_seconds.resize(end);
+        channel.values.resize(end * 4);
       },
       threads);
   for (size_t b = 0; b < bones.size(); ++b) {

@@ -1,5 +1,7 @@
 #include <fmt/format.h>
 
+#include <functional>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -65,16 +67,26 @@ struct Track {
 // The texts of a clip's tracks: their times and values arrays as JSON numbers. Channels usually
 // share their key times (every bone of a Unity CSV has the same rows), so each distinct times
 // array is written once. Number formatting is most of the writer's time, so a large clip's arrays
-// are formatted on both cores (libconvert/parallel.h); the pieces are put together in order, so
+// are formatted on both cores (libconvert/parallel.h); the tracks are put together in order, so
 // the bytes are the same as on one.
 struct TrackTexts {
+  static constexpr size_t kNotKept = static_cast<size_t>(-1);
   std::vector<std::string> times;
   std::vector<std::string> values;
   std::vector<uint64_t> times_digests;  // DigestArrayText of each, for the clip's uuid
   std::vector<uint64_t> values_digests;
+  // Where each text is kept in the output (TextPieces::Keep), kNotKept until the first track
+  // that uses it is appended (AppendTrack moves it there).
+  std::vector<size_t> times_kept;
+  std::vector<size_t> values_kept;
 };
 
-TrackTexts FormatTracks(std::vector<Track>& tracks) {
+// Formats the tracks' arrays and calls append(t) for every track in order, as soon as its arrays
+// and those of the tracks before it are formatted (on the thread that finished the last of them;
+// one call at a time), so that a streamed output (WriteOptions::piece_sink) is written while the
+// later tracks are formatted.
+void FormatTracks(std::vector<Track>& tracks, TrackTexts& texts,
+                  const std::function<void(size_t)>& append) {
   std::vector<const std::vector<double>*> distinct_times;
   size_t numbers = 0;
   for (Track& track : tracks) {
@@ -84,13 +96,25 @@ TrackTexts FormatTracks(std::vector<Track>& tracks) {
     numbers +=
         times.size() + (track.per_target ? track.column.size() : track.channel->values.size());
   }
-  TrackTexts texts;
   texts.times.resize(distinct_times.size());
   texts.values.resize(tracks.size());
   texts.times_digests.resize(distinct_times.size());
   texts.values_digests.resize(tracks.size());
+  texts.times_kept.assign(distinct_times.size(), TrackTexts::kNotKept);
+  texts.values_kept.assign(tracks.size(), TrackTexts::kNotKept);
   // Threads pay off from about a hundred thousand numbers (a few milliseconds of formatting).
   const unsigned threads = numbers >= 100000 ? 0 : 1;
+  std::mutex append_mutex;
+  std::vector<char> formatted(distinct_times.size() + tracks.size(), 0);
+  size_t next_track = 0;
+  const auto appended = [&](size_t piece) {
+    const std::lock_guard<std::mutex> lock(append_mutex);
+    formatted[piece] = 1;
+    while (next_track < tracks.size() && formatted[tracks[next_track].times] &&
+           formatted[distinct_times.size() + next_track]) {
+      append(next_track++);
+    }
+  };
   ParallelFor(
       distinct_times.size() + tracks.size(),
       [&](size_t piece) {
@@ -101,6 +125,7 @@ TrackTexts FormatTracks(std::vector<Track>& tracks) {
           texts.times[piece].reserve(times.size() * 10 + 16);
           AppendFloatList(texts.times[piece], times.data(), times.size());
           texts.times_digests[piece] = DigestArrayText(texts.times[piece]);
+          appended(piece);
           return;
         }
         const size_t t = piece - distinct_times.size();
@@ -109,9 +134,9 @@ TrackTexts FormatTracks(std::vector<Track>& tracks) {
         texts.values[t].reserve(data.size() * 10 + 16);
         AppendFloatList(texts.values[t], data.data(), data.size());
         texts.values_digests[t] = DigestArrayText(texts.values[t]);
+        appended(piece);
       },
       threads);
-  return texts;
 }
 
 // A clip's text as it is written (TextPieces: its arrays are kept, not copied), and its uuid's
@@ -126,6 +151,8 @@ class ClipText {
     uuid_.AddText(text_);
     text_.clear();
   }
+  // Keeps an array's text in the output (TextPieces::Keep).
+  size_t Keep(std::string array) { return out_.Keep(std::move(array)); }
   // An array's text, kept in `out` as `kept`.
   void PutArray(size_t kept, uint64_t digest) {
     PutText();
@@ -143,22 +170,12 @@ class ClipText {
   std::string text_;
 };
 
-// Where a clip's arrays are kept in the output: indices for TextPieces::AppendKept.
-struct KeptTexts {
-  std::vector<size_t> times;
-  std::vector<size_t> values;
-};
-
-KeptTexts Keep(TextPieces& out, TrackTexts& texts) {
-  KeptTexts kept;
-  for (std::string& text : texts.times) kept.times.push_back(out.Keep(std::move(text)));
-  for (std::string& text : texts.values) kept.values.push_back(out.Keep(std::move(text)));
-  return kept;
-}
-
-// Appends track `t`.
-void AppendTrack(ClipText& clip, const Track& track, const TrackTexts& texts, const KeptTexts& kept,
-                 size_t t) {
+// Appends track `t`; its arrays move into the output (a times array at its first track).
+void AppendTrack(ClipText& clip, const Track& track, TrackTexts& texts, size_t t) {
+  if (texts.times_kept[track.times] == TrackTexts::kNotKept) {
+    texts.times_kept[track.times] = clip.Keep(std::move(texts.times[track.times]));
+  }
+  texts.values_kept[t] = clip.Keep(std::move(texts.values[t]));
   const bool first_track = t == 0;
   const Channel& channel = *track.channel;
   const TrackKind kind = KindOf(channel.path);
@@ -168,9 +185,9 @@ void AppendTrack(ClipText& clip, const Track& track, const TrackTexts& texts, co
   AppendJsonString(
       out, *track.object_name + "." + (track.property.empty() ? kind.property : track.property));
   out += ",\"times\":[";
-  clip.PutArray(kept.times[track.times], texts.times_digests[track.times]);
+  clip.PutArray(texts.times_kept[track.times], texts.times_digests[track.times]);
   out += "],\"values\":[";
-  clip.PutArray(kept.values[t], texts.values_digests[t]);
+  clip.PutArray(texts.values_kept[t], texts.values_digests[t]);
   out += ']';
   // Written only when not the track type's default (linear), like toJSON.
   if (channel.interpolation == Interpolation::kStep) {
@@ -240,9 +257,8 @@ void AppendClip(TextPieces& pieces, const Asset& asset, const Clip& clip, size_t
       tracks.push_back({&names.nodes[node], &channel, "", {}, false, 0});
     }
   }
-  TrackTexts texts = FormatTracks(tracks);
-  const KeptTexts kept = Keep(pieces, texts);
-  for (size_t t = 0; t < tracks.size(); ++t) AppendTrack(text, tracks[t], texts, kept, t);
+  TrackTexts texts;
+  FormatTracks(tracks, texts, [&](size_t t) { AppendTrack(text, tracks[t], texts, t); });
   out += "],\"uuid\":\"";
   const std::string uuid = text.Uuid();  // of the text so far (up to here: PutText)
   out += uuid;
@@ -268,6 +284,7 @@ TextPieces WriteThreeJsonPieces(const Asset& asset, const WriteOptions& options)
   }
   const ThreeObjectNames node_names = ThreeNodeNames(asset.rig, options.diagnostics, clips);
   TextPieces out;
+  out.StreamTo(options.piece_sink);
   if (!options.three_array) {
     AppendClip(out, asset, *clips[0], 0, node_names, options.three_morph_per_target);
   } else {

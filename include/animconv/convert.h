@@ -96,9 +96,10 @@ Asset PrepareAsset(Asset asset, const Format& format, const ConvertOptions& opti
 // out.
 std::string RenderAsset(Asset asset, const Format& format, const ConvertOptions& options,
                         Diagnostics* diagnostics = nullptr);
-// The same bytes as pieces (Format::write_pieces), for writing to a file without joining them.
+// The same bytes as pieces (Format::write_pieces), for writing to a file without joining them;
+// with a `sink`, each piece is also handed to it as soon as it is final (WriteOptions::piece_sink).
 TextPieces RenderAssetPieces(Asset asset, const Format& format, const ConvertOptions& options,
-                             Diagnostics* diagnostics = nullptr);
+                             Diagnostics* diagnostics = nullptr, PieceSink* sink = nullptr);
 
 struct ConvertReport {
   const Format* input_format = nullptr;
@@ -114,9 +115,10 @@ struct ConvertReport {
 // `input` names the file in errors. `animconv preview` converts through it too.
 std::string ConvertLoadedAsset(LoadedAsset loaded, const std::string& input,
                                const ConvertOptions& options, ConvertReport* report);
-// The same bytes as pieces; ConvertFile writes them so.
+// The same bytes as pieces; ConvertFile writes them so, streamed to `sink` as they are made.
 TextPieces ConvertLoadedAssetPieces(LoadedAsset loaded, const std::string& input,
-                                    const ConvertOptions& options, ConvertReport* report);
+                                    const ConvertOptions& options, ConvertReport* report,
+                                    PieceSink* sink = nullptr);
 
 // The whole job. Refuses to write over the input; leaves no output file on any error.
 ConvertReport ConvertFile(const std::string& input, const std::string& output,

@@ -94,6 +94,11 @@ struct WriteOptions {
   // Where the writer tells what it left out (channels its format cannot hold); null drops them.
   // RenderAsset points it at its own sink.
   Diagnostics* diagnostics = nullptr;
+  // Where a writer that makes its output as pieces (write_pieces) may hand each one over as soon
+  // as it is final (TextPieces::StreamTo), so that the file is written while the rest is made
+  // (WriteFileAtomicStreamed). Null: the pieces are only returned. RenderAssetPieces publishes
+  // whatever the writer did not.
+  PieceSink* piece_sink = nullptr;
 };
 
 enum class NormalizedHumanoid {

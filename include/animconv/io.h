@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -20,6 +21,17 @@ std::string ReadFile(const std::string& path, uint64_t max_bytes = kDefaultMaxIn
 void WriteFileAtomic(const std::string& path, std::string_view bytes);
 // The same for bytes given as pieces in order (TextPieces::Pieces), written without joining them.
 void WriteFileAtomic(const std::string& path, const std::vector<std::string_view>& pieces);
+
+class PieceSink;  // animconv/text_pieces.h
+
+// The same for an output written while it is made (docs/performance.md, "Writing while
+// formatting"): `produce` hands the pieces to the sink in order (from any thread, one call at a
+// time), and another thread writes them to the temporary file as they come. Each piece must stay
+// valid until this returns. When produce throws, the temporary is removed and its exception goes
+// on; when the write fails, the sink's Publish throws to stop the producer and the write's error
+// is reported. Where there are no threads (WebAssembly), the pieces are written after produce.
+void WriteFileAtomicStreamed(const std::string& path,
+                             const std::function<void(PieceSink&)>& produce);
 
 // Removes the `.NAME.XXXXXXXX.tmp` files of the output `path` that no running process is writing
 // (a writer holds a lock on its temporary; the kernel releases it when the writer dies, SIGKILL

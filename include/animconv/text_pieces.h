@@ -3,6 +3,9 @@
 // writer's times and values arrays, one times array shared by every track) hands them over as
 // they are instead of copying them into one string, and WriteFileAtomic writes them in order
 // (writev). The bytes are the pieces' concatenation (Joined).
+//
+// Streamed (StreamTo): each piece is also handed to a PieceSink as soon as it is final, so that
+// the file can be written while the rest is still being made (WriteFileAtomicStreamed).
 #pragma once
 
 #include <cstddef>
@@ -12,6 +15,15 @@
 #include <vector>
 
 namespace animconv {
+
+// Takes the pieces of an output in order as they are made (TextPieces::StreamTo). A piece's
+// bytes stay valid and unchanged while the TextPieces that published it lives, moved or not: its
+// texts are in a deque, and moving a deque leaves its elements where they are.
+class PieceSink {
+ public:
+  virtual ~PieceSink() = default;
+  virtual void Publish(std::string_view piece) = 0;
+};
 
 class TextPieces {
  public:
@@ -25,6 +37,13 @@ class TextPieces {
   size_t Keep(std::string text);
   void AppendKept(size_t kept);
 
+  // From now on, hands every piece to `sink` as soon as it is final: those already in order at
+  // once, later ones as they are appended. The small text appended last is final only at the
+  // next kept piece or at Flush.
+  void StreamTo(PieceSink* sink);
+  // Makes the small text appended last a piece (and publishes it when streamed).
+  void Flush();
+
   // The bytes written so far, glue included.
   size_t size() const { return size_ + glue_.size(); }
   // The pieces in order (views into this object: valid while it lives and is not appended to).
@@ -34,11 +53,14 @@ class TextPieces {
 
  private:
   void FlushGlue();
+  void PublishNew();
 
   std::deque<std::string> texts_;  // a deque: its strings never move, so views of them stay
   std::vector<size_t> order_;      // indices into texts_
   std::string glue_;               // appended since the last kept piece
   size_t size_ = 0;                // bytes in order_
+  PieceSink* sink_ = nullptr;
+  size_t published_ = 0;  // the first pieces of order_ handed to sink_
 };
 
 }  // namespace animconv

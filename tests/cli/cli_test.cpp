@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -72,10 +73,12 @@ TEST(CliTest, IoErrorsExitWithThree) {
 
 TEST(CliTest, WarningsBeforeAnErrorArePrintedFirst) {
   TempDir dir;
-  // The writer drops the morph weights, then the output folder turns out not to exist.
-  const auto result =
-      RunAnimconv("convert " + testing::SourcePath("data/gltf/morph_cube.gltf") + " -o " +
-                  dir.File("no/such/dir/a.hierarchy.json") + " --allow-partial");
+  // The writer drops the morph weights, then the output cannot be moved into place: its name is
+  // a folder's. (A missing output folder fails before anything is rendered: the temporary file
+  // is created first, as the output is written while it is made.)
+  std::filesystem::create_directory(dir.File("a.hierarchy.json"));
+  const auto result = RunAnimconv("convert " + testing::SourcePath("data/gltf/morph_cube.gltf") +
+                                  " -o " + dir.File("a.hierarchy.json") + " --allow-partial");
   EXPECT_EQ(result.exit_code, 3) << result.output;
   const size_t warning = result.output.find("animconv: warning: three-hierarchy: 1 morph weight");
   const size_t error = result.output.find("animconv: error: ");

@@ -62,6 +62,19 @@ TEST(IoTest, FailedWriteLeavesNothing) {
   EXPECT_EQ(dir.FileCount(), 0u);
 }
 
+// A regular file is read straight into its string; one whose size says 0 but which has bytes
+// (the kernel's /proc files) goes through the buffer, and a large one is read whole.
+TEST(IoTest, ReadFileReadsLargeFilesAndThoseOfUnknownSize) {
+  TempDir dir;
+  const std::string path = dir.File("large.bin");
+  std::string expected(size_t{3} << 20, '\0');
+  for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<char>((i * 7919) >> 3);
+  WriteFileAtomic(path, expected);
+  EXPECT_EQ(ReadFile(path), expected);
+  const std::string status = ReadFile("/proc/self/status");
+  EXPECT_NE(status.find("Pid:"), std::string::npos);
+}
+
 TEST(IoTest, ReadFileReportsMissingFilesAndFolders) {
   TempDir dir;
   EXPECT_THROW(ReadFile(dir.File("nope")), Error);

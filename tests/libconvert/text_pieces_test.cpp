@@ -3,6 +3,9 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 namespace animconv {
 namespace {
@@ -26,6 +29,35 @@ TEST(TextPiecesTest, KeptTextsGoWhereTheyAreAppendedAsOftenAsTheyAre) {
   EXPECT_EQ(pieces.size(), want.size());
   EXPECT_EQ(Concatenated(pieces), want);
   EXPECT_EQ(std::move(pieces).Joined(), want);
+}
+
+struct CollectingSink : PieceSink {
+  void Publish(std::string_view piece) override { published.emplace_back(piece); }
+  std::vector<std::string> published;
+};
+
+// Streamed, each piece is handed over once it is final: the glue before a kept text at that
+// text, the last glue at Flush; moving the TextPieces moves neither.
+TEST(TextPiecesTest, StreamedPiecesArePublishedInOrderOnceFinal) {
+  CollectingSink sink;
+  TextPieces pieces;
+  pieces.Append("head,");
+  pieces.StreamTo(&sink);
+  EXPECT_TRUE(sink.published.empty());  // "head," may still grow
+  const size_t kept = pieces.Keep(std::string(100, 'k'));
+  pieces.AppendKept(kept);
+  EXPECT_EQ(sink.published, (std::vector<std::string>{"head,", std::string(100, 'k')}));
+  const std::string_view view = pieces.Pieces()[1];
+  TextPieces moved(std::move(pieces));
+  EXPECT_EQ(moved.Pieces()[1].data(), view.data());  // still where it was published
+  moved.Append(",");
+  moved.AppendKept(kept);
+  moved.Append("tail");
+  moved.Flush();
+  std::string streamed;
+  for (const std::string& piece : sink.published) streamed += piece;
+  EXPECT_EQ(sink.published.size(), 5u);
+  EXPECT_EQ(streamed, std::move(moved).Joined());
 }
 
 TEST(TextPiecesTest, OneWholeTextIsMovedOut) {

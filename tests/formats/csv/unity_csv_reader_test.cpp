@@ -236,15 +236,20 @@ TEST(UnityCsvReaderTest, IntervalSetsRowTimes) {
 // zero rows counted across blocks, and the first error in file order reported at its own line.
 // Row r holds hips.x = r / 1000 (so key order shows), and blank lines every 100 rows shift line
 // numbers away from row numbers.
-std::string LargeCsv(size_t rows, size_t missing_hips_from, std::vector<std::string>* lines_out) {
+// Rows whose hips are 0,0,0,0: those from `missing_hips_from` on and those in
+// [missing_hips.first, missing_hips.second).
+std::string LargeCsv(size_t rows, size_t missing_hips_from, std::vector<std::string>* lines_out,
+                     std::pair<size_t, size_t> missing_hips = {0, 0}) {
   const std::string rest = Row({0, 0, 0, 1}).substr(24);  // every bone after hips
   std::string text;
   for (size_t r = 0; r < rows; ++r) {
     if (r % 100 == 0) text += "\r\n";
-    const std::string line = (r >= missing_hips_from ? std::string("0.000,0.000,0.000,0.000,")
-                                                     : fmt::format("{:.3f},0.000,0.000,1.000,",
-                                                                   static_cast<double>(r) / 1000)) +
-                             rest;
+    const bool missing =
+        r >= missing_hips_from || (missing_hips.first <= r && r < missing_hips.second);
+    const std::string line =
+        (missing ? std::string("0.000,0.000,0.000,0.000,")
+                 : fmt::format("{:.3f},0.000,0.000,1.000,", static_cast<double>(r) / 1000)) +
+        rest;
     text += line + "\n";
     if (lines_out) lines_out->push_back(line);
   }
@@ -274,6 +279,33 @@ TEST(UnityCsvReaderTest, LargeFileParsedInBlocksEqualsTheSerialResult) {
     noted |= note == "bone 'hips' is 0,0,0,0 in 1000 of 4000 rows; those keys were skipped";
   }
   EXPECT_TRUE(noted);
+}
+
+// Every block writes its keys where the rows before it could at most have ended; a first block
+// that skipped rows (blank lines, and here hips' 0,0,0,0 rows 500..1499) leaves a gap that the
+// keys after it close, in order.
+TEST(UnityCsvReaderTest, LargeFileWithKeysSkippedInTheFirstBlockClosesTheGap) {
+  const size_t rows = 4000;
+  const std::string text = LargeCsv(rows, rows, nullptr, {500, 1500});
+  ASSERT_GT(text.size(), size_t{4} << 20);
+  ReadOptions options;
+  options.row_interval_seconds = 1.0 / 120;
+  const Asset asset = Read(text, options);
+  const Channel* hips = ChannelOf(asset, "hips");
+  ASSERT_NE(hips, nullptr);
+  ASSERT_EQ(hips->key_count(), rows - 1000);
+  ASSERT_EQ(hips->values.size(), (rows - 1000) * 4);
+  for (size_t k = 0; k < hips->key_count(); ++k) {
+    const size_t row = k < 500 ? k : k + 1000;
+    ASSERT_EQ(hips->times_seconds[k], static_cast<double>(row) * (1.0 / 120)) << k;
+    ASSERT_EQ(hips->key_value(k)[0], static_cast<double>(row) / 1000) << k;
+    ASSERT_EQ(hips->key_value(k)[3], 1.0) << k;
+  }
+  const Channel* spine = ChannelOf(asset, "spine");
+  ASSERT_EQ(spine->key_count(), rows);
+  for (size_t k = 0; k < rows; ++k) {
+    ASSERT_EQ(spine->times_seconds[k], static_cast<double>(k) * (1.0 / 120)) << k;
+  }
 }
 
 TEST(UnityCsvReaderTest, LargeFileReportsTheFirstErrorInFileOrderAtItsLine) {

@@ -1,6 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include "animconv/axes.h"
 #include "animconv/convert.h"
@@ -45,6 +49,43 @@ TEST(ThreeJsonWriterTest, WritesToJsonLayoutInToJsonKeyOrder) {
   EXPECT_EQ(clip["uuid"].get<std::string>()[14], '8');  // derived, not random (RFC 9562 v8)
   // The same input gives the same bytes, uuid included.
   EXPECT_EQ(WriteThreeJson(SmallAsset(), {}), WriteThreeJson(SmallAsset(), {}));
+}
+
+struct CollectingSink : PieceSink {
+  void Publish(std::string_view piece) override { streamed += piece; }
+  std::string streamed;
+};
+
+// A large clip's tracks are formatted on every core and appended in order as they are done; a
+// streamed output hands them over on the way, and the bytes are those of the unstreamed one.
+TEST(ThreeJsonWriterTest, AStreamedLargeClipIsTheSameBytes) {
+  std::vector<std::string> names;
+  for (int b = 0; b < 40; ++b) names.push_back("bone" + std::to_string(b));
+  Asset asset = MakeAsset(names);
+  std::vector<double> times;
+  for (int k = 0; k < 1000; ++k) times.push_back(k / 30.0);
+  for (int b = 0; b < 40; ++b) {
+    std::vector<double> values;
+    for (int k = 0; k < 1000; ++k) {
+      const double angle = 0.001 * k * (b + 1);
+      values.insert(values.end(), {std::sin(angle), 0, 0, std::cos(angle)});
+    }
+    // Every fifth bone on times of its own: tracks that share a times array and tracks that do
+    // not, in one clip.
+    std::vector<double> own_times = times;
+    if (b % 5 == 4) own_times.back() += 0.01;
+    asset.clips[0].channels.push_back(MakeChannel(b, Path::kRotation, own_times, values, 4));
+  }
+  const std::string joined = WriteThreeJson(asset, {});
+  for (int run = 0; run < 5; ++run) {
+    CollectingSink sink;
+    WriteOptions options;
+    options.piece_sink = &sink;
+    TextPieces pieces = WriteThreeJsonPieces(asset, options);
+    pieces.Flush();
+    ASSERT_EQ(sink.streamed, joined) << run;
+    ASSERT_EQ(std::move(pieces).Joined(), joined) << run;
+  }
 }
 
 TEST(ThreeJsonWriterTest, TracksUseSanitisedNamesTypesAndInterpolationCodes) {

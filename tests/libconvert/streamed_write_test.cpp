@@ -1,0 +1,92 @@
+// WriteFileAtomicStreamed (libconvert/streamed_write.cpp): an output written on one thread while
+// it is made on others, with WriteFileAtomic's rules (a whole output or none).
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+
+#include <chrono>
+#include <csignal>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "animconv/error.h"
+#include "animconv/io.h"
+#include "animconv/text_pieces.h"
+#include "test_support.h"
+
+namespace animconv {
+namespace {
+
+using testing::TempDir;
+
+// Streamed: the pieces are written as they are published, from whichever thread publishes them.
+TEST(StreamedWriteTest, WritesThePublishedPiecesInOrderFromAnyThread) {
+  TempDir dir;
+  const std::string path = dir.File("out.json");
+  std::vector<std::string> texts;
+  for (int i = 0; i < 3000; ++i)
+    texts.push_back(std::string(static_cast<size_t>(i % 97), static_cast<char>('a' + i % 26)));
+  texts.push_back(std::string((9u << 20) + 5, 'x'));
+  std::string expected;
+  for (const std::string& text : texts) expected += text;
+  WriteFileAtomicStreamed(path, [&](PieceSink& sink) {
+    std::thread other([&] {
+      for (size_t i = 0; i < texts.size() / 2; ++i) sink.Publish(texts[i]);
+    });
+    other.join();
+    for (size_t i = texts.size() / 2; i < texts.size(); ++i) sink.Publish(texts[i]);
+  });
+  EXPECT_EQ(ReadFile(path), expected);
+  EXPECT_EQ(dir.FileCount(), 1u);
+}
+
+// A producer that fails after publishing leaves the old output as it was, and no temporary.
+TEST(StreamedWriteTest, AProducerThatFailsLeavesTheOldOutput) {
+  TempDir dir;
+  const std::string path = dir.File("out.json");
+  WriteFileAtomic(path, "old");
+  const std::string piece(1 << 20, 'n');
+  EXPECT_THROW(WriteFileAtomicStreamed(path,
+                                       [&](PieceSink& sink) {
+                                         for (int i = 0; i < 20; ++i) sink.Publish(piece);
+                                         throw std::runtime_error("the writer found a fault");
+                                       }),
+               std::runtime_error);
+  EXPECT_EQ(ReadFile(path), "old");
+  EXPECT_EQ(dir.FileCount(), 1u);
+}
+
+// Streams 1,000 pieces of 1 MiB under a file size limit of 4 MiB and exits with 0 if the write
+// failed with an I/O error, stopped the producer and left nothing in `dir`.
+[[noreturn]] void StreamPastTheFileSizeLimit(const TempDir& dir, const std::string& path) {
+  std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
+  rlimit limit{};
+  limit.rlim_cur = limit.rlim_max = rlim_t{4} << 20;
+  if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) std::_Exit(2);
+  const std::string piece(1 << 20, 'n');
+  int published = 0;
+  try {
+    WriteFileAtomicStreamed(path, [&](PieceSink& sink) {
+      for (; published < 1000; ++published) {
+        sink.Publish(piece);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      }
+    });
+    std::_Exit(3);
+  } catch (const Error& error) {
+    if (error.kind() != ErrorKind::kIo) std::_Exit(4);
+  }
+  std::_Exit(published < 1000 && dir.FileCount() == 0 ? 0 : 5);
+}
+
+// A write that fails (here the file size limit: EFBIG) stops the producer at its next Publish, and
+// the write's error is the one reported. In a child: the limit is the whole process's.
+TEST(StreamedWriteTest, AWriteThatFailsStopsTheProducer) {
+  TempDir dir;
+  const std::string path = dir.File("out.json");
+  EXPECT_EXIT(StreamPastTheFileSizeLimit(dir, path), ::testing::ExitedWithCode(0), "");
+}
+
+}  // namespace
+}  // namespace animconv

@@ -13,21 +13,6 @@
 
 namespace animconv {
 
-void PrefaultForWriting(void* data, size_t bytes) {
-#ifdef MADV_POPULATE_WRITE
-  static const uintptr_t page = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) & ~(page - 1);
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(page - 1);
-  // Small buffers are not worth a system call.
-  if (end > begin + 16 * page) {
-    ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_POPULATE_WRITE);
-  }
-#else
-  (void)data;
-  (void)bytes;
-#endif
-}
-
 bool AdviseHugePages(void* data, size_t bytes) {
 #ifdef MADV_HUGEPAGE
   constexpr uintptr_t kHugePage = uintptr_t{2} << 20;

@@ -4,11 +4,6 @@
 
 namespace animconv {
 
-// Maps the pages of [data, data + bytes) in one system call before they are filled. Filling tens
-// of MB of fresh keyframe storage otherwise takes one page fault per 4 KiB, which on a VM was a
-// third of a large import. Only a hint: does nothing where the kernel lacks MADV_POPULATE_WRITE.
-void PrefaultForWriting(void* data, size_t bytes);
-
 // Asks for transparent huge pages on the 2 MiB-aligned part of [data, data + bytes), for a large
 // buffer about to be filled front to back (a writer's output): one fault per 2 MiB instead of
 // per 4 KiB. Only a hint: does nothing where the kernel lacks MADV_HUGEPAGE or THP is off.
@@ -22,10 +17,10 @@ bool AdviseHugePages(void* data, size_t bytes);
 // of the heap are mapped with transparent huge pages, one fault per 2 MiB. On a VM each 4 KiB
 // fault of fresh memory was most of a large conversion's time.
 //
-// Process-wide and for a program's owner only: `animconv`'s main calls it before starting any
-// thread, the library never does (an embedder's allocator is its own). glibc only; elsewhere,
-// or where the heap cannot grow, it does nothing. Returns whether huge pages were asked for.
-// Only the heap's layout changes, never a result.
+// Process-wide and for a program's owner only: `animconv`'s commands call it before starting any
+// thread (cli/input_options.cpp), the library never does (an embedder's allocator is its own).
+// glibc only; elsewhere, or where the heap cannot grow, it does nothing. Returns whether huge pages
+// were asked for. Only the heap's layout changes, never a result.
 bool PrepareHeapForLargeJob(size_t expected_bytes);
 
 }  // namespace animconv

@@ -35,10 +35,12 @@ class PieceQueue : public PieceSink {
     pending_.push_back(piece);
     if (pending_.size() == 1) ready_.notify_one();
   }
-  // No more pieces come.
-  void Close() {
+  // No more pieces come; `discard`: those not taken yet are not written either (the producer
+  // failed, the temporary file is to be removed).
+  void Close(bool discard) {
     const std::lock_guard<std::mutex> lock(mutex_);
     closed_ = true;
+    if (discard) pending_.clear();
     ready_.notify_one();
   }
   // The write failed: Publish throws from now on.
@@ -94,7 +96,7 @@ void WriteFileAtomicStreamed(const std::string& path,
     } catch (...) {
       produce_failure = std::current_exception();
     }
-    queue.Close();
+    queue.Close(/*discard=*/produce_failure != nullptr);
     writer.join();
     if (write_failure) std::rethrow_exception(write_failure);
     if (produce_failure) std::rethrow_exception(produce_failure);

@@ -256,13 +256,17 @@ std::string LargeCsv(size_t rows, size_t missing_hips_from, std::vector<std::str
   return text;
 }
 
-TEST(UnityCsvReaderTest, LargeFileParsedInBlocksEqualsTheSerialResult) {
-  const size_t rows = 4000;  // 1,321 bytes a row: 5.3 MB
-  const std::string text = LargeCsv(rows, 3000, nullptr);
-  ASSERT_GT(text.size(), size_t{4} << 20);
+// A LargeCsv text read at 120 rows a second; it must be large enough to be cut into blocks.
+Asset ReadLargeCsv(const std::string& text) {
+  EXPECT_GT(text.size(), size_t{4} << 20);
   ReadOptions options;
   options.row_interval_seconds = 1.0 / 120;
-  const Asset asset = Read(text, options);
+  return Read(text, options);
+}
+
+TEST(UnityCsvReaderTest, LargeFileParsedInBlocksEqualsTheSerialResult) {
+  const size_t rows = 4000;  // 1,321 bytes a row: 5.3 MB
+  const Asset asset = ReadLargeCsv(LargeCsv(rows, 3000, nullptr));
   const Channel* hips = ChannelOf(asset, "hips");
   ASSERT_NE(hips, nullptr);
   ASSERT_EQ(hips->key_count(), 3000u);  // rows 3000.. are 0,0,0,0 for hips
@@ -286,11 +290,7 @@ TEST(UnityCsvReaderTest, LargeFileParsedInBlocksEqualsTheSerialResult) {
 // keys after it close, in order.
 TEST(UnityCsvReaderTest, LargeFileWithKeysSkippedInTheFirstBlockClosesTheGap) {
   const size_t rows = 4000;
-  const std::string text = LargeCsv(rows, rows, nullptr, {500, 1500});
-  ASSERT_GT(text.size(), size_t{4} << 20);
-  ReadOptions options;
-  options.row_interval_seconds = 1.0 / 120;
-  const Asset asset = Read(text, options);
+  const Asset asset = ReadLargeCsv(LargeCsv(rows, rows, nullptr, {500, 1500}));
   const Channel* hips = ChannelOf(asset, "hips");
   ASSERT_NE(hips, nullptr);
   ASSERT_EQ(hips->key_count(), rows - 1000);

@@ -3,8 +3,10 @@
 // the 72 MB into the page cache was a third of the job after the formatting
 // (docs/performance.md, "Writing while formatting").
 #include <condition_variable>
+#include <deque>
 #include <exception>
 #include <mutex>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -26,21 +28,49 @@ struct WriteStopped : std::exception {
   const char* what() const noexcept override { return "the output's write failed"; }
 };
 
-// The pieces published and not yet taken by the writing thread.
+// Pieces in order, and the memory of those handed over (PublishOwned): the views point into
+// `owned`, a deque, whose strings stay where they are as more come and when it is swapped.
+struct PieceBatch {
+  std::vector<std::string_view> pieces;
+  std::deque<std::string> owned;
+
+  void Add(std::string_view piece) { pieces.push_back(piece); }
+  void AddOwned(std::string piece) {
+    owned.push_back(std::move(piece));
+    pieces.push_back(owned.back());
+  }
+  void Clear() {
+    pieces.clear();
+    owned.clear();
+  }
+  void Swap(PieceBatch& other) {
+    pieces.swap(other.pieces);
+    owned.swap(other.owned);
+  }
+};
+
+// The pieces published and not yet taken by the writing thread. The writing thread frees an
+// owned piece once it is written, and the producer's next texts reuse the blocks.
 class PieceQueue : public PieceSink {
  public:
   void Publish(std::string_view piece) override {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (stopped_) throw WriteStopped();
-    pending_.push_back(piece);
-    if (pending_.size() == 1) ready_.notify_one();
+    pending_.Add(piece);
+    if (pending_.pieces.size() == 1) ready_.notify_one();
+  }
+  void PublishOwned(std::string piece) override {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (stopped_) throw WriteStopped();
+    pending_.AddOwned(std::move(piece));
+    if (pending_.pieces.size() == 1) ready_.notify_one();
   }
   // No more pieces come; `discard`: those not taken yet are not written either (the producer
   // failed, the temporary file is to be removed).
   void Close(bool discard) {
     const std::lock_guard<std::mutex> lock(mutex_);
     closed_ = true;
-    if (discard) pending_.clear();
+    if (discard) pending_.Clear();
     ready_.notify_one();
   }
   // The write failed: Publish throws from now on.
@@ -48,20 +78,20 @@ class PieceQueue : public PieceSink {
     const std::lock_guard<std::mutex> lock(mutex_);
     stopped_ = true;
   }
-  // Waits for pieces and moves all there are into `batch` (emptied first); false once the queue
-  // is closed and empty.
-  bool Take(std::vector<std::string_view>* batch) {
-    batch->clear();
+  // Waits for pieces and moves all there are into `batch` (emptied first, which frees the pieces
+  // it owned); false once the queue is closed and empty.
+  bool Take(PieceBatch* batch) {
+    batch->Clear();
     std::unique_lock<std::mutex> lock(mutex_);
-    ready_.wait(lock, [this] { return !pending_.empty() || closed_; });
-    std::swap(*batch, pending_);
-    return !batch->empty();
+    ready_.wait(lock, [this] { return !pending_.pieces.empty() || closed_; });
+    batch->Swap(pending_);
+    return !batch->pieces.empty();
   }
 
  private:
   std::mutex mutex_;
   std::condition_variable ready_;
-  std::vector<std::string_view> pending_;
+  PieceBatch pending_;
   bool closed_ = false;
   bool stopped_ = false;
 };
@@ -69,8 +99,9 @@ class PieceQueue : public PieceSink {
 // Without threads: every piece is kept and written once produce is done.
 class PieceList : public PieceSink {
  public:
-  void Publish(std::string_view piece) override { pieces.push_back(piece); }
-  std::vector<std::string_view> pieces;
+  void Publish(std::string_view piece) override { batch.Add(piece); }
+  void PublishOwned(std::string piece) override { batch.AddOwned(std::move(piece)); }
+  PieceBatch batch;
 };
 
 }  // namespace
@@ -83,8 +114,8 @@ void WriteFileAtomicStreamed(const std::string& path,
     std::exception_ptr write_failure;
     std::thread writer([&] {
       try {
-        std::vector<std::string_view> batch;
-        while (queue.Take(&batch)) write(batch);
+        PieceBatch batch;
+        while (queue.Take(&batch)) write(batch.pieces);
       } catch (...) {
         write_failure = std::current_exception();
         queue.Stop();
@@ -105,7 +136,7 @@ void WriteFileAtomicStreamed(const std::string& path,
   WriteFileAtomicFed(path, [&](const PieceWriter& write) {
     PieceList list;
     produce(list);
-    write(list.pieces);
+    write(list.batch.pieces);
   });
 #endif
 }

@@ -1,5 +1,6 @@
 #include "animconv/text_pieces.h"
 
+#include <stdexcept>
 #include <utility>
 
 namespace animconv {
@@ -41,7 +42,21 @@ void TextPieces::AppendKept(size_t kept) {
   PublishNew();
 }
 
+void TextPieces::AppendOwned(std::string text) {
+  if (sink_ == nullptr) {
+    AppendKept(Keep(std::move(text)));
+    return;
+  }
+  FlushGlue();
+  PublishNew();
+  size_ += text.size();
+  if (text.empty()) return;
+  handed_over_ = true;
+  sink_->PublishOwned(std::move(text));
+}
+
 std::vector<std::string_view> TextPieces::Pieces() {
+  if (handed_over_) throw std::logic_error("TextPieces: some pieces were handed to the sink");
   FlushGlue();
   std::vector<std::string_view> pieces;
   pieces.reserve(order_.size());
@@ -52,6 +67,7 @@ std::vector<std::string_view> TextPieces::Pieces() {
 }
 
 std::string TextPieces::Joined() && {
+  if (handed_over_) throw std::logic_error("TextPieces: some pieces were handed to the sink");
   FlushGlue();
   if (order_.size() == 1) return std::move(texts_[order_[0]]);
   std::string whole;

@@ -11,6 +11,21 @@
 
 namespace animconv::testing {
 
+// The sanitizers bring an allocator of their own in place of glibc's heap (scripts/sanitize.sh):
+// the tests of what glibc's heap does (its options, its statistics) skip there.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kMallocReplaced = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+    __has_feature(memory_sanitizer)
+constexpr bool kMallocReplaced = true;
+#else
+constexpr bool kMallocReplaced = false;
+#endif
+#else
+constexpr bool kMallocReplaced = false;
+#endif
+
 // A fresh folder under the system temp dir, removed with its contents on destruction.
 class TempDir {
  public:

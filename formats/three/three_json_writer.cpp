@@ -75,10 +75,9 @@ struct TrackTexts {
   std::vector<std::string> values;
   std::vector<uint64_t> times_digests;  // DigestArrayText of each, for the clip's uuid
   std::vector<uint64_t> values_digests;
-  // Where each text is kept in the output (TextPieces::Keep), kNotKept until the first track
-  // that uses it is appended (AppendTrack moves it there).
+  // Where each times text is kept in the output (TextPieces::Keep), kNotKept until the first
+  // track that uses it is appended (AppendTrack moves it there).
   std::vector<size_t> times_kept;
-  std::vector<size_t> values_kept;
 };
 
 // Formats the tracks' arrays and calls append(t) for every track in order, as soon as its arrays
@@ -101,7 +100,6 @@ void FormatTracks(std::vector<Track>& tracks, TrackTexts& texts,
   texts.times_digests.resize(distinct_times.size());
   texts.values_digests.resize(tracks.size());
   texts.times_kept.assign(distinct_times.size(), TrackTexts::kNotKept);
-  texts.values_kept.assign(tracks.size(), TrackTexts::kNotKept);
   // Threads pay off from about a hundred thousand numbers (a few milliseconds of formatting).
   const unsigned threads = numbers >= 100000 ? 0 : 1;
   std::mutex append_mutex;
@@ -159,6 +157,12 @@ class ClipText {
     out_.AppendKept(kept);
     uuid_.AddArray(digest);
   }
+  // An array's text used once: a streamed output frees it once written (TextPieces::AppendOwned).
+  void PutOwnedArray(std::string array, uint64_t digest) {
+    PutText();
+    out_.AppendOwned(std::move(array));
+    uuid_.AddArray(digest);
+  }
   std::string Uuid() {
     PutText();
     return uuid_.Uuid();
@@ -170,12 +174,12 @@ class ClipText {
   std::string text_;
 };
 
-// Appends track `t`; its arrays move into the output (a times array at its first track).
+// Appends track `t`; its arrays move into the output (a times array at its first track, to be
+// appended again by the tracks that share it).
 void AppendTrack(ClipText& clip, const Track& track, TrackTexts& texts, size_t t) {
   if (texts.times_kept[track.times] == TrackTexts::kNotKept) {
     texts.times_kept[track.times] = clip.Keep(std::move(texts.times[track.times]));
   }
-  texts.values_kept[t] = clip.Keep(std::move(texts.values[t]));
   const bool first_track = t == 0;
   const Channel& channel = *track.channel;
   const TrackKind kind = KindOf(channel.path);
@@ -187,7 +191,7 @@ void AppendTrack(ClipText& clip, const Track& track, TrackTexts& texts, size_t t
   out += ",\"times\":[";
   clip.PutArray(texts.times_kept[track.times], texts.times_digests[track.times]);
   out += "],\"values\":[";
-  clip.PutArray(texts.values_kept[t], texts.values_digests[t]);
+  clip.PutOwnedArray(std::move(texts.values[t]), texts.values_digests[t]);
   out += ']';
   // Written only when not the track type's default (linear), like toJSON.
   if (channel.interpolation == Interpolation::kStep) {

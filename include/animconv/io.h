@@ -26,10 +26,11 @@ class PieceSink;  // animconv/text_pieces.h
 
 // The same for an output written while it is made (docs/performance.md, "Writing while
 // formatting"): `produce` hands the pieces to the sink in order (from any thread, one call at a
-// time), and another thread writes them to the temporary file as they come. Each piece must stay
-// valid until this returns. When produce throws, the temporary is removed and its exception goes
-// on; when the write fails, the sink's Publish throws to stop the producer and the write's error
-// is reported. Where there are no threads (WebAssembly), the pieces are written after produce.
+// time), and another thread writes them to the temporary file as they come. Each piece given by
+// Publish must stay valid until this returns; one given by PublishOwned is freed once written. When
+// produce throws, the temporary is removed and its exception goes on; when the write fails, the
+// sink's Publish throws to stop the producer and the write's error is reported. Where there are no
+// threads (WebAssembly), the pieces are written after produce.
 void WriteFileAtomicStreamed(const std::string& path,
                              const std::function<void(PieceSink&)>& produce);
 

@@ -5,7 +5,10 @@
 // (writev). The bytes are the pieces' concatenation (Joined).
 //
 // Streamed (StreamTo): each piece is also handed to a PieceSink as soon as it is final, so that
-// the file can be written while the rest is still being made (WriteFileAtomicStreamed).
+// the file can be written while the rest is still being made (WriteFileAtomicStreamed). A text
+// appended once (AppendOwned) is then handed over with its memory, which the sink frees once it
+// is written: a large output is not all held at once, and the freed blocks are reused for the
+// texts still to be made instead of fresh pages (docs/performance.md, "Releasing written text").
 #pragma once
 
 #include <cstddef>
@@ -16,13 +19,15 @@
 
 namespace animconv {
 
-// Takes the pieces of an output in order as they are made (TextPieces::StreamTo). A piece's
-// bytes stay valid and unchanged while the TextPieces that published it lives, moved or not: its
-// texts are in a deque, and moving a deque leaves its elements where they are.
+// Takes the pieces of an output in order as they are made (TextPieces::StreamTo). A piece given
+// by Publish stays valid and unchanged while the TextPieces that published it lives, moved or
+// not: its texts are in a deque, and moving a deque leaves its elements where they are. A piece
+// given by PublishOwned is the sink's own, to free once written.
 class PieceSink {
  public:
   virtual ~PieceSink() = default;
   virtual void Publish(std::string_view piece) = 0;
+  virtual void PublishOwned(std::string piece) = 0;
 };
 
 class TextPieces {
@@ -36,6 +41,8 @@ class TextPieces {
   // Keeps `text` without copying it; AppendKept(id) then appends it, as many times as wanted.
   size_t Keep(std::string text);
   void AppendKept(size_t kept);
+  // Appends `text`, which is not used again: once streamed, it goes to the sink with its memory.
+  void AppendOwned(std::string text);
 
   // From now on, hands every piece to `sink` as soon as it is final: those already in order at
   // once, later ones as they are appended. The small text appended last is final only at the
@@ -47,8 +54,10 @@ class TextPieces {
   // The bytes written so far, glue included.
   size_t size() const { return size_ + glue_.size(); }
   // The pieces in order (views into this object: valid while it lives and is not appended to).
+  // Not after a text appended by AppendOwned has been handed to a sink (std::logic_error).
   std::vector<std::string_view> Pieces();
-  // The bytes as one string; consumes the pieces (a single piece is moved, not copied).
+  // The bytes as one string; consumes the pieces (a single piece is moved, not copied). Not after
+  // a text appended by AppendOwned has been handed to a sink (std::logic_error).
   std::string Joined() &&;
 
  private:
@@ -60,7 +69,8 @@ class TextPieces {
   std::string glue_;               // appended since the last kept piece
   size_t size_ = 0;                // bytes in order_
   PieceSink* sink_ = nullptr;
-  size_t published_ = 0;  // the first pieces of order_ handed to sink_
+  size_t published_ = 0;      // the first pieces of order_ handed to sink_
+  bool handed_over_ = false;  // some text went to sink_ with its memory (AppendOwned)
 };
 
 }  // namespace animconv

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -33,7 +34,12 @@ TEST(TextPiecesTest, KeptTextsGoWhereTheyAreAppendedAsOftenAsTheyAre) {
 
 struct CollectingSink : PieceSink {
   void Publish(std::string_view piece) override { published.emplace_back(piece); }
+  void PublishOwned(std::string piece) override {
+    owned_data.push_back(piece.data());
+    published.push_back(std::move(piece));
+  }
   std::vector<std::string> published;
+  std::vector<const char*> owned_data;  // where each owned piece's bytes were handed over
 };
 
 // Streamed, each piece is handed over once it is final: the glue before a kept text at that
@@ -58,6 +64,44 @@ TEST(TextPiecesTest, StreamedPiecesArePublishedInOrderOnceFinal) {
   for (const std::string& piece : sink.published) streamed += piece;
   EXPECT_EQ(sink.published.size(), 5u);
   EXPECT_EQ(streamed, std::move(moved).Joined());
+}
+
+// A text used once goes to the sink with its memory (moved, not copied), in order with the rest;
+// it is counted, but the pieces cannot be listed or joined any more.
+TEST(TextPiecesTest, OwnedTextsGoToTheSinkWithTheirMemory) {
+  CollectingSink sink;
+  TextPieces pieces;
+  pieces.StreamTo(&sink);
+  const size_t times = pieces.Keep("[0,1]");
+  pieces.Append("{\"times\":");
+  pieces.AppendKept(times);
+  pieces.Append(",\"values\":");
+  std::string values(1000, 'v');
+  const char* values_data = values.data();
+  pieces.AppendOwned(std::move(values));
+  pieces.Append('}');
+  pieces.Flush();
+  EXPECT_EQ(sink.published, (std::vector<std::string>{"{\"times\":", "[0,1]", ",\"values\":",
+                                                      std::string(1000, 'v'), "}"}));
+  EXPECT_EQ(sink.owned_data, std::vector<const char*>{values_data});
+  EXPECT_EQ(pieces.size(), 9u + 5u + 10u + 1000u + 1u);
+  EXPECT_THROW(pieces.Pieces(), std::logic_error);
+  EXPECT_THROW(std::move(pieces).Joined(), std::logic_error);
+}
+
+// Not streamed, an owned text is kept like any other, and later streaming publishes it as a view.
+TEST(TextPiecesTest, OwnedTextsAreKeptUntilStreamed) {
+  TextPieces pieces;
+  pieces.Append("a");
+  pieces.AppendOwned(std::string(100, 'o'));
+  EXPECT_EQ(Concatenated(pieces), "a" + std::string(100, 'o'));
+  CollectingSink sink;
+  pieces.StreamTo(&sink);
+  pieces.Append("z");
+  pieces.Flush();
+  EXPECT_EQ(sink.published, (std::vector<std::string>{"a", std::string(100, 'o'), "z"}));
+  EXPECT_TRUE(sink.owned_data.empty());
+  EXPECT_EQ(std::move(pieces).Joined(), "a" + std::string(100, 'o') + "z");
 }
 
 TEST(TextPiecesTest, OneWholeTextIsMovedOut) {

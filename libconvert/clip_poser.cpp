@@ -5,7 +5,8 @@
 
 namespace animconv {
 
-ClipPoser::ClipPoser(const Rig& rig, const Clip& clip) : rig_(rig), channels_(rig.nodes.size()) {
+ClipPoser::ClipPoser(const Rig& rig, const Clip& clip)
+    : rig_(rig), channels_(rig.nodes.size()), cursors_(rig.nodes.size()) {
   for (const Channel& channel : clip.channels) {
     if (channel.path == Path::kWeights) continue;
     channels_[static_cast<size_t>(channel.node)][static_cast<int>(channel.path)] = &channel;
@@ -35,9 +36,10 @@ const glm::dmat4& ClipPoser::World(int node) {
     Quat rotation = rest.rest_rotation;
     Vec3 scale = rest.rest_scale;
     const auto& [t, r, s] = channels_[n];
-    if (t) EvaluateChannel(*t, seconds_, translation.data());
-    if (r) EvaluateChannel(*r, seconds_, rotation.data());
-    if (s) EvaluateChannel(*s, seconds_, scale.data());
+    auto& [t_cursor, r_cursor, s_cursor] = cursors_[n];
+    if (t) t_cursor.Evaluate(*t, seconds_, translation.data());
+    if (r) r_cursor.Evaluate(*r, seconds_, rotation.data());
+    if (s) s_cursor.Evaluate(*s, seconds_, scale.data());
     const glm::dmat4 local = TrsMatrix(translation, rotation, scale);
     world_[n] = rest.parent < 0 ? local : world_[static_cast<size_t>(rest.parent)] * local;
     done_[n] = true;

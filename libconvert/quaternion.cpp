@@ -35,25 +35,38 @@ Vec3 Rotate(const Quat& q, const Vec3& v) {
   return {rotated[0], rotated[1], rotated[2]};
 }
 
-Quat SlerpShortest(const Quat& a, const Quat& b, double alpha) {
-  if (alpha <= 0) return a;
-  if (alpha >= 1) return b;
+SlerpArc ArcBetween(const Quat& a, const Quat& b) {
+  SlerpArc arc;
   double cosine = Dot(a, b);
-  const double sign = cosine < 0 ? -1.0 : 1.0;
-  cosine *= sign;
-  double weight_a = 1 - alpha;
-  double weight_b = alpha;
+  arc.sign = cosine < 0 ? -1.0 : 1.0;
+  cosine *= arc.sign;
   // Near-parallel keys: sin(theta) vanishes, so use the normalised lerp, whose error there is far
   // below float precision.
   if (cosine < 1 - 1e-9) {
-    const double theta = std::acos(std::min(cosine, 1.0));
-    const double sine = std::sin(theta);
-    weight_a = std::sin((1 - alpha) * theta) / sine;
-    weight_b = std::sin(alpha * theta) / sine;
+    arc.theta = std::acos(std::min(cosine, 1.0));
+    arc.sine = std::sin(arc.theta);
   }
-  weight_b *= sign;
+  return arc;
+}
+
+Quat SlerpAlong(const SlerpArc& arc, const Quat& a, const Quat& b, double alpha) {
+  if (alpha <= 0) return a;
+  if (alpha >= 1) return b;
+  double weight_a = 1 - alpha;
+  double weight_b = alpha;
+  if (arc.sine != 0) {
+    weight_a = std::sin((1 - alpha) * arc.theta) / arc.sine;
+    weight_b = std::sin(alpha * arc.theta) / arc.sine;
+  }
+  weight_b *= arc.sign;
   return Normalized({weight_a * a[0] + weight_b * b[0], weight_a * a[1] + weight_b * b[1],
                      weight_a * a[2] + weight_b * b[2], weight_a * a[3] + weight_b * b[3]});
+}
+
+Quat SlerpShortest(const Quat& a, const Quat& b, double alpha) {
+  if (alpha <= 0) return a;
+  if (alpha >= 1) return b;
+  return SlerpAlong(ArcBetween(a, b), a, b, alpha);
 }
 
 double AngleBetween(const Quat& a, const Quat& b) {

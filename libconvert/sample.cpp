@@ -28,14 +28,13 @@ void EvaluateCubic(const Channel& channel, size_t key, double seconds, double* o
   }
 }
 
-}  // namespace
-
-void EvaluateChannel(const Channel& channel, double seconds, double* out) {
+// The channel at `seconds`, where `next` is the first key strictly after it (the segment is
+// [next - 1, next]). A linear rotation's arc between its keys comes from `arc` when it holds
+// that segment's (arc_key), and is kept there when `arc` is given.
+void EvaluateInSegment(const Channel& channel, double seconds, size_t next, size_t* arc_key,
+                       SlerpArc* arc, double* out) {
   const auto& times = channel.times_seconds;
   const size_t width = static_cast<size_t>(channel.width);
-  // First key strictly after `seconds`; the segment is [next - 1, next].
-  const size_t next =
-      static_cast<size_t>(std::upper_bound(times.begin(), times.end(), seconds) - times.begin());
   if (next == 0 || next == times.size() || channel.interpolation == Interpolation::kStep ||
       times[next - 1] == seconds) {
     const size_t key = next == 0 ? 0 : next - 1;
@@ -51,10 +50,48 @@ void EvaluateChannel(const Channel& channel, double seconds, double* out) {
   const double* a = channel.key_value(key);
   const double* b = channel.key_value(next);
   if (channel.path == Path::kRotation) {
-    StoreQuat(SlerpShortest(LoadQuat(a), LoadQuat(b), alpha), out);
+    const Quat qa = LoadQuat(a);
+    const Quat qb = LoadQuat(b);
+    if (arc == nullptr) {
+      StoreQuat(SlerpShortest(qa, qb, alpha), out);
+      return;
+    }
+    if (*arc_key != key) {
+      *arc = ArcBetween(qa, qb);
+      *arc_key = key;
+    }
+    StoreQuat(SlerpAlong(*arc, qa, qb, alpha), out);
     return;
   }
   for (size_t i = 0; i < width; ++i) out[i] = a[i] + (b[i] - a[i]) * alpha;
+}
+
+}  // namespace
+
+void EvaluateChannel(const Channel& channel, double seconds, double* out) {
+  const auto& times = channel.times_seconds;
+  const size_t next =
+      static_cast<size_t>(std::upper_bound(times.begin(), times.end(), seconds) - times.begin());
+  EvaluateInSegment(channel, seconds, next, nullptr, nullptr, out);
+}
+
+void ChannelCursor::Evaluate(const Channel& channel, double seconds, double* out) {
+  const auto& times = channel.times_seconds;
+  const size_t count = times.size();
+  // Whether `next` is the first key strictly after `seconds` (what upper_bound finds).
+  const auto first_after = [&](size_t next) {
+    return next <= count && (next == 0 || times[next - 1] <= seconds) &&
+           (next == count || times[next] > seconds);
+  };
+  if (!first_after(next_)) {
+    if (first_after(next_ + 1)) {
+      ++next_;
+    } else {
+      next_ = static_cast<size_t>(std::upper_bound(times.begin(), times.end(), seconds) -
+                                  times.begin());
+    }
+  }
+  EvaluateInSegment(channel, seconds, next_, &arc_key_, &arc_, out);
 }
 
 }  // namespace animconv

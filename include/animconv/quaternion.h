@@ -19,6 +19,16 @@ Vec3 Rotate(const Quat& q, const Vec3& v);
 // Spherical interpolation on the short path (the second argument is negated when dot < 0, as
 // three.js Quaternion.slerpFlat and glTF 2.0 Appendix C do). alpha 0 and 1 return the keys exactly.
 Quat SlerpShortest(const Quat& a, const Quat& b, double alpha);
+// SlerpShortest in two steps, for many alphas between the same two keys (a clip sampled finely):
+// the arc between the keys (its angle's acos and sine) once, then each point along it. The same
+// arithmetic, so the same bits, as SlerpShortest.
+struct SlerpArc {
+  double sign = 1;   // -1 where the second key is negated for the short path
+  double theta = 0;  // the angle between the keys as 4-vectors; 0: near-parallel, nlerp
+  double sine = 0;   // sin(theta)
+};
+SlerpArc ArcBetween(const Quat& a, const Quat& b);
+Quat SlerpAlong(const SlerpArc& arc, const Quat& a, const Quat& b, double alpha);
 // Rotation angle between two unit quaternions in radians, in [0, pi] (q and -q are the same).
 double AngleBetween(const Quat& a, const Quat& b);
 

@@ -1,7 +1,10 @@
 // Evaluates a channel at any time, the way glTF 2.0 Appendix C and three.js define it.
 #pragma once
 
+#include <cstddef>
+
 #include "animconv/model.h"
+#include "animconv/quaternion.h"
 
 namespace animconv {
 
@@ -10,5 +13,20 @@ namespace animconv {
 // rotations slerp on the short path; cubic splines use the Hermite form with tangents per second
 // (glTF 2.0 Appendix C (CUBICSPLINE)), rotations renormalised.
 void EvaluateChannel(const Channel& channel, double seconds, double* out);
+
+// EvaluateChannel for a channel asked at times that mostly rise (a clip posed frame after frame,
+// finely sampled between keys: --ground and the retarget's foot notes pose a 36,900-key clip at
+// 295,000 times). The segment found last is tried first, then the next one, before searching,
+// and a rotation segment's arc is kept for the next time in it. The same values, bit for bit.
+// One cursor per channel; any order of times is right, only slower.
+class ChannelCursor {
+ public:
+  void Evaluate(const Channel& channel, double seconds, double* out);
+
+ private:
+  size_t next_ = 0;                           // the first key after the time asked last
+  size_t arc_key_ = static_cast<size_t>(-1);  // the first key of the segment whose arc is kept
+  SlerpArc arc_;
+};
 
 }  // namespace animconv

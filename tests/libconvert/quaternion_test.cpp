@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <random>
 
 #include "test_support.h"
 
@@ -90,6 +92,26 @@ TEST(QuaternionTest, NormalizeRotationsFixesLengthAndSignsOfRotationChannelsOnly
   EXPECT_NEAR(channels[0].values[5], std::sqrt(0.5), 1e-15);
   EXPECT_NEAR(channels[0].values[7], std::sqrt(0.5), 1e-15);
   EXPECT_EQ(channels[1].values[0], 2);
+}
+
+// The arc once, then points along it: SlerpShortest's bits, on both hemispheres, near-parallel
+// keys (the nlerp branch) and the ends.
+TEST(QuaternionTest, SlerpAlongAnArcIsSlerpShortest) {
+  std::mt19937 random(11);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  for (int pair = 0; pair < 500; ++pair) {
+    const Quat a = Normalized({unit(random), unit(random), unit(random), unit(random)});
+    Quat b = Normalized({unit(random), unit(random), unit(random), unit(random)});
+    if (pair % 4 == 0) b = Normalized({a[0] + 1e-8, a[1], a[2], a[3]});
+    if (pair % 4 == 1) b = Negated(b);
+    const SlerpArc arc = ArcBetween(a, b);
+    for (const double alpha : {0.0, 1e-9, 0.125, 0.5, 0.875, 1 - 1e-12, 1.0}) {
+      const Quat expected = SlerpShortest(a, b, alpha);
+      const Quat got = SlerpAlong(arc, a, b, alpha);
+      ASSERT_EQ(std::memcmp(expected.data(), got.data(), sizeof(double) * 4), 0)
+          << "pair " << pair << " alpha " << alpha;
+    }
+  }
 }
 
 }  // namespace

@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
 
 #include "animconv/quaternion.h"
 #include "test_support.h"
@@ -76,6 +80,57 @@ TEST(SampleTest, CubicRotationIsRenormalised) {
   double out[4];
   EvaluateChannel(channel, 0.5, out);
   EXPECT_NEAR(Length(LoadQuat(out)), 1, 1e-12);
+}
+
+// Random keys of every kind a cursor must follow: rotations (some pairs in opposite hemispheres,
+// some near-parallel), translations, step and cubic splines.
+std::vector<Channel> ChannelsToFollow() {
+  std::mt19937 random(7);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  std::vector<double> times;
+  for (int k = 0; k < 200; ++k) times.push_back(k * 0.01 + (k % 3 == 0 ? 0.004 : 0));
+  std::vector<double> rotations;
+  for (int k = 0; k < 200; ++k) {
+    Quat q = Normalized({unit(random), unit(random), unit(random), unit(random)});
+    if (k % 5 == 1)
+      q = Normalized({rotations[rotations.size() - 4] + 1e-7, rotations[rotations.size() - 3],
+                      rotations[rotations.size() - 2], rotations[rotations.size() - 1]});
+    rotations.insert(rotations.end(), q.begin(), q.end());
+  }
+  std::vector<double> translations;
+  for (int k = 0; k < 200 * 3; ++k) translations.push_back(unit(random));
+  std::vector<double> cubic;
+  for (int k = 0; k < 200 * 3 * 4; ++k) cubic.push_back(unit(random));
+  return {MakeChannel(0, Path::kRotation, times, rotations, 4),
+          MakeChannel(0, Path::kTranslation, times, translations, 3),
+          MakeChannel(0, Path::kRotation, times, rotations, 4, Interpolation::kStep),
+          MakeChannel(0, Path::kRotation, times, cubic, 4, Interpolation::kCubicSpline)};
+}
+
+// A cursor gives EvaluateChannel's values bit for bit, whatever the order of the times: rising
+// finely (as the poser asks), at the keys, outside them, falling, and at random.
+TEST(SampleTest, ACursorGivesEvaluateChannelsValuesInAnyOrder) {
+  std::vector<double> rising;
+  for (int i = -20; i < 2100; ++i) rising.push_back(i * 0.001);
+  for (int k = 0; k < 200; ++k) rising.push_back(k * 0.01 + (k % 3 == 0 ? 0.004 : 0));
+  std::sort(rising.begin(), rising.end());
+  std::vector<double> falling(rising.rbegin(), rising.rend());
+  std::vector<double> shuffled = rising;
+  std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(3));
+  for (const Channel& channel : ChannelsToFollow()) {
+    for (const std::vector<double>* order : {&rising, &falling, &shuffled}) {
+      ChannelCursor cursor;
+      for (const double seconds : *order) {
+        double expected[4] = {};
+        double got[4] = {};
+        EvaluateChannel(channel, seconds, expected);
+        cursor.Evaluate(channel, seconds, got);
+        ASSERT_EQ(std::memcmp(expected, got, sizeof expected), 0)
+            << "path " << static_cast<int>(channel.path) << " interpolation "
+            << static_cast<int>(channel.interpolation) << " at " << seconds << " s";
+      }
+    }
+  }
 }
 
 }  // namespace

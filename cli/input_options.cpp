@@ -100,7 +100,7 @@ constexpr uint64_t kHeapBytesPerInputByte = 8;
 // input byte: the next 1.5 x, where the model read from it goes (a text of numbers read as
 // doubles: the 50 MB Unity CSV's channels take 75 MB). Measured: after a process that freed
 // 1.2 GB, 0.46 s -> 0.39 s for that CSV; unchanged when its memory is hot (docs/performance.md,
-// "Faulting the heap in on the idle core").
+// "Less fresh memory, faulted in on the idle core").
 constexpr double kPrefaultBeginPerInputByte = 1.0;
 constexpr double kPrefaultEndPerInputByte = 2.5;
 

@@ -62,7 +62,7 @@ void PrefaultInBackground(uintptr_t begin, uintptr_t end) {
 
 bool PrepareHeapForLargeJob(const LargeJobHeapOptions& options) {
 #if defined(__GLIBC__) && defined(M_ARENA_MAX) && defined(MADV_HUGEPAGE)
-  const size_t expected_bytes = options.reserve_bytes;
+  const size_t reserve_bytes = options.reserve_bytes;
   // Worker threads would otherwise get arenas of their own, fresh mappings without huge pages.
   ::mallopt(M_ARENA_MAX, 1);
   // No block gets a mapping of its own: such a block is unmapped when freed, and the next one
@@ -70,12 +70,12 @@ bool PrepareHeapForLargeJob(const LargeJobHeapOptions& options) {
   ::mallopt(M_MMAP_MAX, 0);
   // Freed memory stays in the heap for the next block.
   ::mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-  if (expected_bytes == 0) return false;
-  // Grow the heap by `expected_bytes` now, in one step, so that the growth can be advised: glibc
+  if (reserve_bytes == 0) return false;
+  // Grow the heap by `reserve_bytes` now, in one step, so that the growth can be advised: glibc
   // pads a growth of its heap's top by M_TOP_PAD, and the block freed again stays as free top.
   // Only address space until touched.
   constexpr size_t kPadLimit = static_cast<size_t>(std::numeric_limits<int>::max());
-  const size_t pad = expected_bytes < kPadLimit ? expected_bytes : kPadLimit;
+  const size_t pad = reserve_bytes < kPadLimit ? reserve_bytes : kPadLimit;
   char* const before = static_cast<char*>(::sbrk(0));
   ::mallopt(M_TOP_PAD, static_cast<int>(pad));
   // Larger than the free top (keepcost), so that the heap has to grow; volatile: a malloc freed

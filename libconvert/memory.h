@@ -19,8 +19,8 @@ struct LargeJobHeapOptions {
   // lacks it), while the job's thread reads its input into the first bytes. On these VMs the
   // first touch of memory the host has taken back costs microseconds a page, and right after
   // another large process most free memory is such: this puts that cost on the idle core
-  // (docs/performance.md, "Faulting the heap in on the idle core"). Contents are never changed,
-  // so blocks already handed out in the range are safe. Equal: none.
+  // (docs/performance.md, "Less fresh memory, faulted in on the idle core"). Contents are never
+  // changed, so blocks already handed out in the range are safe. Equal: none.
   size_t prefault_begin_bytes = 0;
   size_t prefault_end_bytes = 0;
 };

@@ -8,7 +8,8 @@
 // the file can be written while the rest is still being made (WriteFileAtomicStreamed). A text
 // appended once (AppendOwned) is then handed over with its memory, which the sink frees once it
 // is written: a large output is not all held at once, and the freed blocks are reused for the
-// texts still to be made instead of fresh pages (docs/performance.md, "Releasing written text").
+// texts still to be made instead of fresh pages (docs/performance.md, "Less fresh memory, faulted
+// in on the idle core").
 #pragma once
 
 #include <cstddef>

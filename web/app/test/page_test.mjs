@@ -373,9 +373,18 @@ const checks = {
     assert.ok(slowest < 1000, `the page keeps responding (slowest answer ${slowest} ms)`);
     const [text] = await resultTexts(page);
     assert.match(text, /big\.csv → big\.vrma/);
-    // Cancel while it converts again: nothing is offered, and the next job runs.
+    // Cancel while it converts again: nothing is offered, and the next job runs. The job is four
+    // copies of the big file, so that the cancel lands within it however slowly this harness
+    // answers: with one copy, a loaded CI machine once clicked after the ~3 s job had ended.
+    const copies = [1, 2, 3, 4].map((n) => {
+      const copy = path.join(temp, `big${n}.csv`);
+      fs.copyFileSync(big, copy);
+      return copy;
+    });
+    await (await page.$('#input-files')).uploadFile(...copies);
     await page.click('#convert');
     await page.waitForFunction(() => document.body.dataset.stage === 'converting');
+    assert.match(await page.$eval('#status', (e) => e.textContent), /big1\.csv \(1 of 4\): converting/);
     await page.click('#cancel');
     assert.match(await page.$eval('#status', (e) => e.textContent), /^Cancelled/);
     assert.equal(await page.$eval('#download', (b) => b.hidden), true);

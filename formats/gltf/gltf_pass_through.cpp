@@ -338,8 +338,9 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       const bool embed = image != source.external_images->end() && !image->second.empty();
       const bool welded = meshes && weld.HasMesh(i);
       const bool defaults = mesh_options.drop_default_members && (nodes || meshes);
+      const bool float32 = mesh_options.float32_text && (nodes || meshes);
       if (!renumber && !embed && !(nodes && (edit_node || !quantized.meshes.empty())) &&
-          !(meshes && meshopt) && !welded && !defaults) {
+          !(meshes && meshopt) && !welded && !defaults && !float32) {
         text.AppendText(list->Text(i));
         continue;
       }
@@ -356,6 +357,10 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       if (nodes && edit_node) changed = edit_node(i, element) || changed;
       if (nodes) changed = quantized.EditNode(i, element) || changed;
       if (defaults) changed = DropDefaultMembers(key, element) || changed;
+      if (float32) {
+        if (nodes) changed = mesh_options.float32_text->ShortenNode(element) || changed;
+        if (meshes) changed = mesh_options.float32_text->ShortenMesh(element) || changed;
+      }
       if (embed) {
         embedded.emplace_back(i, &image->second);
         const std::string mime = MimeTypeOf(element.value("uri", ""), image->second);
@@ -372,7 +377,10 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     }
     // --compress-meshes: the new child nodes that hold a mesh and its dequantization.
     if (nodes) {
-      for (const json& node : quantized.NewNodes()) text.Append(node);
+      for (json& node : quantized.NewNodes()) {
+        if (mesh_options.float32_text) mesh_options.float32_text->ShortenNode(node);
+        text.Append(node);
+      }
     }
     document.SetText(key, text.Take());
   }
@@ -411,6 +419,7 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       const auto normalized = accessor.find("normalized");
       if (normalized != accessor.end() && *normalized == false) accessor.erase(normalized);
     }
+    if (mesh_options.float32_text) mesh_options.float32_text->ShortenAccessorBounds(accessor);
     ForEachAccessorView(accessor, [&](json& reference) { Renumber(reference, view_map); });
     builder.AddAccessorDefinition(accessor);
     if (meshopt) kept_accessors.push_back(std::move(accessor));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_float32_text.h"
 #include "formats/gltf/gltf_output.h"
 
 namespace animconv {
@@ -77,6 +78,9 @@ struct PassThroughMeshes {
   // matrix), primitives (mode 4) and accessors (byteOffset 0, normalized false). Lossless: a
   // reader takes the default where the member is absent (glTF 2.0 §5).
   bool drop_default_members = false;
+  // --compress: the float numbers of nodes, meshes and FLOAT accessors' bounds written as the
+  // shortest text of their float32, within its bounds (gltf_float32_text.h); null: as they are.
+  Float32Text* float32_text = nullptr;
 };
 GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuilder& builder,
                                             Diagnostics* diagnostics, bool meshopt = false,

@@ -18,6 +18,7 @@
 #include "formats/gltf/gltf_compress.h"
 #include "formats/gltf/gltf_compress_streams.h"
 #include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_float32_text.h"
 #include "formats/gltf/gltf_output.h"
 #include "formats/gltf/gltf_pass_through.h"
 #include "formats/gltf/gltf_prune_attributes.h"
@@ -25,15 +26,6 @@
 
 namespace animconv {
 namespace {
-
-// `value` as the number its shortest float32 text reads as: JSON then holds 3.3333333, not
-// 3.3333332538604736, which reads back as the same float32 (the Khronos validator compares an
-// accessor's min/max with its float32 values: RobotExpressive's 226 bounds, 1,004 bytes fewer).
-nlohmann::json Float32Number(float value) {
-  std::string text;
-  AppendFloat(text, value);
-  return nlohmann::json::parse(text);
-}
 
 using nlohmann::json;
 
@@ -225,8 +217,9 @@ class AnimationWriter {
 };
 
 // Nodes for a rig that did not come from a glTF file, as text (a BVH of 30,000 joints held them
-// as 30,000 JSON objects, docs/reliability.md).
-std::string GenerateNodes(const Rig& rig, GltfOutputJson& document) {
+// as 30,000 JSON objects, docs/reliability.md); with `float32_text` (--compress), their numbers as
+// the shortest text of their float32.
+std::string GenerateNodes(const Rig& rig, GltfOutputJson& document, Float32Text* float32_text) {
   std::vector<json> children(rig.nodes.size(), json::array());
   json roots = json::array();
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
@@ -249,6 +242,7 @@ std::string GenerateNodes(const Rig& rig, GltfOutputJson& document) {
     if (node.rest_translation != Vec3{0, 0, 0}) out["translation"] = node.rest_translation;
     if (node.rest_rotation != Quat{0, 0, 0, 1}) out["rotation"] = node.rest_rotation;
     if (node.rest_scale != Vec3{1, 1, 1}) out["scale"] = node.rest_scale;
+    if (float32_text) float32_text->ShortenNode(out);
     nodes.Append(out);
   }
   document["scene"] = 0;
@@ -485,8 +479,11 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
     source = &*split.document;
     AddDiagnostic(diagnostics, Severity::kInfo, split.Summary());
   }
+  std::optional<Float32Text> float32_text;
+  if (compression) float32_text.emplace(*compression);
   if (source) {
     PassThroughMeshes meshes;
+    meshes.float32_text = float32_text ? &*float32_text : nullptr;
     meshes.dropped_accessors = prune.accessors;
     meshes.index = compression && compression->index_meshes;
     meshes.drop_default_members = compression.has_value();
@@ -498,7 +495,8 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
                                             PassThroughNodeEdit(asset), meshes);
   } else {
     document["asset"] = {{"version", "2.0"}, {"generator", "animconv"}};
-    document.SetText("nodes", GenerateNodes(asset.rig, document));
+    document.SetText("nodes",
+                     GenerateNodes(asset.rig, document, float32_text ? &*float32_text : nullptr));
   }
   AnimationWriter animations(builder, compression, meshopt);
   JsonArrayText written;
@@ -516,6 +514,9 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
   animations.Finish();
   if (compression && wrote_animations) {
     AddDiagnostic(diagnostics, Severity::kInfo, "--compress: " + animations.Summary());
+  }
+  if (float32_text && float32_text->shortened() + float32_text->kept() > 0) {
+    AddDiagnostic(diagnostics, Severity::kInfo, float32_text->Summary());
   }
   const json fallback = FallbackBuffer(builder.fallback_byte_length());
   if (!fallback.is_null()) {

@@ -15,6 +15,7 @@
 #include "animconv/option_values.h"
 #include "formats/gltf/gltf.h"
 #include "formats/gltf/gltf_document.h"
+#include "formats/gltf/gltf_float32_text.h"
 #include "formats/gltf/gltf_test_support.h"
 
 namespace animconv {
@@ -333,6 +334,59 @@ TEST(GltfCompressTest, VrmaOutputIsCompressedToo) {
   }
   EXPECT_TRUE(normalized_rotation);
   EXPECT_NE(plain, small);
+}
+
+// How many numbers of the nodes' translation, rotation and scale are written with more digits
+// than the shortest text of their float32 needs.
+size_t LongNodeNumbers(const json& document) {
+  size_t count = 0;
+  for (const json& node : document["nodes"]) {
+    for (const char* member : {"translation", "rotation", "scale"}) {
+      if (!node.contains(member)) continue;
+      for (const json& number : node[member]) {
+        const std::string shortest = Float32Number(static_cast<float>(number.get<double>())).dump();
+        if (number.dump().size() > shortest.size()) ++count;
+      }
+    }
+  }
+  return count;
+}
+
+// gltf_float32_text.h: a rig passed through (walk.glb's rest pose, computed in doubles when it was
+// written: -0.04999999999999993) and one generated (the VRMA's T-pose) both get the shortest text.
+TEST(GltfCompressTest, NodeNumbersAreTheShortestTextOfTheirFloat32) {
+  ConvertOptions options;
+  ConvertOptions compact = options;
+  compact.write.gltf_compression = GltfCompression{};
+  const std::string walk = std::string(ANIMCONV_SOURCE_DIR) + "/data/gltf/walk.glb";
+  const std::string csv = std::string(ANIMCONV_SOURCE_DIR) + "/data/unity/anim.csv";
+  for (const auto& [path, format_id] : {std::pair{walk, "glb"}, std::pair{csv, "vrma"}}) {
+    SCOPED_TRACE(path);
+    const Format& format = *FindFormat(format_id);
+    const Asset asset = LoadAsset(path, options).asset;
+    const json plain =
+        JsonOfGlb(RenderAsset(PrepareAsset(asset, format, options), format, options));
+    Diagnostics diagnostics;
+    const json small =
+        JsonOfGlb(RenderAsset(PrepareAsset(asset, format, compact), format, compact, &diagnostics));
+    EXPECT_GT(LongNodeNumbers(plain), 10u);  // the default output keeps every digit
+    EXPECT_EQ(LongNodeNumbers(small), 0u);
+    ASSERT_EQ(plain["nodes"].size(), small["nodes"].size());
+    for (size_t n = 0; n < plain["nodes"].size(); ++n) {
+      for (const char* member : {"translation", "rotation", "scale"}) {
+        if (!plain["nodes"][n].contains(member)) continue;
+        for (size_t i = 0; i < plain["nodes"][n][member].size(); ++i) {
+          EXPECT_EQ(static_cast<float>(small["nodes"][n][member][i].get<double>()),
+                    static_cast<float>(plain["nodes"][n][member][i].get<double>()));
+        }
+      }
+    }
+    bool noted = false;
+    for (const Diagnostic& diagnostic : diagnostics) {
+      noted |= diagnostic.text.find("shortest text of their float32") != std::string::npos;
+    }
+    EXPECT_TRUE(noted);
+  }
 }
 
 TEST(GltfCompressTest, OtherOutputFormatsRefuseTheSwitch) {

@@ -13,11 +13,19 @@
 // weights and once per morph target with that target alone at weight 1. Each vertex of one file is
 // paired with the vertex of the other (among meshes with as many morph targets) that is nearest
 // over all these poses together, and the distance of the pair is its largest over the poses. The
-// largest such distance, both ways (so geometry dropped or added shows too), divided by the
-// largest bounding-box side of the reference mesh the vertex belongs to (or is paired with), is
-// printed as JSON: {"fraction": F, "rest": R, "vertices": [NA, NB]}; `rest` is the same over the
+// largest such distance, both ways (so geometry dropped or added shows too), divided by the size
+// of the reference mesh the vertex belongs to (or is paired with), is printed as JSON: {"fraction": F, "rest": R, "vertices": [NA, NB]}; `rest` is the same over the
 // first pose alone (the file's own weights: the measure --mesh-tolerance bounds, which a morph
 // target's pose may double, its delta's error adding to the base's).
+//
+// A mesh's size is what --mesh-tolerance is a fraction of (docs/formats/gltf.md) and what
+// check_compress.mjs measures against (lib/mesh_quantized.mjs): the largest side of the bounding
+// box of the glTF mesh's POSITION values (all the primitives one node draws, local units), times
+// the most its pose stretches a local length (poseStretch), so in world units. Not the world
+// bounding box at rest: that one changes with the mesh's rotation (a long mesh turned 45 degrees
+// has sides 0.71 times as long), and a skinned mesh posed away from its bind pose (RobotExpressive's
+// hands: 1.48 where the bind pose's is 1.65) would make the same displacement read 1.1-1.4 times
+// larger than the bound it was made within.
 
 import { readFileSync } from 'node:fs';
 import { parseGltfCapturingConsole, requireModules, stubProgressEvent } from './lib/common.mjs';
@@ -28,6 +36,7 @@ const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
 const { MeshoptDecoder } = await import('three/addons/libs/meshopt_decoder.module.js');
 const { splitContainer } = await import('./lib/glb.mjs');
 const { loadableCopy, sceneOfRootNodes } = await import('./lib/gltf_load.mjs');
+const { poseStretch } = await import('./lib/mesh_quantized.mjs');
 
 async function load(file) {
   stubProgressEvent();
@@ -42,8 +51,8 @@ async function load(file) {
 }
 
 // Per three.js mesh (a glTF primitive): its vertices' world positions, pose after pose ([x, y, z]
-// * poses per vertex), and the largest side of its glTF mesh's bounding box at rest (the size
-// --mesh-tolerance is a fraction of: all the primitives that one node draws of one glTF mesh).
+// * poses per vertex), and its glTF mesh's size in world units (above: all the primitives that one
+// node draws of one glTF mesh).
 function poseAll(gltf) {
   const meshes = [];
   const p = new THREE.Vector3();
@@ -64,29 +73,27 @@ function poseAll(gltf) {
       }
     }
     own.forEach((w, t) => { influences[t] = w; });
-    const low = [Infinity, Infinity, Infinity];
-    const high = [-Infinity, -Infinity, -Infinity];
-    for (let i = 0; i < count; ++i) {
-      for (let c = 0; c < 3; ++c) {
-        low[c] = Math.min(low[c], values[i * poses * 3 + c]);
-        high[c] = Math.max(high[c], values[i * poses * 3 + c]);
-      }
-    }
+    // (Not geometry.computeBoundingBox(): three.js widens that by the morph targets' reach.)
+    const local = new THREE.Box3().setFromBufferAttribute(object.geometry.attributes.position);
+    const low = local.min.toArray();
+    const high = local.max.toArray();
+    const stretch = poseStretch(object);
     // GLTFLoader puts a multi-primitive mesh's primitives under one Group.
     const association = gltf.parser.associations.get(object);
     const key = association?.meshes !== undefined && object.parent?.isGroup
       ? `${object.parent.uuid}:${association.meshes}` : object.uuid;
-    const box = boxes.get(key) ?? [[Infinity, Infinity, Infinity], [-Infinity, -Infinity, -Infinity]];
+    const box = boxes.get(key) ?? [[Infinity, Infinity, Infinity], [-Infinity, -Infinity, -Infinity], 0];
     for (let c = 0; c < 3; ++c) {
       box[0][c] = Math.min(box[0][c], low[c]);
       box[1][c] = Math.max(box[1][c], high[c]);
     }
+    box[2] = Math.max(box[2], stretch);
     boxes.set(key, box);
     meshes.push({ count, poses, values, key });
   });
   for (const mesh of meshes) {
-    const [low, high] = boxes.get(mesh.key);
-    mesh.extent = Math.max(...high.map((h, c) => h - low[c]));
+    const [low, high, stretch] = boxes.get(mesh.key);
+    mesh.extent = Math.max(...high.map((h, c) => h - low[c])) * stretch;
   }
   return meshes;
 }

@@ -25,6 +25,20 @@ const PLAYBACK_SAMPLES = 2000;
 const LOSSY = /^(position|normal|tangent|uv[0-9]*|color|skinWeight)(?:\[([0-9]+)\])?$/;
 const DEG = 180 / Math.PI;
 
+// How much an object's pose stretches a local length (its matrixWorld up to date): σmax of
+// matrixWorld, for a skinned mesh times the largest of its bone transforms (a convex blend of them
+// stretches no more). mesh_distance.mjs measures with it too.
+export function poseStretch(object) {
+  const product = new THREE.Matrix4();
+  if (!object.isSkinnedMesh) return singularValues(object.matrixWorld).max;
+  let bones = 0;
+  object.skeleton.bones.forEach((bone, k) => {
+    bones = Math.max(bones, singularValues(product.multiplyMatrices(bone.matrixWorld, object.skeleton.boneInverses[k])).max);
+  });
+  return singularValues(product.multiplyMatrices(object.matrixWorld, object.bindMatrixInverse)).max * bones *
+         singularValues(object.bindMatrix).max;
+}
+
 // Singular values (largest, smallest) of the linear part of a Matrix4: the square roots of the
 // eigenvalues of AᵀA, a symmetric 3x3, by the closed trigonometric form (Smith 1961).
 export function singularValues(matrix) {
@@ -480,19 +494,8 @@ export class QuantizedMeshCheck {
     rootCompressed.updateMatrixWorld(true);
     const pa = new THREE.Vector3();
     const pb = new THREE.Vector3();
-    const product = new THREE.Matrix4();
     for (const { a, b, pairs: vertices } of this.meshPairs) {
-      // How much the pose stretches a local length: σmax of matrixWorld, for a skinned mesh times
-      // the largest of its bone transforms (a convex blend of them stretches no more).
-      let stretch = singularValues(a.matrixWorld).max;
-      if (a.isSkinnedMesh) {
-        let bones = 0;
-        a.skeleton.bones.forEach((bone, k) => {
-          bones = Math.max(bones, singularValues(product.multiplyMatrices(bone.matrixWorld, a.skeleton.boneInverses[k])).max);
-        });
-        stretch = singularValues(product.multiplyMatrices(a.matrixWorld, a.bindMatrixInverse)).max * bones *
-                  singularValues(a.bindMatrix).max;
-      }
+      const stretch = poseStretch(a);
       const weights = (a.morphTargetInfluences ?? []).reduce((sum, w) => sum + Math.abs(w), 0);
       const unit = (this.extents.get(this.meshOf(a)) ?? 0) * stretch;
       const step = Math.max(1, Math.ceil(vertices.length / PLAYBACK_SAMPLES));

@@ -9,14 +9,16 @@
 // arithmetic): interop.compress.*-quantized.mesh-distance holds --compress-meshes to its bound so.
 //
 // Every vertex of every mesh is placed in world space at rest (GLTFLoader + MeshoptDecoder,
-// getVertexPosition: skinning and morphs as three.js applies them), once with the file's own
-// weights and once per morph target with that target alone at weight 1. Each vertex of one file is
+// getVertexPosition: skinning and morphs as three.js applies them), once with every morph weight
+// at 0 and once per morph target with that target alone at weight 1. Each vertex of one file is
 // paired with the vertex of the other (among meshes with as many morph targets) that is nearest
 // over all these poses together, and the distance of the pair is its largest over the poses. The
 // largest such distance, both ways (so geometry dropped or added shows too), divided by the size
-// of the reference mesh the vertex belongs to (or is paired with), is printed as JSON: {"fraction": F, "rest": R, "vertices": [NA, NB]}; `rest` is the same over the
-// first pose alone (the file's own weights: the measure --mesh-tolerance bounds, which a morph
-// target's pose may double, its delta's error adding to the base's).
+// of the reference mesh the vertex belongs to (or is paired with), is printed as JSON:
+// {"fraction": F, "rest": R, "vertices": [NA, NB]}; `rest` is the same over the first pose alone.
+// That pose, the base mesh, is what --mesh-tolerance bounds; a morph target's pose may double it
+// (its delta's error adding to the base's), and so may a file's own weights (SimpleMorph's 0.5 and
+// 0.5: its vertices drawn as loaded may move by up to 1 + 0.5 + 0.5 times the bound).
 //
 // A mesh's size is what --mesh-tolerance is a fraction of (docs/formats/gltf.md) and what
 // check_compress.mjs measures against (lib/mesh_quantized.mjs): the largest side of the bounding
@@ -66,7 +68,7 @@ function poseAll(gltf) {
     const poses = 1 + influences.length;
     const values = new Float64Array(count * poses * 3);
     for (let pose = 0; pose < poses; ++pose) {
-      for (let t = 0; t < influences.length; ++t) influences[t] = pose === 0 ? own[t] : (t === pose - 1 ? 1 : 0);
+      for (let t = 0; t < influences.length; ++t) influences[t] = t === pose - 1 ? 1 : 0;
       for (let i = 0; i < count; ++i) {
         object.getVertexPosition(i, p).applyMatrix4(object.matrixWorld);
         values.set([p.x, p.y, p.z], (i * poses + pose) * 3);

@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "animconv/error.h"
+#include "animconv/share_key_times.h"
 #include "formats/common/base64.h"
 #include "formats/common/json_dump.h"
 #include "formats/common/writer_support.h"
@@ -500,6 +501,7 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
   }
   AnimationWriter animations(builder, compression, meshopt);
   JsonArrayText written;
+  ShareKeyTimesReport shared_times;
   for (const Clip& clip : asset.clips) {
     if (clip.channels.empty()) {
       // A glTF animation needs at least one channel (EMPTY_ENTITY).
@@ -507,7 +509,16 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
                     fmt::format("gltf: clip '{}' has no channels and is not written", clip.name));
       continue;
     }
-    written.AppendText(animations.Write(asset, clip));
+    if (compression && compression->share_key_times) {
+      Clip shared = clip;
+      ShareKeyTimes(shared, ShareKeyTimesOptions{}, &shared_times);
+      written.AppendText(animations.Write(asset, shared));
+    } else {
+      written.AppendText(animations.Write(asset, clip));
+    }
+  }
+  if (shared_times.channels_moved > 0) {
+    AddDiagnostic(diagnostics, Severity::kInfo, "--compress: " + shared_times.Describe());
   }
   const bool wrote_animations = !written.empty();
   if (wrote_animations) document.SetText("animations", written.Take());

@@ -28,9 +28,10 @@
 #include "animconv/reduce.h"  // error-bounded keyframe reduction
 #include "animconv/resample.h"
 #include "animconv/rest_pose.h"
-#include "animconv/retarget.h"     // humanoid retargeting between rigs
-#include "animconv/root_motion.h"  // --root-motion: in place, or the travel moved to a root
-#include "animconv/sample.h"       // evaluating a channel at a time
-#include "animconv/summary.h"      // what `info` prints
-#include "animconv/timing.h"       // trim, speed, offset, resample, loop
+#include "animconv/retarget.h"         // humanoid retargeting between rigs
+#include "animconv/root_motion.h"      // --root-motion: in place, or the travel moved to a root
+#include "animconv/sample.h"           // evaluating a channel at a time
+#include "animconv/share_key_times.h"  // a clip's channels on shared key times (--compress)
+#include "animconv/summary.h"          // what `info` prints
+#include "animconv/timing.h"           // trim, speed, offset, resample, loop
 #include "animconv/transform.h"

@@ -49,6 +49,10 @@ struct GltfCompression {
   // vertex stored once (the same triangles, every vertex with the same values; vertices are
   // renumbered). Off: every mesh keeps its vertices as they were (--compress-keep-vertices).
   bool index_meshes = true;
+  // Channels of a clip put on shared key times where that takes fewer bytes, so that one time
+  // accessor serves them; keys are only added on each channel's own curve (the same motion;
+  // animconv/share_key_times.h). Off: each channel keeps its own keys.
+  bool share_key_times = true;
   // --compress-meshes: the meshes passed through quantized (KHR_mesh_quantization,
   // formats/gltf/gltf_mesh_quantize.h), lossy within the mesh bounds below. Off by default: it
   // changes the geometry (and the nodes that hold it, which take the dequantization).

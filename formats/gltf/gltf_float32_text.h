@@ -1,6 +1,6 @@
 // --compress (docs/formats/gltf.md, "Compact output"): the numbers glTF stores as floats in the
 // JSON of nodes, meshes and float accessors written as the shortest text of their float32
-// (0.70710683, not the 0.707106828689575 an exporter printed, nor -0.04999999999999993 from a
+// (0.7071068, not the 0.707106828689575 an exporter printed, nor -0.04999999999999993 from a
 // rest pose computed in doubles).
 //
 // - Accessor min/max of FLOAT accessors: bounds of float32 data, which the Khronos validator

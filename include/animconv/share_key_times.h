@@ -24,7 +24,8 @@ struct ShareKeyTimesOptions {
   // The estimated bytes of one more time accessor (its JSON with min and max, ~90 bytes, and its
   // share of a view); of one key time; and per key of each kind of value, as --compress usually
   // stores it (rotations as four 16-bit numbers, translations and scales as three 32-bit ones,
-  // each morph weight as a 16-bit number). Measured on ../shared/data: docs/performance.md.
+  // each morph weight as a 16-bit number). With these no output of bench/compress_vs_peers.sh
+  // grew (docs/performance.md, "Float32 text, shared key times ...").
   double accessor_bytes = 100;
   double time_bytes = 4;
   double rotation_bytes = 8;

@@ -74,6 +74,10 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
        "--compress without indexing the triangle lists that have no indices (by default each "
        "of their vertices is stored once: the same triangles and values, vertices renumbered); "
        "implies --compress")
+      ("compress-keep-key-times", po::bool_switch(&values->compress_keep_key_times),
+       "--compress with each channel on its own key times (by default a clip's channels share "
+       "the union of their times where that is smaller, keys added on each channel's own curve: "
+       "the same motion); implies --compress")
       ("compress-meshes", po::bool_switch(&values->compress_meshes),
        "--compress plus the meshes passed through quantized (KHR_mesh_quantization, required): "
        "positions on the coarsest 8-16-bit grid within --mesh-tolerance, its dequantization in "

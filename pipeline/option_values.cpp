@@ -230,7 +230,8 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
     ThrowUsage("--mesh-tolerance must be a fraction of a mesh's size, above 0 and below 1");
   }
   options->write.gltf_drop_unused_attributes = values.drop_unused_attributes;
-  if (values.compress_without_meshopt || values.compress_keep_vertices || values.compress_meshes) {
+  if (values.compress_without_meshopt || values.compress_keep_vertices ||
+      values.compress_keep_key_times || values.compress_meshes) {
     values.compress = true;
   }
   if (values.compress) {
@@ -242,6 +243,7 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
     GltfCompression compression;
     compression.meshopt = !values.compress_without_meshopt;
     compression.index_meshes = !values.compress_keep_vertices;
+    compression.share_key_times = !values.compress_keep_key_times;
     compression.quantize_meshes = values.compress_meshes;
     compression.mesh_position_fraction = values.mesh_tolerance;
     compression.rotation_degrees = asked.rotation_degrees * kCompressShare;

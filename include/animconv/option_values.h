@@ -68,6 +68,7 @@ struct ConvertOptionValues {
   bool compress = false;  // --compress (glTF family): WriteOptions::gltf_compression
   bool compress_without_meshopt = false;  // --compress-without-meshopt: core glTF only
   bool compress_keep_vertices = false;    // --compress-keep-vertices: meshes not indexed
+  bool compress_keep_key_times = false;   // --compress-keep-key-times: each channel its own keys
   bool compress_meshes = false;           // --compress-meshes: meshes quantized (lossy, bounded)
   bool drop_unused_attributes = false;    // vertex attributes no material reads left out
   double mesh_tolerance = GltfCompression().mesh_position_fraction;  // --mesh-tolerance

@@ -173,6 +173,7 @@ const std::map<std::string, Setter>& ConvertSetters() {
       {"compress", Flag(&V::compress)},
       {"compress-without-meshopt", Flag(&V::compress_without_meshopt)},
       {"compress-keep-vertices", Flag(&V::compress_keep_vertices)},
+      {"compress-keep-key-times", Flag(&V::compress_keep_key_times)},
       {"compress-meshes", Flag(&V::compress_meshes)},
       {"drop-unused-attributes", Flag(&V::drop_unused_attributes)},
       {"mesh-tolerance", Double(&V::mesh_tolerance)},

@@ -410,6 +410,57 @@ TEST(GltfCompressTest, WithoutMeshoptTheOutputIsCoreGltf) {
   EXPECT_TRUE(document["accessors"][1]["normalized"]);
 }
 
+// share_key_times.h in the writer: a rotation on 60 keys and a translation on 55 of those times
+// share one time accessor (the 5 added translation keys cost less than another accessor), unless
+// --compress-keep-key-times.
+TEST(GltfCompressTest, ChannelsShareKeyTimesUnlessAskedToKeepThem) {
+  GltfFixture gltf;
+  gltf.AddNodes({"a", "b"});
+  const std::vector<double> rotation = TurningRotation();
+  std::vector<float> times;
+  std::vector<float> turn(rotation.begin(), rotation.end());
+  std::vector<float> slide_times;
+  std::vector<float> slide;
+  for (size_t k = 0; k < rotation.size() / 4; ++k) {
+    times.push_back(0.1f * static_cast<float>(k));
+    if (k % 10 == 5) continue;
+    slide_times.push_back(times.back());
+    slide.insert(slide.end(), {0.02f * static_cast<float>(k), 1.0f, 0.0f});
+  }
+  gltf.AddChannel(0, 0, "rotation", gltf.AddFloats(times, "SCALAR", times.size()),
+                  gltf.AddFloats(turn, "VEC4", times.size()));
+  gltf.AddChannel(0, 1, "translation", gltf.AddFloats(slide_times, "SCALAR", slide_times.size()),
+                  gltf.AddFloats(slide, "VEC3", slide_times.size()));
+  const Asset asset = ReadGltf(gltf.Glb(), ReadOptions{});
+  for (const bool keep : {false, true}) {
+    SCOPED_TRACE(keep);
+    ConvertOptionValues values;
+    values.compress = !keep;  // --compress-keep-key-times alone implies it
+    values.compress_keep_key_times = keep;
+    ConvertOptions options;
+    ApplyConvertOptions(values, GivenOptions{}, &options);
+    ASSERT_TRUE(options.write.gltf_compression);
+    EXPECT_EQ(options.write.gltf_compression->share_key_times, !keep);
+    Diagnostics diagnostics;
+    const json document = JsonOfGlb(RenderAsset(asset, *FindFormat("glb"), options, &diagnostics));
+    const json& samplers = document["animations"][0]["samplers"];
+    ASSERT_EQ(samplers.size(), 2u);
+    const json& accessors = document["accessors"];
+    if (keep) {
+      EXPECT_NE(samplers[0]["input"], samplers[1]["input"]);
+      EXPECT_EQ(accessors[samplers[1]["output"].get<size_t>()]["count"], 54);
+    } else {
+      EXPECT_EQ(samplers[0]["input"], samplers[1]["input"]);
+      EXPECT_EQ(accessors[samplers[1]["output"].get<size_t>()]["count"], 60);
+      bool noted = false;
+      for (const Diagnostic& diagnostic : diagnostics) {
+        noted |= diagnostic.text.find("2 key-time set(s) -> 1") != std::string::npos;
+      }
+      EXPECT_TRUE(noted);
+    }
+  }
+}
+
 // The option layer splits each tolerance: --compress a tenth, --reduce the rest.
 TEST(GltfCompressTest, CompressAndReduceShareTheTolerance) {
   ConvertOptionValues values;

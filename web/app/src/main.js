@@ -82,13 +82,16 @@ function showProgress({index, count, name, stage}) {
   stageStarted = performance.now();
   document.body.dataset.stage = stage;
   document.body.dataset.progress = `${Math.min(index + 1, count)}/${count} ${stage}`;
+  // The new stage shows at once, not at the next tick (the stage and the line agree).
+  tickStatus();
 }
 
 // The status line ticks while a stage runs (the main thread is free: the work is in the worker).
-setInterval(() => {
+function tickStatus() {
   if (document.body.dataset.state !== 'converting') return;
   $('status').textContent = `${progressText}… ${((performance.now() - stageStarted) / 1000).toFixed(1)} s`;
-}, 100);
+}
+setInterval(tickStatus, 100);
 
 function resultItem(result, index) {
   const item = document.createElement('li');

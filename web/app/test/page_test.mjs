@@ -383,6 +383,8 @@ const checks = {
     });
     await (await page.$('#input-files')).uploadFile(...copies);
     await page.click('#convert');
+    // The line shows the stage as soon as the page has it (main.js, showProgress); the clean-clone
+    // run of 848b8f9 read 'reading… 0.2 s' here when only the next 100 ms tick wrote it.
     await page.waitForFunction(() => document.body.dataset.stage === 'converting');
     assert.match(await page.$eval('#status', (e) => e.textContent), /big1\.csv \(1 of 4\): converting/);
     await page.click('#cancel');

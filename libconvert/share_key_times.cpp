@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <vector>
 
@@ -25,12 +26,13 @@ std::vector<double> StoredTimes(const Channel& channel, const ShareKeyTimesOptio
   return times;
 }
 
-// The distinct key-time sets of the clip's channels, as they are stored (one time accessor each).
-size_t CountTimeSets(const Clip& clip, const ShareKeyTimesOptions& options) {
-  std::set<std::vector<double>> sets;
-  for (const Channel& channel : clip.channels) sets.insert(StoredTimes(channel, options));
-  return sets.size();
-}
+// Distinct time sets, compared by value without copying them.
+struct TimesLess {
+  bool operator()(const std::vector<double>* a, const std::vector<double>* b) const {
+    return *a < *b;
+  }
+};
+using DistinctTimes = std::set<const std::vector<double>*, TimesLess>;
 
 // Channels whose keys can be added exactly (see the header).
 bool CanTakeKeys(const Channel& channel) {
@@ -126,31 +128,44 @@ size_t MoveOntoTimes(Channel& channel, const std::vector<double>& times,
 
 }  // namespace
 
-void ShareKeyTimes(Clip& clip, const ShareKeyTimesOptions& options, ShareKeyTimesReport* report) {
-  // The clip's distinct key-time sets, each with the channels on it.
-  const size_t before = CountTimeSets(clip, options);
+std::optional<Clip> ShareKeyTimes(const Clip& clip, const ShareKeyTimesOptions& options,
+                                  ShareKeyTimesReport* report) {
+  // The clip's distinct key-time sets, each with the channels on it; those of channels that
+  // cannot take keys apart (they count as time accessors all the same).
   std::vector<TimeSet> sets;
   std::map<std::vector<double>, size_t> set_of;
+  std::vector<std::vector<double>> fixed;
   for (size_t c = 0; c < clip.channels.size(); ++c) {
     const Channel& channel = clip.channels[c];
-    if (!CanTakeKeys(channel)) continue;
     std::vector<double> times = StoredTimes(channel, options);
-    auto [found, inserted] = set_of.emplace(times, sets.size());
-    if (inserted) sets.push_back({std::move(times), {}, 0});
+    if (!CanTakeKeys(channel)) {
+      fixed.push_back(std::move(times));
+      continue;
+    }
+    auto [found, inserted] = set_of.emplace(std::move(times), sets.size());
+    if (inserted) sets.push_back({found->first, {}, 0});
     TimeSet& set = sets[found->second];
     set.channels.push_back(c);
     set.value_bytes += ValueBytesPerKey(channel, options);
   }
-  if (sets.size() > options.max_time_sets) {
-    if (report) {
-      report->time_sets_before += before;
-      report->time_sets_after += before;
+  // The time accessors the clip takes: its sets' and the fixed channels' times, distinct.
+  const auto count_time_sets = [&](const std::vector<bool>& alive) {
+    DistinctTimes distinct;
+    for (size_t s = 0; s < sets.size(); ++s) {
+      if (alive[s]) distinct.insert(&sets[s].times);
     }
-    return;
+    for (const std::vector<double>& times : fixed) distinct.insert(&times);
+    return distinct.size();
+  };
+  std::vector<bool> alive(sets.size(), true);
+  const size_t before = count_time_sets(alive);
+  if (report) report->time_sets_before += before;
+  if (sets.size() > options.max_time_sets) {
+    if (report) report->time_sets_after += before;
+    return std::nullopt;
   }
   // Greedy: merge the pair that saves the most, until no pair saves anything. Ties go to the
   // first pair in order, so the result does not depend on anything but the clip.
-  std::vector<bool> alive(sets.size(), true);
   for (;;) {
     double best_gain = 0;
     size_t best_a = 0;
@@ -176,21 +191,23 @@ void ShareKeyTimes(Clip& clip, const ShareKeyTimesOptions& options, ShareKeyTime
     into.value_bytes += from.value_bytes;
     alive[best_b] = false;
   }
+  if (report) report->time_sets_after += count_time_sets(alive);
+  // The clip is copied only when a channel takes keys (a clip on one time set, as a Unity CSV's,
+  // is written as it is).
+  std::optional<Clip> shared;
   for (size_t s = 0; s < sets.size(); ++s) {
     if (!alive[s]) continue;
     for (size_t c : sets[s].channels) {
       if (clip.channels[c].key_count() == sets[s].times.size()) continue;
-      const size_t added = MoveOntoTimes(clip.channels[c], sets[s].times, options);
+      if (!shared) shared = clip;
+      const size_t added = MoveOntoTimes(shared->channels[c], sets[s].times, options);
       if (report) {
         ++report->channels_moved;
         report->keys_added += added;
       }
     }
   }
-  if (report) {
-    report->time_sets_before += before;
-    report->time_sets_after += CountTimeSets(clip, options);
-  }
+  return shared;
 }
 
 std::string ShareKeyTimesReport::Describe() const {

@@ -509,13 +509,11 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
                     fmt::format("gltf: clip '{}' has no channels and is not written", clip.name));
       continue;
     }
+    std::optional<Clip> shared;
     if (compression && compression->share_key_times) {
-      Clip shared = clip;
-      ShareKeyTimes(shared, ShareKeyTimesOptions{}, &shared_times);
-      written.AppendText(animations.Write(asset, shared));
-    } else {
-      written.AppendText(animations.Write(asset, clip));
+      shared = ShareKeyTimes(clip, ShareKeyTimesOptions{}, &shared_times);
     }
+    written.AppendText(animations.Write(asset, shared ? *shared : clip));
   }
   if (shared_times.channels_moved > 0) {
     AddDiagnostic(diagnostics, Severity::kInfo, "--compress: " + shared_times.Describe());

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "animconv/model.h"
@@ -45,9 +46,10 @@ struct ShareKeyTimesReport {
   std::string Describe() const;
 };
 
-// Puts the channels of `clip` on shared key times where that pays (above), adding what it did to
+// `clip` with its channels on shared key times where that pays (above), or nullopt when no
+// channel takes a key (the clip is then written as it is, not copied). Adds what it did to
 // `report` when given.
-void ShareKeyTimes(Clip& clip, const ShareKeyTimesOptions& options,
-                   ShareKeyTimesReport* report = nullptr);
+std::optional<Clip> ShareKeyTimes(const Clip& clip, const ShareKeyTimesOptions& options,
+                                  ShareKeyTimesReport* report = nullptr);
 
 }  // namespace animconv

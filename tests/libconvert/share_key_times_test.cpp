@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "animconv/sample.h"
@@ -54,6 +55,11 @@ double LargestDifference(const Channel& a, const Channel& b) {
   return worst;
 }
 
+// ShareKeyTimes in place: `clip` becomes the shared clip when one is returned.
+void Share(Clip& clip, const ShareKeyTimesOptions& options, ShareKeyTimesReport* report) {
+  if (std::optional<Clip> shared = ShareKeyTimes(clip, options, report)) clip = std::move(*shared);
+}
+
 // Every other time accessor costs more than the keys it would take: the estimate merges.
 ShareKeyTimesOptions Eager() {
   ShareKeyTimesOptions options;
@@ -71,7 +77,7 @@ TEST(ShareKeyTimesTest, ChannelsOnDifferentTimesShareTheirUnionAndPlayTheSame) {
       MakeChannel(Path::kWeights, Interpolation::kStep, {0, 0.75}, {0.1, 0.9, 0.6, 0.2}, 2));
   const Clip before = clip;
   ShareKeyTimesReport report;
-  ShareKeyTimes(clip, Eager(), &report);
+  Share(clip, Eager(), &report);
   const std::vector<double> shared = {0, 0.25, 0.5, 0.75, 1.0, 1.5};
   for (size_t c = 0; c < clip.channels.size(); ++c) {
     SCOPED_TRACE(c);
@@ -98,7 +104,7 @@ TEST(ShareKeyTimesTest, NothingMovesWhereTheKeysCostMoreThanAnAccessor) {
   ShareKeyTimesOptions options;
   options.accessor_bytes = 10;  // less than the 2 x 3 rotation keys (8 bytes each) it would take
   ShareKeyTimesReport report;
-  ShareKeyTimes(clip, options, &report);
+  Share(clip, options, &report);
   EXPECT_EQ(clip.channels[0].times_seconds, before.channels[0].times_seconds);
   EXPECT_EQ(clip.channels[1].values, before.channels[1].values);
   EXPECT_EQ(report.channels_moved, 0u);
@@ -108,7 +114,7 @@ TEST(ShareKeyTimesTest, NothingMovesWhereTheKeysCostMoreThanAnAccessor) {
   };
   // At the default estimate (100 bytes an accessor, 4 a time) the three added keys pay: 100 + 4 x 2
   // saved against 8 x 3 added.
-  ShareKeyTimes(clip, ShareKeyTimesOptions{}, &report);
+  Share(clip, ShareKeyTimesOptions{}, &report);
   EXPECT_EQ(stored(clip.channels[0]), stored(clip.channels[1]));
   EXPECT_EQ(clip.channels[0].key_count(), 5u);
 }
@@ -122,7 +128,7 @@ TEST(ShareKeyTimesTest, CubicSplinesKeepTheirKeys) {
                                       {0, 0, 0, 1, 1, 1, 2, 2, 2}, 3));
   const Clip before = clip;
   ShareKeyTimesReport report;
-  ShareKeyTimes(clip, Eager(), &report);
+  Share(clip, Eager(), &report);
   EXPECT_EQ(clip.channels[0].times_seconds, before.channels[0].times_seconds);
   EXPECT_EQ(clip.channels[0].values, before.channels[0].values);
   EXPECT_EQ(clip.channels[1].times_seconds, before.channels[1].times_seconds);
@@ -138,7 +144,7 @@ TEST(ShareKeyTimesTest, TimesAreComparedAsTheFloat32TheyAreWrittenWith) {
   clip.channels.push_back(MakeChannel(Path::kTranslation, Interpolation::kLinear, {0, single, 0.2},
                                       {0, 0, 0, 2, 2, 2, 3, 3, 3}, 3));
   ShareKeyTimesReport report;
-  ShareKeyTimes(clip, Eager(), &report);
+  Share(clip, Eager(), &report);
   // 0.1 and its float32 are one key: the first channel takes only 0.2, and keeps its own 0.1.
   ASSERT_EQ(clip.channels[0].key_count(), 3u);
   EXPECT_EQ(clip.channels[0].times_seconds[1], 0.1);
@@ -158,7 +164,7 @@ TEST(ShareKeyTimesTest, AClipWithMoreTimeSetsThanTheLimitIsLeftAsItIs) {
   ShareKeyTimesOptions options = Eager();
   options.max_time_sets = 4;
   ShareKeyTimesReport report;
-  ShareKeyTimes(clip, options, &report);
+  Share(clip, options, &report);
   for (size_t c = 0; c < clip.channels.size(); ++c) {
     EXPECT_EQ(clip.channels[c].times_seconds, before.channels[c].times_seconds);
   }

@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -23,6 +22,7 @@
 
 #include "animconv/error.h"
 #include "libconvert/atomic_write.h"
+#include "libconvert/file_appender.h"
 #include "libconvert/memory.h"
 
 namespace animconv {
@@ -276,27 +276,6 @@ void SyncFolderOf(const std::string& path) {
   }
 }
 
-// A large output is written in chunks, and the disk is set to work on each chunk as soon as it is
-// in the page cache, so that copying the rest overlaps the device's writing and the closing fsync
-// waits only for the tail: measured on a 71 MB three.js JSON, docs/performance.md ("Against the
-// seed pipeline"). Only a hint (Linux sync_file_range, SYNC_FILE_RANGE_WRITE: start, do not
-// wait); the fsync is what makes the file durable, on every system.
-constexpr size_t kWriteChunkBytes = size_t{8} << 20;
-constexpr int kMaxIovecs = 64;  // pieces per writev (IOV_MAX is 1024 on Linux)
-
-void StartWriteback(int descriptor, size_t* sent_to_disk, size_t written) {
-#if defined(__linux__) && !defined(__EMSCRIPTEN__)
-  if (written - *sent_to_disk < kWriteChunkBytes) return;
-  ::sync_file_range(descriptor, static_cast<off_t>(*sent_to_disk),
-                    static_cast<off_t>(written - *sent_to_disk), SYNC_FILE_RANGE_WRITE);
-  *sent_to_disk = written;
-#else
-  (void)descriptor;
-  (void)sent_to_disk;
-  (void)written;
-#endif
-}
-
 // One attempt of WriteFileAtomic; false when the temporary file was removed before it was locked
 // (another process took it for abandoned in that instant, see RemoveIfAbandoned): try again.
 // `feed` is called once the temporary is created and locked, with a function that writes pieces
@@ -318,44 +297,9 @@ bool WriteThroughTemporary(const std::string& path, const OutputFeed& feed) {
     errno = saved;
     ThrowWriteError(path, what);
   };
-  size_t written = 0;
-  size_t sent_to_disk = 0;  // bytes whose writeback has been started
-  // The pieces in calls of up to kWriteChunkBytes and kMaxIovecs pieces: the next call starts at
-  // `offset` in pieces[piece]; empty pieces are passed over.
+  FileAppender appender(file.get());
   const auto write_pieces = [&](const std::vector<std::string_view>& pieces) {
-    size_t piece = 0, offset = 0;
-    const auto skip_empty = [&] {
-      while (piece < pieces.size() && offset == pieces[piece].size()) ++piece, offset = 0;
-    };
-    skip_empty();
-    while (piece < pieces.size()) {
-      iovec vectors[kMaxIovecs];
-      int count = 0;
-      size_t bytes = 0;
-      for (size_t p = piece, start = offset;
-           p < pieces.size() && count < kMaxIovecs && bytes < kWriteChunkBytes; ++p, start = 0) {
-        const size_t length = std::min(pieces[p].size() - start, kWriteChunkBytes - bytes);
-        if (length == 0) continue;
-        vectors[count].iov_base = const_cast<char*>(pieces[p].data() + start);
-        vectors[count].iov_len = length;
-        ++count;
-        bytes += length;
-      }
-      const ssize_t put = count == 1 ? ::write(file.get(), vectors[0].iov_base, vectors[0].iov_len)
-                                     : ::writev(file.get(), vectors, count);
-      if (put < 0) {
-        if (errno == EINTR) continue;
-        fail("cannot write output");
-      }
-      written += static_cast<size_t>(put);
-      for (size_t left = static_cast<size_t>(put); left > 0;) {  // past what was written
-        const size_t step = std::min(left, pieces[piece].size() - offset);
-        offset += step;
-        left -= step;
-        skip_empty();
-      }
-      StartWriteback(file.get(), &sent_to_disk, written);
-    }
+    if (!appender.Append(pieces)) fail("cannot write output");
   };
   try {
     feed(write_pieces);
@@ -364,6 +308,7 @@ bool WriteThroughTemporary(const std::string& path, const OutputFeed& feed) {
     ::unlink(temporary.c_str());  // again after a failed write: gone already
     throw;
   }
+  if (!appender.Finish()) fail("cannot write output");
   if (::fsync(file.get()) != 0) fail("cannot flush output");
   // A network file system (NFS) may report a failed write only when the file is closed, so the
   // descriptor written through is closed and checked before the rename makes the output visible.

@@ -24,8 +24,6 @@ namespace {
 // the direct part then starts at an offset every device's block size divides.
 constexpr size_t kWriteChunkBytes = kDirectWriteStageBytes;
 constexpr int kMaxIovecs = 64;  // pieces per writev (IOV_MAX is 1024 on Linux)
-// The staging buffer is aligned to a huge page, so it is a few of them (libconvert/memory.h).
-constexpr size_t kStageAlignBytes = size_t{2} << 20;
 
 }  // namespace
 
@@ -151,6 +149,8 @@ bool FileAppender::WriteStaged(size_t bytes) {
 void FileAppender::TryDirect() {
   direct_tried_ = true;
 #if ANIMCONV_DIRECT_WRITES
+  // Aligned to a huge page, so the stage is a few of them (libconvert/memory.h).
+  constexpr size_t kStageAlignBytes = size_t{2} << 20;
   char* const stage =
       static_cast<char*>(std::aligned_alloc(kStageAlignBytes, kDirectWriteStageBytes));
   if (stage == nullptr) return;

@@ -93,6 +93,35 @@ TEST(IoFaultTest, FailedWriteOfConvertNamesTheOutputAndKeepsTheOldOne) {
   }
 }
 
+// Past its first 8 MiB an output goes to the disk directly (libconvert/file_appender.h): a
+// write that fails there, at its first direct write or in the middle of one, is reported as any
+// other, and the older output is kept.
+TEST(IoFaultTest, FailedDirectWriteOfALargeOutputKeepsTheOldOne) {
+  TempDir dir;
+  const std::string input = SourcePath("data/unity/walk.csv");
+  const std::vector<std::string> resample = {"--resample", "1000"};  // about 21 MB of JSON
+  std::vector<std::string> clean = {"convert", input, "-o", dir.File("clean.json")};
+  clean.insert(clean.end(), resample.begin(), resample.end());
+  ASSERT_EQ(testing::RunCli(dir, clean).exit_code, 0);
+  ASSERT_GT(fs::file_size(dir.File("clean.json")), size_t{16} << 20);
+  const WriteFault faults[] = {
+      {"write:EIO:after=8388608", "cannot write output: Input/output error"},
+      {"write:ENOSPC:after=12582912", "cannot write output: No space left on device"},
+  };
+  for (const WriteFault& fault : faults) {
+    SCOPED_TRACE(fault.rule);
+    const std::string output = dir.File("out.json");
+    testing::WriteText(output, kOld);
+    std::vector<std::string> arguments = {"convert", input, "-o", output};
+    arguments.insert(arguments.end(), resample.begin(), resample.end());
+    const CliRun run = RunWithFault(dir, fault.rule, arguments);
+    EXPECT_EQ(run.exit_code, 3);
+    EXPECT_EQ(run.errors, ErrorLine(output, fault.message));
+    EXPECT_EQ(ReadText(output), kOld);
+    EXPECT_EQ(testing::TemporaryCount(dir.path()), 0u);
+  }
+}
+
 // The output is renamed into place before its folder is synced: a failure there is an error
 // (the rename may not survive a crash) but the output is whole, and left where it is.
 TEST(IoFaultTest, FailedFolderSyncIsAnErrorWithTheOutputWholeInPlace) {

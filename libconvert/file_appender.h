@@ -5,8 +5,9 @@
 // as soon as it is there (Linux sync_file_range), so that the closing fsync waits only for the
 // tail. Past them, on Linux, the rest goes to the disk directly (O_DIRECT) from an aligned
 // staging buffer of 8 MiB that is reused: no page of the page cache is filled, and none has to be
-// freed when the output is replaced later. On a VM whose fresh pages are costly, that was 0.1 s
-// of a 72 MB three.js JSON's 0.45 s (docs/performance.md, "Direct writes"). A file system that
+// freed when the output is replaced later. On a VM whose fresh pages are costly, that was
+// 0.07-0.08 s of a 72 MB three.js JSON's 0.34-0.40 s after another process had freed 1.2 GB
+// (docs/performance.md, "Direct writes past the first 8 MiB"). A file system that
 // refuses direct writes (tmpfs before Linux 6.6, some FUSE and network ones), or refuses one
 // write of them (EINVAL), gets the rest through the page cache. The bytes are the same either
 // way, and the fsync after Finish makes them durable either way.
@@ -46,7 +47,6 @@ class FileAppender {
   size_t direct_bytes() const { return direct_written_; }
 
  private:
-  bool AppendBuffered(std::string_view* piece);
   bool WriteAt(const char* data, size_t bytes);
   bool WriteStaged(size_t bytes);
   void StartWriteback();

@@ -87,7 +87,7 @@ bool FileAppender::Finish() {
   const size_t aligned = staged_ & ~(direct_align_bytes_ - 1);
   if (aligned > 0 && !WriteStaged(aligned)) return false;
   if (stage_ == nullptr) return true;  // a refused direct write wrote everything buffered
-  return StopDirect() && WriteAt(stage_, staged_);
+  return StopDirect() && WriteBuffered(stage_, staged_);
 }
 
 // Only a hint (start, do not wait); the fsync after Finish is what makes the file durable.
@@ -100,7 +100,7 @@ void FileAppender::StartWriteback() {
 }
 
 // Buffered, at the descriptor's offset, which StopDirect has set to written_.
-bool FileAppender::WriteAt(const char* data, size_t bytes) {
+bool FileAppender::WriteBuffered(const char* data, size_t bytes) {
   while (bytes > 0) {
     const ssize_t put = ::write(descriptor_, data, bytes);
     if (put < 0) {
@@ -127,7 +127,7 @@ bool FileAppender::WriteStaged(size_t bytes) {
       if (errno != EINVAL) return false;
       // Refused (alignment this device does not take, a file system that takes the flag but not
       // the write): everything staged goes through the page cache, and so does the rest.
-      if (!StopDirect() || !WriteAt(stage_ + done, staged_ - done)) return false;
+      if (!StopDirect() || !WriteBuffered(stage_ + done, staged_ - done)) return false;
       std::free(stage_);
       stage_ = nullptr;
       staged_ = 0;

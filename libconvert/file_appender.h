@@ -27,10 +27,9 @@ constexpr size_t kDirectAlignBytes = 4096;
 
 class FileAppender {
  public:
-  explicit FileAppender(int descriptor) : descriptor_(descriptor) {}
   // `direct_align_bytes` (a power of two) rounds down the last direct write; tests pass 1 to have
   // it refused (EINVAL), as a device with larger blocks would.
-  FileAppender(int descriptor, size_t direct_align_bytes)
+  explicit FileAppender(int descriptor, size_t direct_align_bytes = kDirectAlignBytes)
       : descriptor_(descriptor), direct_align_bytes_(direct_align_bytes) {}
   ~FileAppender();
   FileAppender(const FileAppender&) = delete;
@@ -47,14 +46,14 @@ class FileAppender {
   size_t direct_bytes() const { return direct_written_; }
 
  private:
-  bool WriteAt(const char* data, size_t bytes);
+  bool WriteBuffered(const char* data, size_t bytes);
   bool WriteStaged(size_t bytes);
   void StartWriteback();
   void TryDirect();
   bool StopDirect();
 
   int descriptor_;
-  size_t direct_align_bytes_ = kDirectAlignBytes;
+  size_t direct_align_bytes_;
   size_t written_ = 0;
   size_t sent_to_disk_ = 0;  // bytes whose writeback has been started (buffered part)
   size_t direct_written_ = 0;

@@ -1,9 +1,11 @@
 #include "test_support.h"
 
+#include <sys/resource.h>
 #include <sys/wait.h>
 
 #include <array>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -48,6 +50,13 @@ void WriteText(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
   out << text;
   if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+bool LimitFileSize(size_t bytes) {
+  std::signal(SIGXFSZ, SIG_IGN);
+  rlimit limit{};
+  limit.rlim_cur = limit.rlim_max = static_cast<rlim_t>(bytes);
+  return ::setrlimit(RLIMIT_FSIZE, &limit) == 0;
 }
 
 CommandResult RunAnimconv(const std::string& arguments) {

@@ -44,6 +44,10 @@ class TempDir {
 std::string SourcePath(const std::string& relative);  // a file of the source tree
 std::string ReadText(const std::string& path);
 void WriteText(const std::string& path, const std::string& text);
+// Limits the size of the files this process writes to `bytes`, a write past it then failing with
+// EFBIG (SIGXFSZ ignored); false when the limit cannot be set. For a child of EXPECT_EXIT: the
+// limit is the whole process's.
+bool LimitFileSize(size_t bytes);
 
 struct CommandResult {
   int exit_code = -1;

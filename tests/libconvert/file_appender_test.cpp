@@ -5,10 +5,8 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
-#include <csignal>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -134,10 +132,7 @@ TEST(FileAppenderTest, ARefusedDirectWriteGoesThroughThePageCache) {
 // Writes 40 MiB under a file size limit of 20 MiB, past the point where the writes go directly,
 // and exits with 0 if the write failed with an I/O error and left nothing in `dir`.
 [[noreturn]] void WritePastTheFileSizeLimit(const TempDir& dir, const std::string& path) {
-  std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
-  rlimit limit{};
-  limit.rlim_cur = limit.rlim_max = rlim_t{20} << 20;
-  if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) std::_Exit(2);
+  if (!testing::LimitFileSize(size_t{20} << 20)) std::_Exit(2);
   const std::string piece(size_t{40} << 20, 'n');
   try {
     WriteFileAtomic(path, piece);

@@ -1,7 +1,6 @@
 // WriteFileAtomicStreamed (libconvert/streamed_write.cpp): an output written on one thread while
 // it is made on others, with WriteFileAtomic's rules (a whole output or none).
 #include <gtest/gtest.h>
-#include <sys/resource.h>
 
 #if defined(__GLIBC__)
 #include <malloc.h>
@@ -9,7 +8,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <csignal>
 #include <deque>
 #include <stdexcept>
 #include <string>
@@ -110,10 +108,7 @@ TEST(StreamedWriteTest, AProducerThatFailsLeavesTheOldOutput) {
 // Streams 1,000 pieces of 1 MiB under a file size limit of 4 MiB and exits with 0 if the write
 // failed with an I/O error, stopped the producer and left nothing in `dir`.
 [[noreturn]] void StreamPastTheFileSizeLimit(const TempDir& dir, const std::string& path) {
-  std::signal(SIGXFSZ, SIG_IGN);  // a write past the limit then fails with EFBIG
-  rlimit limit{};
-  limit.rlim_cur = limit.rlim_max = rlim_t{4} << 20;
-  if (::setrlimit(RLIMIT_FSIZE, &limit) != 0) std::_Exit(2);
+  if (!testing::LimitFileSize(size_t{4} << 20)) std::_Exit(2);
   const std::string piece(1 << 20, 'n');
   int published = 0;
   try {

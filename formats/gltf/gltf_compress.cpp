@@ -9,7 +9,9 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <numeric>
 #include <optional>
+#include <string_view>
 
 #include "animconv/quaternion.h"
 #include "formats/gltf/gltf_document.h"
@@ -263,11 +265,8 @@ std::optional<Candidate> NormalizedChoice(const Channel& channel,
   return std::nullopt;
 }
 
-}  // namespace
-
-bool MeshoptEncodingAvailable() { return ANIMCONV_WITH_MESHOPT != 0; }
-
-EncodedAccessor EncodeSamplerOutput(const Channel& channel, const GltfCompression& options,
+// EncodeSamplerOutput without the key size.
+EncodedAccessor ChooseSamplerOutput(const Channel& channel, const GltfCompression& options,
                                     bool meshopt) {
   const std::vector<float> reference = Float32Values(channel);
   const Bound bound = BoundFor(channel.path, options);
@@ -313,6 +312,26 @@ EncodedAccessor EncodeSamplerOutput(const Channel& channel, const GltfCompressio
   }
 #endif
   return FloatCandidate(channel, reference).accessor;
+}
+
+}  // namespace
+
+bool MeshoptEncodingAvailable() { return ANIMCONV_WITH_MESHOPT != 0; }
+
+EncodedAccessor EncodeSamplerOutput(const Channel& channel, const GltfCompression& options,
+                                    bool meshopt) {
+  EncodedAccessor accessor = ChooseSamplerOutput(channel, options, meshopt);
+  if (channel.key_count() > 0 && accessor.bytes.size() % channel.key_count() == 0) {
+    accessor.key_bytes = accessor.bytes.size() / channel.key_count();
+  }
+  return accessor;
+}
+
+size_t KeyStreamStride(const EncodedAccessor& accessor) {
+  // The quaternion filter decodes 8-byte elements only (EXT_meshopt_compression, filter 2).
+  if (std::string_view(accessor.filter) == "QUATERNION" || accessor.key_bytes == 0) return 0;
+  const size_t stride = std::lcm(accessor.key_bytes, size_t{4});
+  return stride <= 256 ? stride : 0;
 }
 
 size_t StreamStride(const EncodedAccessor& accessor) {

@@ -30,6 +30,9 @@ struct EncodedAccessor {
   // attribute codec sees (the filter's stride; 0 = plain data, any stride).
   const char* filter = "NONE";
   size_t filter_stride = 0;
+  // The bytes one key takes in `bytes` (0: unknown). More than an element for morph weights (a
+  // SCALAR per target) and cubic splines (in-tangent, value, out-tangent).
+  size_t key_bytes = 0;
   // The largest error measured against the float32 values (radians for rotations, else the
   // units of ValueError), and the bits that encoding kept ("16" for SHORT, "12" for a quaternion
   // filter of 12 bits, "32" for float).
@@ -50,6 +53,12 @@ EncodedAccessor EncodeSamplerOutput(const Channel& channel, const GltfCompressio
 // filter's stride, else its element size when that is divisible by 4 (the extension's rule for
 // mode ATTRIBUTES) and at most 256, else 4 (small elements then travel four bytes at a time).
 size_t StreamStride(const EncodedAccessor& accessor);
+// The other element size worth trying when it differs: one key's bytes, or the fewest whole keys
+// that are a multiple of 4 bytes, when that is at most 256 (0: none). The attribute codec encodes
+// each byte of an element against the same byte of the element before, so each byte then follows
+// one value over time (a morph target's weight rather than its neighbour's). Never for the
+// quaternion filter, whose elements are 8 bytes.
+size_t KeyStreamStride(const EncodedAccessor& accessor);
 
 // The EXT_meshopt_compression mode ATTRIBUTES stream of `bytes` (a multiple of `stride` long).
 // Empty in a build without meshoptimizer.

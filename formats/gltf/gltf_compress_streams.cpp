@@ -2,11 +2,35 @@
 
 #include <fmt/format.h>
 
+#include <string>
+
 #include "animconv/error.h"
 
 namespace animconv {
 
 using nlohmann::json;
+
+namespace {
+
+// The size of `bytes` compressed at `stride`, padded as a stream pads it.
+size_t CompressedSize(std::string bytes, size_t stride) {
+  bytes.resize((bytes.size() + stride - 1) / stride * stride, '\0');
+  return CompressAttributes(bytes, stride).size();
+}
+
+// The stream stride for `encoded`: with meshopt, one key per element where that compresses the
+// accessor smaller than the element stride does (it does for morph weights that change smoothly,
+// a lane per target; it may not for weights that jump from target to target, whose lanes hold
+// one spike each).
+size_t ChooseStride(const EncodedAccessor& encoded, bool meshopt) {
+  const size_t stride = StreamStride(encoded);
+  const size_t by_key = meshopt ? KeyStreamStride(encoded) : 0;
+  if (by_key == 0 || by_key == stride) return stride;
+  return CompressedSize(encoded.bytes, by_key) < CompressedSize(encoded.bytes, stride) ? by_key
+                                                                                       : stride;
+}
+
+}  // namespace
 
 size_t AnimationStreams::Add(const EncodedAccessor& encoded, std::optional<json> min,
                              std::optional<json> max) {
@@ -17,7 +41,7 @@ size_t AnimationStreams::Add(const EncodedAccessor& encoded, std::optional<json>
   if (max) accessor["max"] = *max;
   if (pending_.empty()) first_index_ = builder_.accessor_count();
   const size_t index = first_index_ + pending_.size();
-  const size_t stride = StreamStride(encoded);
+  const size_t stride = ChooseStride(encoded, meshopt_);
   const std::string key = fmt::format("{}/{}/{}", encoded.filter, stride, encoded.component_type);
   Stream& stream = streams_[key];
   stream.stride = stride;

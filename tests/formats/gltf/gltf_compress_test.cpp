@@ -316,6 +316,99 @@ TEST(GltfCompressTest, PassedThroughMeshViewsAreCompressedLosslessly) {
   }
 }
 
+TEST(GltfCompressTest, KeyStreamStrideHoldsWholeKeysWithinTheExtensionsLimits) {
+  const GltfCompression options;
+  std::vector<double> smooth;  // 13 targets, 40 keys, within [0, 1]
+  for (int k = 0; k < 40; ++k) {
+    for (int t = 0; t < 13; ++t) smooth.push_back(0.5 + 0.5 * std::sin(0.05 * k + t));
+  }
+  EncodedAccessor weights = EncodeSamplerOutput(MakeChannel(Path::kWeights, 13, smooth), options,
+                                                MeshoptEncodingAvailable());
+  const size_t value_bytes = weights.bytes.size() / smooth.size();
+  EXPECT_EQ(weights.key_bytes, 13 * value_bytes);
+  // The fewest whole keys that are a multiple of 4 bytes: 4 keys of 13 bytes, 2 of 26 or 1 of 52.
+  EXPECT_EQ(KeyStreamStride(weights), 52u);
+  EXPECT_EQ(StreamStride(weights), 4u);  // SCALAR: four bytes at a time
+  weights.key_bytes = 100 * 4;           // 100 float targets: more than 256 bytes
+  EXPECT_EQ(KeyStreamStride(weights), 0u);
+  const EncodedAccessor rotation =
+      EncodeSamplerOutput(MakeChannel(Path::kRotation, 4, TurningRotation()), options, false);
+  EXPECT_EQ(rotation.key_bytes, 8u);  // normalized SHORT
+  EXPECT_EQ(KeyStreamStride(rotation), StreamStride(rotation));
+  if (MeshoptEncodingAvailable()) {
+    const EncodedAccessor filtered =
+        EncodeSamplerOutput(MakeChannel(Path::kRotation, 4, TurningRotation()), options, true);
+    ASSERT_EQ(std::string(filtered.filter), "QUATERNION");
+    EXPECT_EQ(KeyStreamStride(filtered), 0u);  // the filter's elements are 8 bytes, always
+  }
+  const Channel cubic = MakeChannel(Path::kTranslation, 3, std::vector<double>(18, 0.25),
+                                    Interpolation::kCubicSpline);
+  const EncodedAccessor tangents = EncodeSamplerOutput(cubic, options, false);
+  EXPECT_EQ(tangents.key_bytes, 36u);  // in-tangent, value, out-tangent of float VEC3
+  EXPECT_EQ(KeyStreamStride(tangents), 36u);
+}
+
+// A face's weights that change smoothly, in bytes: the attribute codec gets one key (52 bytes) per
+// element, so each byte follows one target's weight over time, and the file is smaller than with
+// four bytes per element; weights that jump from target to target (a morph sequence) keep the
+// smaller of the two.
+TEST(GltfCompressTest, SmoothMorphWeightsAreCompressedOneKeyPerElement) {
+  if (!MeshoptEncodingAvailable()) GTEST_SKIP() << "a build without meshoptimizer";
+  for (const bool smooth : {true, false}) {
+    SCOPED_TRACE(smooth ? "smooth" : "one target at a time");
+    constexpr int kTargets = 52;  // ARKit's blend shapes, as in three.js's facecap.glb
+    constexpr int kKeys = 300;
+    GltfFixture gltf;
+    gltf.AddNodes({"face"});
+    gltf.document()["nodes"][0]["mesh"] = 0;
+    const size_t positions = gltf.AddFloats({0, 0, 0}, "VEC3", 1);
+    json targets = json::array();
+    for (int t = 0; t < kTargets; ++t) targets.push_back({{"POSITION", positions}});
+    gltf.document()["meshes"] = {
+        {{"primitives", {{{"attributes", {{"POSITION", positions}}}, {"targets", targets}}}}}};
+    std::vector<float> times;
+    std::vector<float> weights;
+    for (int k = 0; k < kKeys; ++k) {
+      times.push_back(static_cast<float>(k) / 30);
+      for (int t = 0; t < kTargets; ++t) {
+        // On the 8-bit grid, as a face capture stored in bytes (three.js's facecap.glb).
+        const double weight = smooth ? 0.5 + 0.5 * std::sin(0.02 * k + 0.9 * t) : k % kTargets == t;
+        weights.push_back(static_cast<float>(std::round(weight * 255) / 255));
+      }
+    }
+    gltf.AddChannel(0, 0, "weights", gltf.AddFloats(times, "SCALAR", times.size()),
+                    gltf.AddFloats(weights, "SCALAR", weights.size()));
+    const Asset asset = ReadGltf(gltf.Glb(), ReadOptions{});
+    const std::string compact = Render(asset, "glb", true);
+    const json document = JsonOfGlb(compact);
+    const json& output =
+        document["accessors"][document["animations"][0]["samplers"][0]["output"].get<size_t>()];
+    const json& view = document["bufferViews"][output["bufferView"].get<size_t>()];
+    ASSERT_EQ(output["componentType"], kGltfUnsignedByte);
+    // What the two strides give for this accessor's bytes.
+    const EncodedAccessor encoded =
+        EncodeSamplerOutput(asset.clips[0].channels[0], GltfCompression{}, true);
+    std::string padded = encoded.bytes;
+    padded.resize((padded.size() + 3) / 4 * 4, '\0');
+    const size_t by_four = CompressAttributes(padded, 4).size();
+    padded = encoded.bytes;
+    padded.resize((padded.size() + 51) / 52 * 52, '\0');
+    const size_t by_key = CompressAttributes(padded, 52).size();
+    ASSERT_TRUE(view.contains("extensions")) << view.dump();
+    const json& extension = view["extensions"]["EXT_meshopt_compression"];
+    EXPECT_EQ(extension["byteStride"], by_key < by_four ? 52u : 4u);
+    EXPECT_EQ(extension["byteLength"], std::min(by_key, by_four));
+    if (smooth) {
+      EXPECT_LT(by_key, by_four * 3 / 4);  // what this change is for
+    }
+    // Our reader decodes it to the same motion within the bound.
+    const Asset read = ReadGltf(compact, ReadOptions{});
+    const ClipDiff diff = DiffClips(asset, asset.clips[0], read, read.clips[0], DiffOptions{});
+    EXPECT_TRUE(diff.only_in_a.empty());
+    EXPECT_LE(diff.overall.at("weight").max, GltfCompression{}.weight);
+  }
+}
+
 TEST(GltfCompressTest, VrmaOutputIsCompressedToo) {
   // The seed article's two rows of 55 HumanBodyBones (data/unity/anim.csv).
   ConvertOptions options;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -135,11 +136,7 @@ std::string EscapeForTerminal(std::string_view text) {
 
 size_t FormatShortest(float value, char* out) {
   if (value == 0.0f) value = 0.0f;  // "-0" reads back fine but is noise in the output
-#if ANIMCONV_FLOAT_CHARCONV
-  return static_cast<size_t>(std::to_chars(out, out + 32, value).ptr - out);
-#else
-  return FormatShortestWithoutCharconv(value, out);
-#endif
+  return FormatShortestWithoutCharconv(value, out);  // faster than to_chars (text.h)
 }
 
 size_t FormatShortest(double value, char* out) {
@@ -153,40 +150,39 @@ size_t FormatShortest(double value, char* out) {
 
 namespace {
 
-// The shortest decimal digits that read back as a finite, non-zero |value|: value = 0.DIGITS x
-// 10^point, no leading or trailing zeros. From fmt's Dragonbox (the digits fmt's own "{}" and
-// to_chars both give: shortest, correctly rounded), called directly: formatting "{}" and picking
-// the text apart again, with a heap string per number, made the web build's three.js writer
-// several times slower than to_chars (docs/performance.md, "WebAssembly vs native").
-// fmt::detail::dragonbox::to_decimal is fmt's internal API (Debian's fmt 9.1); the
-// TextTest.ShortestWithoutCharconvIsToCharsText test holds it to to_chars's text.
-struct ShortestDigits {
-  char digits[24];
-  int count = 0;
-  int point = 0;
-};
+// "00" to "99": digits are written two at a time.
+constexpr char kDigitPairs[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
 
-template <typename Float>
-ShortestDigits ShortestDigitsOf(Float magnitude) {
-  auto decimal = fmt::detail::dragonbox::to_decimal(magnitude);
-  auto significand = decimal.significand;
-  int exponent = decimal.exponent;
-  while (significand % 10 == 0) {
-    significand /= 10;
-    ++exponent;
-  }
-  char reversed[24];
-  int count = 0;
-  for (; significand != 0; significand /= 10) {
-    reversed[count++] = static_cast<char>('0' + static_cast<int>(significand % 10));
-  }
-  ShortestDigits result;
-  result.count = count;
-  for (int i = 0; i < count; ++i) result.digits[i] = reversed[count - 1 - i];
-  result.point = count + exponent;
-  return result;
+int DecimalDigitCount(uint64_t value) {
+  int count = 1;
+  for (; value >= 100; value /= 100) count += 2;
+  return value >= 10 ? count + 1 : count;
 }
 
+// Writes the decimal digits of `value` (no leading zeros) so that the last one ends before `end`.
+void WriteDigitsBefore(uint64_t value, char* end) {
+  for (; value >= 100; value /= 100) {
+    end -= 2;
+    std::memcpy(end, kDigitPairs + 2 * (value % 100), 2);
+  }
+  if (value >= 10) {
+    std::memcpy(end - 2, kDigitPairs + 2 * value, 2);
+  } else {
+    end[-1] = static_cast<char>('0' + value);
+  }
+}
+
+// to_chars's shortest text of `value`, from the shortest decimal digits that read back as it:
+// value = 0.DIGITS x 10^point. The digits come from fmt's Dragonbox (the digits fmt's own "{}" and
+// to_chars both give: shortest, correctly rounded), called directly, and are written in place:
+// formatting "{}" and picking the text apart again, with a heap string per number, made the web
+// build's three.js writer several times slower than to_chars (docs/performance.md, "WebAssembly
+// vs native"), and a digit buffer copied twice made it no faster than to_chars natively ("Shortest
+// float text", session 29). fmt::detail::dragonbox::to_decimal is fmt's internal API (Debian's fmt
+// 9.1); TextTest.ShortestWithoutCharconvIsToCharsText holds this to to_chars's text.
 template <typename Float>
 size_t LayOutLikeToChars(Float value, char* out) {
   char* p = out;
@@ -203,37 +199,53 @@ size_t LayOutLikeToChars(Float value, char* out) {
     *p++ = '0';
     return static_cast<size_t>(p - out);
   }
-  const ShortestDigits shortest = ShortestDigitsOf(std::fabs(value));
-  const char* const digits = shortest.digits;
-  const int count = shortest.count;
-  const int point = shortest.point;
-  const int exponent = point - 1;
-  const int exponent_digits = std::abs(exponent) >= 100 ? 3 : 2;
+  const auto decimal = fmt::detail::dragonbox::to_decimal(std::fabs(value));
+  uint64_t significand = decimal.significand;
+  int exponent = decimal.exponent;
+  while (significand % 10 == 0) {
+    significand /= 10;
+    ++exponent;
+  }
+  const int count = DecimalDigitCount(significand);
+  const int point = count + exponent;
+  const int scientific_exponent = point - 1;
+  const int exponent_digits = std::abs(scientific_exponent) >= 100 ? 3 : 2;
   const int scientific_length = count + (count > 1 ? 1 : 0) + 2 + exponent_digits;
   const int fixed_length = point <= 0 ? 2 - point + count : point < count ? count + 1 : point;
   if (fixed_length <= scientific_length) {  // to_chars: fixed unless scientific is shorter
     if (point <= 0) {
       *p++ = '0';
       *p++ = '.';
-      for (int i = 0; i < -point; ++i) *p++ = '0';
-      for (int i = 0; i < count; ++i) *p++ = digits[i];
+      std::memset(p, '0', static_cast<size_t>(-point));
+      p += -point;
+      WriteDigitsBefore(significand, p + count);
+      p += count;
     } else if (point > count) {
       // An integer wider than its shortest digits: to_chars writes its exact value
       // (32274591744 for the float nearest 3.2274592e10), as printf's %.0f does.
       p += std::snprintf(p, 32, "%.0f", std::fabs(static_cast<double>(value)));
+    } else if (point == count) {
+      WriteDigitsBefore(significand, p + count);
+      p += count;
     } else {
-      for (int i = 0; i < count; ++i) {
-        if (i == point) *p++ = '.';
-        *p++ = digits[i];
-      }
+      // The digits one place to the right, then the integer part back over the point's place.
+      WriteDigitsBefore(significand, p + count + 1);
+      std::memmove(p, p + 1, static_cast<size_t>(point));
+      p[point] = '.';
+      p += count + 1;
     }
   } else {
-    *p++ = digits[0];
-    if (count > 1) *p++ = '.';
-    for (int i = 1; i < count; ++i) *p++ = digits[i];
+    WriteDigitsBefore(significand, p + count + 1);  // D.DDD: the first digit moves left
+    p[0] = p[1];
+    if (count > 1) {
+      p[1] = '.';
+      p += count + 1;
+    } else {
+      p += 1;
+    }
     *p++ = 'e';
-    *p++ = exponent < 0 ? '-' : '+';
-    const int magnitude = std::abs(exponent);
+    *p++ = scientific_exponent < 0 ? '-' : '+';
+    const int magnitude = std::abs(scientific_exponent);
     if (exponent_digits == 3) *p++ = static_cast<char>('0' + magnitude / 100);
     *p++ = static_cast<char>('0' + magnitude / 10 % 10);
     *p++ = static_cast<char>('0' + magnitude % 10);

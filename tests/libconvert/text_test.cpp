@@ -52,8 +52,8 @@ TEST(TextTest, ShortestFloatReadsBackAsTheSameFloat) {
   }
 }
 
-// The web build formats without floating-point std::to_chars (docs/web.md); its text must be
-// to_chars's byte for byte, or the two builds' outputs differ.
+// Floats, and the web build's doubles, are formatted without floating-point std::to_chars
+// (libconvert/text.h); the text must be to_chars's byte for byte, or outputs would change.
 template <typename Float>
 void ExpectSameTextAsToChars(Float value) {
   char expected[64];

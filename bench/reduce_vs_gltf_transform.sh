@@ -19,7 +19,8 @@ out_dir=${2:-out/bench-reduce}
 shared=${ANIMCONV_SHARED_DATA:-../shared/data}
 animconv="$build_dir/cli/animconv"
 generator="$build_dir/bench/animconv_gen_unity_csv"
-for tool in "$animconv" "$generator"; do
+time_reduce="$build_dir/bench/animconv_time_reduce"
+for tool in "$animconv" "$generator" "$time_reduce"; do
   [ -x "$tool" ] || { echo "missing $tool: build $build_dir first" >&2; exit 1; }
 done
 
@@ -40,6 +41,7 @@ fi
 inputs+=(data/gltf/walk.glb "$out_dir/inputs/walk_60fps.glb" "$out_dir/inputs/walk_120hz.glb")
 
 echo "$(date -u +%FT%TZ) $(git rev-parse --short HEAD) load: $(cut -d' ' -f1-3 /proc/loadavg)"
-node bench/gltf-transform/bench.mjs --animconv "$animconv" --out "$out_dir" --runs "${RUNS:-3}" \
+node bench/gltf-transform/bench.mjs --animconv "$animconv" --time-reduce "$time_reduce" \
+  --out "$out_dir" --runs "${RUNS:-3}" \
   --json "$out_dir/results.json" "${inputs[@]}"
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -69,18 +69,53 @@ Quat SlerpShortest(const Quat& a, const Quat& b, double alpha) {
   return SlerpAlong(ArcBetween(a, b), a, b, alpha);
 }
 
+namespace {
+
+// |a − b|² and |a + b|² on the short path (b negated when a·b < 0): a quarter of the rotation
+// angle between a and b is atan2(|a − b|, |a + b|).
+void ShortPathParts(const Quat& a, const Quat& b, double* difference, double* sum) {
+  const double sign = Dot(a, b) < 0 ? -1.0 : 1.0;
+  *difference = 0;
+  *sum = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    *difference += (a[i] - sign * b[i]) * (a[i] - sign * b[i]);
+    *sum += (a[i] + sign * b[i]) * (a[i] + sign * b[i]);
+  }
+}
+
+}  // namespace
+
 double AngleBetween(const Quat& a, const Quat& b) {
   // 4·atan2(|a − b|, |a + b|) on the short path (a quarter of the rotation angle is half the
   // angle between the 4-vectors): exact for small angles, where acos(dot) loses
   // half the digits (a float32 rounding of 1e-7 would read as 4e-4 rad).
-  const double sign = Dot(a, b) < 0 ? -1.0 : 1.0;
   double difference = 0;
   double sum = 0;
-  for (size_t i = 0; i < 4; ++i) {
-    difference += (a[i] - sign * b[i]) * (a[i] - sign * b[i]);
-    sum += (a[i] + sign * b[i]) * (a[i] + sign * b[i]);
-  }
+  ShortPathParts(a, b, &difference, &sum);
   return 4 * std::atan2(std::sqrt(difference), std::sqrt(sum));
+}
+
+AngleLimit::AngleLimit(double radians) : radians_(radians) {
+  constexpr double kPi = 3.14159265358979323846;
+  if (radians >= 0 && radians < kPi) {
+    const double tangent = std::tan(radians / 4);
+    tan_squared_ = tangent * tangent;
+  }
+}
+
+bool AngleLimit::ExceededBy(const Quat& a, const Quat& b) const {
+  double difference = 0;
+  double sum = 0;
+  ShortPathParts(a, b, &difference, &sum);
+  // atan2(√d, √s) > r/4 ⇔ d > s·tan²(r/4) for angles in [0, π/4]. The sides are a few roundings
+  // (each ~1e-16 relative) from that exact comparison, so a margin of 1e-9 decides it the same way
+  // AngleBetween would; closer than that, AngleBetween's own arithmetic decides.
+  if (tan_squared_ >= 0) {
+    const double bound = sum * tan_squared_;
+    if (difference < bound * (1 - 1e-9)) return false;
+    if (difference > bound * (1 + 1e-9)) return true;
+  }
+  return 4 * std::atan2(std::sqrt(difference), std::sqrt(sum)) > radians_;
 }
 
 Quat LoadQuat(const double* xyzw) { return {xyzw[0], xyzw[1], xyzw[2], xyzw[3]}; }

@@ -79,8 +79,9 @@ OriginalCurve SampleOriginal(const Channel& channel) {
     const Quat b = LoadQuat(curve.Key(k + 1));
     const double t0 = channel.times_seconds[k];
     const double t1 = channel.times_seconds[k + 1];
+    const SlerpArc arc = ArcBetween(a, b);  // SlerpShortest's, once for the three
     for (const double fraction : kRotationFractions) {
-      const Quat q = SlerpShortest(a, b, fraction);
+      const Quat q = SlerpAlong(arc, a, b, fraction);
       curve.times.push_back(t0 + (t1 - t0) * fraction);
       curve.values.insert(curve.values.end(), q.begin(), q.end());
     }
@@ -106,14 +107,25 @@ bool SpanFits(const OriginalCurve& curve, size_t first, size_t last, double tole
   const double t1 = curve.times[curve.key_sample[last]];
   const double* a = curve.Key(first);
   const double* b = curve.Key(last);
+  if (curve.path == Path::kRotation) {
+    // SlerpShortest's arc once per span, and the angle compared without its atan2 where that is
+    // clear: the same bits and the same answers, several times faster on a dense clip.
+    const Quat from = LoadQuat(a);
+    const Quat to = LoadQuat(b);
+    const SlerpArc arc = ArcBetween(from, to);
+    const AngleLimit limit(tolerance);
+    for (size_t s = curve.key_sample[first] + 1; s < curve.key_sample[last]; ++s) {
+      const double alpha = (curve.times[s] - t0) / (t1 - t0);
+      if (limit.ExceededBy(LoadQuat(curve.Sample(s)), SlerpAlong(arc, from, to, alpha))) {
+        return false;
+      }
+    }
+    return true;
+  }
   std::vector<double> reduced(curve.width);
   for (size_t s = curve.key_sample[first] + 1; s < curve.key_sample[last]; ++s) {
     const double alpha = (curve.times[s] - t0) / (t1 - t0);
-    if (curve.path == Path::kRotation) {
-      StoreQuat(SlerpShortest(LoadQuat(a), LoadQuat(b), alpha), reduced.data());
-    } else {
-      for (size_t i = 0; i < curve.width; ++i) reduced[i] = a[i] + (b[i] - a[i]) * alpha;
-    }
+    for (size_t i = 0; i < curve.width; ++i) reduced[i] = a[i] + (b[i] - a[i]) * alpha;
     if (ValueError(curve.path, curve.Sample(s), curve.width, reduced.data(), curve.width) >
         tolerance) {
       return false;

@@ -2,11 +2,13 @@
 // bench/reduce_vs_gltf_transform.sh installs it and picks the inputs; docs/performance.md explains
 // the settings and has a run.
 //
-//   node bench.mjs --animconv BIN --out DIR [--runs N] [--json FILE] FILE...
+//   node bench.mjs --animconv BIN --out DIR [--time-reduce BIN] [--runs N] [--json FILE] FILE...
 //
 // For every file and setting: keys kept (animconv info), output bytes, the largest error of every
 // clip of the output against the input as `animconv diff` measures it, and the wall time of the
-// whole process (median of N runs; the output of the last run is the one measured).
+// whole process (median of N runs; the output of the last run is the one measured). The reducers
+// alone, each timed in its own process: glTF Transform's resample() (resample.mjs) and, with
+// --time-reduce (bench/time_reduce_main.cpp), animconv's Reduce at the same tolerances.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -20,12 +22,15 @@ function parseArguments(argv) {
     const arg = argv[i];
     if (arg === '--animconv') options.animconv = argv[++i];
     else if (arg === '--out') options.out = argv[++i];
+    else if (arg === '--time-reduce') options.timeReduce = argv[++i];
     else if (arg === '--runs') options.runs = Number(argv[++i]);
     else if (arg === '--json') options.json = argv[++i];
     else options.files.push(arg);
   }
   if (!options.animconv || !options.out || options.files.length === 0 || !(options.runs >= 1)) {
-    console.error('usage: node bench.mjs --animconv BIN --out DIR [--runs N] [--json FILE] FILE...');
+    console.error(
+      'usage: node bench.mjs --animconv BIN --out DIR [--time-reduce BIN] [--runs N] [--json FILE] FILE...',
+    );
     process.exit(2);
   }
   return options;
@@ -48,7 +53,7 @@ const settings = [
     label: `matched to 0.1° (${gltfTransformMatched.toPrecision(4)})`,
     tolerance: gltfTransformMatched,
   },
-  { tool: 'animconv', label: 'default (0.1°, 0.1 mm, 1e-3, 1e-3)', args: ['--reduce'] },
+  { tool: 'animconv', label: 'default (0.1°, 0.1 mm, 1e-3, 1e-3)', args: ['--reduce'], reduceArgs: [] },
   {
     tool: 'animconv',
     label: `matched to 1e-4 (${(1e-4 * kDegreesPerComponent).toPrecision(5)}°, 1e-4)`,
@@ -57,6 +62,10 @@ const settings = [
       '--reduce-translation=1e-4',
       '--reduce-scale=1e-4',
       '--reduce-weight=1e-4',
+    ],
+    reduceArgs: [
+      '--rotation', (1e-4 * kDegreesPerComponent).toPrecision(5),
+      '--translation', '1e-4', '--scale', '1e-4', '--weight', '1e-4',
     ],
   },
 ];
@@ -151,6 +160,15 @@ function measure(input, before, setting, index, runs) {
     row.tolerance = setting.tolerance;
     row.resample_ms = JSON.parse(last.stdout.trim().split('\n').pop()).resample_ms;
   }
+  if (setting.reduceArgs && options.timeReduce) {
+    // The reducer alone on the asset as `convert` reads it: the first call (as glTF Transform's,
+    // one per process) and the median of at least 5.
+    const timed = run(options.timeReduce, [input, '--runs', String(Math.max(5, runs)), ...setting.reduceArgs]);
+    if (timed.status !== 0) throw new Error(`${options.timeReduce} ${input}: ${timed.stderr}`);
+    const reduce = JSON.parse(timed.stdout.trim());
+    row.reduce_ms = reduce.reduce_ms;
+    row.reduce_first_ms = reduce.reduce_first_ms;
+  }
   return row;
 }
 
@@ -205,10 +223,18 @@ for (const input of options.files) {
 // Node's own start-up, which every glTF Transform run pays and a native CLI does not.
 const nodeStart = median(Array.from({ length: options.runs }, () => run(process.execPath, ['-e', '']).ms));
 
+// "reduce ms": glTF Transform's resample() as timed inside its process; for animconv, Reduce timed
+// in process (--time-reduce: first call / median), else the median wall time of the run minus that
+// of `convert` without reduction on the same file (an estimate: both medians carry the noise).
+// Below the noise of two medians an estimate says nothing but "small".
+function reduceColumn(row) {
+  if (row.resample_ms !== undefined) return row.resample_ms.toFixed(1);
+  if (row.reduce_ms !== undefined) return `${row.reduce_first_ms.toFixed(1)} / ${row.reduce_ms.toFixed(1)}`;
+  if (row.reduce_ms_estimate === undefined) return '';
+  return row.reduce_ms_estimate < 1 ? '< 1' : `≈ ${row.reduce_ms_estimate.toFixed(0)}`;
+}
+
 const fmt = (value, digits = 3) => (value === 0 ? '0' : value.toPrecision(digits));
-// "reduce ms": glTF Transform's resample() as timed inside its process; for animconv, the median
-// wall time of the run minus that of `convert` without reduction on the same file (an estimate:
-// both medians carry the machine's noise).
 console.log(
   '| file | tool | setting | keys in → out | bytes out | max deg | max mm | max scale | max weight | wall ms | reduce ms |',
 );
@@ -220,15 +246,7 @@ for (const row of results) {
   }
   const plain = results.find((r) => r.file === row.file && r.setting === 'no reduction' && !r.error);
   if (row.tool === 'animconv' && plain && row !== plain) row.reduce_ms_estimate = row.wall_ms - plain.wall_ms;
-  // Below the noise of two medians an estimate says nothing but "small".
-  const reduceMs =
-    row.resample_ms !== undefined
-      ? row.resample_ms.toFixed(1)
-      : row.reduce_ms_estimate === undefined
-        ? ''
-        : row.reduce_ms_estimate < 1
-          ? '< 1'
-          : `≈ ${row.reduce_ms_estimate.toFixed(0)}`;
+  const reduceMs = reduceColumn(row);
   console.log(
     `| ${row.file} | ${row.tool} | ${row.setting} | ${row.keys_before} → ${row.keys_after} | ${row.output_bytes} | ` +
       `${fmt(row.max.deg)} | ${fmt(row.max.m * 1000)} | ${fmt(row.max.ratio)} | ${fmt(row.max.weight)} | ` +

@@ -31,6 +31,18 @@ SlerpArc ArcBetween(const Quat& a, const Quat& b);
 Quat SlerpAlong(const SlerpArc& arc, const Quat& a, const Quat& b, double alpha);
 // Rotation angle between two unit quaternions in radians, in [0, pi] (q and -q are the same).
 double AngleBetween(const Quat& a, const Quat& b);
+// Whether AngleBetween(a, b) > `radians`, for many checks against one limit (a reducer's spans):
+// the same answer as comparing AngleBetween's value, but without its atan2 unless the two are
+// within a relative 1e-9 of each other (the angle's quarter against the limit's, through tan²).
+class AngleLimit {
+ public:
+  explicit AngleLimit(double radians);
+  bool ExceededBy(const Quat& a, const Quat& b) const;
+
+ private:
+  double radians_;
+  double tan_squared_ = -1;  // tan²(radians / 4); negative: no shortcut (a limit of pi or more)
+};
 
 Quat LoadQuat(const double* xyzw);
 void StoreQuat(const Quat& q, double* xyzw);

@@ -114,5 +114,40 @@ TEST(QuaternionTest, SlerpAlongAnArcIsSlerpShortest) {
   }
 }
 
+// The reducer's shortcut decides every check as comparing AngleBetween's value does: random pairs
+// and limits, limits at the pair's own angle and one step either side (where the shortcut must
+// defer to atan2), tiny and wide angles, a limit of pi and beyond, and NaN.
+TEST(QuaternionTest, AngleLimitAnswersAsAngleBetweenDoes) {
+  std::mt19937 random(12);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  std::uniform_real_distribution<double> exponent(-9, 0.5);
+  size_t checks = 0;
+  const auto expect_same = [&](const Quat& a, const Quat& b, double limit) {
+    ASSERT_EQ(AngleLimit(limit).ExceededBy(a, b), AngleBetween(a, b) > limit)
+        << "limit " << limit << " angle " << AngleBetween(a, b);
+    ++checks;
+  };
+  for (int pair = 0; pair < 20000; ++pair) {
+    const Quat a = Normalized({unit(random), unit(random), unit(random), unit(random)});
+    // From 1e-9 rad to well past a right angle, on either side of the short path.
+    const Quat turn = AxisAngle(0.6, 0, 0.8, std::pow(10.0, exponent(random)));
+    Quat b = Multiply(a, turn);
+    if (pair % 3 == 0) b = Negated(b);
+    const double angle = AngleBetween(a, b);
+    for (const double limit :
+         {angle, std::nextafter(angle, 0.0), std::nextafter(angle, 4.0), angle * (1 + 1e-10),
+          angle * (1 - 1e-10), angle * 1.001, angle * 0.999, std::pow(10.0, exponent(random))}) {
+      expect_same(a, b, limit);
+    }
+  }
+  const Quat a = AxisAngle(0, 1, 0, 0.3);
+  const Quat half_turn = Multiply(a, AxisAngle(1, 0, 0, kPi));
+  for (const double limit : {0.0, kPi - 1e-12, kPi, 4.0, 100.0, std::nan("")}) {
+    expect_same(a, a, limit);
+    expect_same(a, half_turn, limit);
+  }
+  EXPECT_EQ(checks, 20000u * 8 + 12);
+}
+
 }  // namespace
 }  // namespace animconv

@@ -180,9 +180,9 @@ void WriteDigitsBefore(uint64_t value, char* end) {
 // to_chars both give: shortest, correctly rounded), called directly, and are written in place:
 // formatting "{}" and picking the text apart again, with a heap string per number, made the web
 // build's three.js writer several times slower than to_chars (docs/performance.md, "WebAssembly
-// vs native"), and a digit buffer copied twice made it no faster than to_chars natively ("Shortest
-// float text", session 29). fmt::detail::dragonbox::to_decimal is fmt's internal API (Debian's fmt
-// 9.1); TextTest.ShortestWithoutCharconvIsToCharsText holds this to to_chars's text.
+// vs native"), and a digit buffer copied twice made it no faster than to_chars natively ("Float
+// text written in place", session 29). fmt::detail::dragonbox::to_decimal is fmt's internal API
+// (Debian's fmt 9.1); TextTest.ShortestWithoutCharconvIsToCharsText holds this to to_chars's text.
 template <typename Float>
 size_t LayOutLikeToChars(Float value, char* out) {
   char* p = out;

@@ -35,8 +35,8 @@ size_t FormatShortest(double value, char* out);
 // The same text without floating-point std::to_chars, which emscripten's libc++ lacks: fmt's
 // shortest round-trip digits laid out as to_chars lays them out (fixed unless scientific is
 // shorter). FormatShortest for floats in every build (natively it formats a float32 about 15 %
-// faster than libstdc++'s to_chars: docs/performance.md, "Shortest float text"), and for doubles
-// in the web build (ANIMCONV_FLOAT_CHARCONV off, docs/web.md; natively to_chars is a little
+// faster than libstdc++'s to_chars: docs/performance.md, "Float text written in place"), and for
+// doubles in the web build (ANIMCONV_FLOAT_CHARCONV off, docs/web.md; natively to_chars is a little
 // faster there). Compiled in every build so the native tests hold it to std::to_chars.
 size_t FormatShortestWithoutCharconv(float value, char* out);
 size_t FormatShortestWithoutCharconv(double value, char* out);

@@ -30,7 +30,7 @@ int UsageError(const std::string& message) {
   return 1;
 }
 
-// A positive finite number, or nullopt-like failure reported by the caller.
+// Reads a positive finite number from `text` into `value`; false when `text` is not one.
 bool ParsePositive(const char* text, double* value) {
   char* end = nullptr;
   errno = 0;

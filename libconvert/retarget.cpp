@@ -198,11 +198,14 @@ class Retargeter {
                               out.times_seconds.end());
     }
     out.values.resize(out.times_seconds.size() * 4);
+    // The keys rise: each part goes on from where it was (EvaluateChannel's values, the same bits).
+    std::vector<ChannelCursor> cursors(parts.size());
     for (size_t k = 0; k < out.times_seconds.size(); ++k) {
       Quat normalized = kIdentity;
-      for (const auto& part : parts) {
+      for (size_t p = 0; p < parts.size(); ++p) {
+        const auto& part = parts[p];
         Quat raw;
-        EvaluateChannel(*part.first, out.times_seconds[k], raw.data());
+        cursors[p].Evaluate(*part.first, out.times_seconds[k], raw.data());
         normalized = Multiply(normalized, part.second.Apply(raw));
       }
       if (turn_) normalized = TurnAboutY(normalized);

@@ -393,7 +393,19 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
     WarnResampleError(timing.resample, *options.timing.resample_fps, asset.rig, diagnostics);
   }
   RootMotionStep(asset, format, options.root_motion, diagnostics);
-  if (options.ground) {
+  if (options.ground && !asset.rig.rest_pose_known) {
+    // Without joint offsets every joint stands at the origin, so the feet would measure 0 m and
+    // the hips would get a translation of 0: a character sunk to its hips. A format that shows a
+    // skeleton stands the rig in the generated T-pose when it is rendered, and is grounded on it
+    // there (RenderAssetPieces); into a clip-only format the floor is the user's model's.
+    if (!format.needs_rest_pose) {
+      ThrowUsage(fmt::format(
+          "--ground needs to know where the feet are, and this input has no rest pose (joint "
+          "offsets; a Unity CSV holds rotations only): retarget it onto a rig, --skeleton "
+          "model.glb (or .vrm) to ground it on that model's legs, or -o clip.vrma onto the VRMA "
+          "rig; .glb and .bvh outputs stand it in a generated T-pose and ground it on that"));
+    }
+  } else if (options.ground) {
     GroundStep(asset, diagnostics);
   } else if (steps->retargeted) {
     WarnFloatingFeet(asset, diagnostics);
@@ -522,6 +534,9 @@ TextPieces RenderAssetPieces(Asset asset, const Format& format, const ConvertOpt
         fmt::format("{}: the input has no rest pose; bones stand in a generated T-pose "
                     "facing {}",
                     format.id, asset.coordinates.facing == Facing::kMinusZ ? "-Z" : "+Z"));
+    // --ground waited for the feet to have places (Prepare). The handedness change above mirrors
+    // x or z, never the height.
+    if (options.ground) GroundStep(asset, diagnostics);
   }
   if (!format.keeps_raw_rotations) {
     const RotationNormalization normalized = NormalizeRotations(asset);

@@ -165,6 +165,33 @@ TEST(RootMotionOptionTest, FeetThatNeverReachTheFloorAreWarnedAboutWithTheFix) {
   }
 }
 
+// A Unity CSV holds rotations only: without joint offsets every joint stands at the origin, so
+// --ground measured 0 m everywhere and gave the hips a translation of 0, a character sunk to its
+// hips, with exit 0 (before session 30). Into a clip-only format it is refused with the fixes;
+// .glb and .bvh, which stand the rig in the generated T-pose, are grounded on that T-pose: the
+// walk's right toes, 0.0188 m up at 1.12 s, as on the .vrma's normalised rig.
+TEST(RootMotionOptionTest, GroundOnARigWithoutARestPoseStandsItOnTheTPoseOrIsRefused) {
+  TempDir dir;
+  const std::string walk = SourcePath("data/unity/walk.csv");
+  for (const char* clip_only : {"a.json", "a.csv"}) {
+    const auto refused = RunAnimconv("convert " + walk + " --ground -o " + dir.File(clip_only));
+    EXPECT_EQ(refused.exit_code, 1) << refused.output;
+    EXPECT_TRUE(Has(refused.output,
+                    "--ground needs to know where the feet are, and this input has no rest pose"))
+        << refused.output;
+    EXPECT_TRUE(Has(refused.output, "--skeleton model.glb (or .vrm)")) << refused.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.File(clip_only)));
+  }
+  for (const char* shown : {"b.glb", "b.bvh", "b.vrma"}) {
+    const auto grounded = RunAnimconv("convert " + walk + " --ground -o " + dir.File(shown));
+    EXPECT_EQ(grounded.exit_code, 0) << grounded.output;
+    EXPECT_TRUE(Has(grounded.output,
+                    "--ground: clip 'walk': the lowest foot point was 0.0188 m ('rightToes' at "
+                    "1.12 s), the hips moved down 0.0188 m; now "))
+        << shown << grounded.output;
+  }
+}
+
 TEST(RootMotionOptionTest, GroundRefusesARigWithoutFeetWritingNothing) {
   TempDir dir;
   const auto result = RunAnimconv("convert " + SourcePath("data/gltf/morph_cube.gltf") +

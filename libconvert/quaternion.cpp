@@ -8,28 +8,6 @@
 
 namespace animconv {
 
-double Dot(const Quat& a, const Quat& b) {
-  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
-}
-
-double Length(const Quat& q) { return std::sqrt(Dot(q, q)); }
-
-Quat Normalized(const Quat& q) {
-  const double length = Length(q);
-  return {q[0] / length, q[1] / length, q[2] / length, q[3] / length};
-}
-
-Quat Negated(const Quat& q) { return {-q[0], -q[1], -q[2], -q[3]}; }
-
-Quat Multiply(const Quat& a, const Quat& b) {
-  return {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
-          a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
-          a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
-          a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
-}
-
-Quat Conjugate(const Quat& q) { return {-q[0], -q[1], -q[2], q[3]}; }
-
 Vec3 Rotate(const Quat& q, const Vec3& v) {
   const Quat rotated = Multiply(Multiply(q, {v[0], v[1], v[2], 0}), Conjugate(q));
   return {rotated[0], rotated[1], rotated[2]};

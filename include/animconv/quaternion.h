@@ -1,19 +1,33 @@
 // Quaternion helpers on the x,y,z,w arrays of the model (see model.h). Double precision throughout.
 #pragma once
 
+#include <cmath>
+
 #include "animconv/model.h"
 
 namespace animconv {
 
-double Dot(const Quat& a, const Quat& b);
-double Length(const Quat& q);
+// The small ones are inline: the retarget and the feet's poses call them millions of times a
+// long clip (the same arithmetic, in the same order, wherever they are compiled).
+inline double Dot(const Quat& a, const Quat& b) {
+  return a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+}
+inline double Length(const Quat& q) { return std::sqrt(Dot(q, q)); }
 // Unit quaternion in the direction of q; q must have non-zero length.
-Quat Normalized(const Quat& q);
-Quat Negated(const Quat& q);
+inline Quat Normalized(const Quat& q) {
+  const double length = Length(q);
+  return {q[0] / length, q[1] / length, q[2] / length, q[3] / length};
+}
+inline Quat Negated(const Quat& q) { return {-q[0], -q[1], -q[2], -q[3]}; }
 // Hamilton product: the rotation `b` followed by `a` (three.js a.multiply(b), glm a * b).
-Quat Multiply(const Quat& a, const Quat& b);
+inline Quat Multiply(const Quat& a, const Quat& b) {
+  return {a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1],
+          a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0],
+          a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3],
+          a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2]};
+}
 // The inverse of a unit quaternion.
-Quat Conjugate(const Quat& q);
+inline Quat Conjugate(const Quat& q) { return {-q[0], -q[1], -q[2], q[3]}; }
 // Rotates v by the unit quaternion q.
 Vec3 Rotate(const Quat& q, const Vec3& v);
 // Spherical interpolation on the short path (the second argument is negated when dot < 0, as

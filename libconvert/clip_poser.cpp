@@ -38,17 +38,21 @@ void ClipPoser::Local(size_t node, Vec3* translation, Quat* rotation, Vec3* scal
 // Iterative (issue 14): the chain up to the nearest ancestor already posed, then down it, so a
 // rig as deep as --max-depth allows cannot exhaust the stack (a 200,000-joint chain with a foot
 // at its end crashed the retarget's foot-height note).
+void ClipPoser::PathUp(int node, const std::vector<bool>& done) {
+  path_.clear();
+  for (int n = node; n >= 0 && !done[static_cast<size_t>(n)];
+       n = rig_.nodes[static_cast<size_t>(n)].parent) {
+    path_.push_back(n);
+  }
+}
+
 const glm::dmat4& ClipPoser::World(int node) {
   if (exact_done_.empty()) {
     exact_done_.assign(rig_.nodes.size(), false);
     exact_.resize(rig_.nodes.size());
   }
   if (exact_done_[static_cast<size_t>(node)]) return exact_[static_cast<size_t>(node)];
-  path_.clear();
-  for (int n = node; n >= 0 && !exact_done_[static_cast<size_t>(n)];
-       n = rig_.nodes[static_cast<size_t>(n)].parent) {
-    path_.push_back(n);
-  }
+  PathUp(node, exact_done_);
   for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
     const size_t n = static_cast<size_t>(*it);
     Vec3 translation;
@@ -73,11 +77,7 @@ const glm::dmat4& ClipPoser::World(int node) {
 // affine entries do not).
 double ClipPoser::Height(int node) {
   if (!done_[static_cast<size_t>(node)]) {
-    path_.clear();
-    for (int n = node; n >= 0 && !done_[static_cast<size_t>(n)];
-         n = rig_.nodes[static_cast<size_t>(n)].parent) {
-      path_.push_back(n);
-    }
+    PathUp(node, done_);
     for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
       const size_t n = static_cast<size_t>(*it);
       Vec3 t;

@@ -30,8 +30,10 @@ class ClipPoser {
   struct Affine {
     double column[4][3];
   };
-  // One node's local and world transforms from its channels at seconds_.
+  // One node's local translation, rotation and scale from its channels at seconds_.
   void Local(size_t node, Vec3* translation, Quat* rotation, Vec3* scale);
+  // path_ = `node` and its ancestors up to the first that `done` holds (not included).
+  void PathUp(int node, const std::vector<bool>& done);
 
   const Rig& rig_;
   std::vector<std::array<const Channel*, 3>> channels_;  // translation, rotation, scale

@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Report, parseArgs, requireModules, usage, withConsoleAsFailures } from './lib/common.mjs';
+import { keysAndBetween, nodeFinder, playOnce } from './lib/playback.mjs';
 import { loadGltfFile } from './lib/vrm.mjs';
 
 requireModules(['three']);
@@ -49,16 +50,9 @@ async function load(path) {
 const gltf = await load(args.positional[0]);
 if (report.check(gltf.animations.length === 1, () => `${gltf.animations.length} clips, expected 1`)) {
   const clip = gltf.animations[0];
-  const mixer = new THREE.AnimationMixer(gltf.scene);
-  withConsoleAsFailures(report, 'binding the clip', () => {
-    const action = mixer.clipAction(clip);
-    action.setLoop(THREE.LoopOnce, 1);
-    action.clampWhenFinished = true;
-    action.play();
-  });
-  const nodes = new Map();
-  gltf.scene.traverse((object) => nodes.set(object.name, object));
-  const nodeOf = (name) => nodes.get(THREE.PropertyBinding.sanitizeNodeName(name));
+  let mixer;
+  withConsoleAsFailures(report, 'binding the clip', () => { mixer = playOnce(THREE, gltf.scene, clip); });
+  const nodeOf = nodeFinder(THREE, gltf.scene);
   const footNodes = feet.map(nodeOf);
   const hips = nodeOf(args.hips);
   if (report.check(footNodes.every((node) => node !== undefined) && hips !== undefined,
@@ -69,19 +63,15 @@ if (report.check(gltf.animations.length === 1, () => `${gltf.animations.length} 
     let lowestAt = 0;
     let lowestHips = Infinity;
     let lowestHipsAt = 0;
-    const steps = 8;
-    for (let k = 0; k + 1 < times.length; ++k) {
-      for (let i = 0; i < steps || (k + 2 === times.length && i === steps); ++i) {
-        const t = times[k] + (times[k + 1] - times[k]) * i / steps;
-        mixer.setTime(t);
-        gltf.scene.updateMatrixWorld(true);
-        for (const node of footNodes) {
-          const y = position.setFromMatrixPosition(node.matrixWorld).y * unit;
-          if (y < lowest) { lowest = y; lowestAt = t; }
-        }
-        const hipsY = position.setFromMatrixPosition(hips.matrixWorld).y * unit;
-        if (hipsY < lowestHips) { lowestHips = hipsY; lowestHipsAt = t; }
+    for (const t of keysAndBetween(times, 8)) {
+      mixer.setTime(t);
+      gltf.scene.updateMatrixWorld(true);
+      for (const node of footNodes) {
+        const y = position.setFromMatrixPosition(node.matrixWorld).y * unit;
+        if (y < lowest) { lowest = y; lowestAt = t; }
       }
+      const hipsY = position.setFromMatrixPosition(hips.matrixWorld).y * unit;
+      if (hipsY < lowestHips) { lowestHips = hipsY; lowestHipsAt = t; }
     }
     report.check(times.length > 10, () => `${times.length} key times: not a test`);
     report.check(Math.abs(lowest) <= FLOOR, () => `the lowest foot point is at y = ${lowest} (t=${lowestAt}), ` +

@@ -34,6 +34,7 @@ import { basename } from 'node:path';
 import {
   Report, parseArgs, requireModules, signFreeDistance, usage, withConsoleAsFailures,
 } from './lib/common.mjs';
+import { keysAndBetween, nodeFinder, playOnce } from './lib/playback.mjs';
 import { loadGltfFile } from './lib/vrm.mjs';
 
 requireModules(['three']);
@@ -106,16 +107,9 @@ const groundStart = new THREE.Vector3(start.x, 0, start.z);
 const { gltf, messages } = await loadGltfFile(THREE, GLTFLoader, args.positional[0], []);
 report.check(messages.length === 0, () => `loading printed: ${messages.join(' | ')}`);
 if (report.check(gltf.animations.length === 1, () => `${gltf.animations.length} clips, expected 1`)) {
-  const mixer = new THREE.AnimationMixer(gltf.scene);
-  withConsoleAsFailures(report, 'binding the clip', () => {
-    const action = mixer.clipAction(gltf.animations[0]);
-    action.setLoop(THREE.LoopOnce, 1);
-    action.clampWhenFinished = true;
-    action.play();
-  });
-  const nodes = new Map();
-  gltf.scene.traverse((object) => nodes.set(object.name, object));
-  const nodeOf = (name) => nodes.get(THREE.PropertyBinding.sanitizeNodeName(name));
+  let mixer;
+  withConsoleAsFailures(report, 'binding the clip', () => { mixer = playOnce(THREE, gltf.scene, gltf.animations[0]); });
+  const nodeOf = nodeFinder(THREE, gltf.scene);
   const hips = nodeOf(hipsName);
   if (report.check(hips !== undefined, () => `no node for the hips '${hipsName}'`)) {
     // The root's rest, before the mixer moves it: an armature (make_armature_fixture.mjs) has a
@@ -190,16 +184,12 @@ if (report.check(gltf.animations.length === 1, () => `${gltf.animations.length} 
       action.play();
       let lowest = Infinity;
       let lowestAt = 0;
-      const steps = 8;
-      for (let frame = 0; frame + 1 < times.length; ++frame) {
-        for (let i = 0; i < steps || (frame + 2 === times.length && i === steps); ++i) {
-          const t = times[frame] + (times[frame + 1] - times[frame]) * i / steps;
-          mixer.setTime(t);
-          gltf.scene.updateMatrixWorld(true);
-          for (const node of footNodes.filter((n) => n !== undefined)) {
-            const y = world(node).p.y;
-            if (y < lowest) { lowest = y; lowestAt = t; }
-          }
+      for (const t of keysAndBetween(times, 8)) {
+        mixer.setTime(t);
+        gltf.scene.updateMatrixWorld(true);
+        for (const node of footNodes.filter((n) => n !== undefined)) {
+          const y = world(node).p.y;
+          if (y < lowest) { lowest = y; lowestAt = t; }
         }
       }
       report.check(Math.abs(lowest) <= FLOOR, () => `the lowest foot point is at y = ${lowest} (t=${lowestAt}), ` +

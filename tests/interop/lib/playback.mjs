@@ -64,6 +64,18 @@ export function keyAndMidTimes(clips) {
   return [...times].sort((a, b) => a - b);
 }
 
+// Every key time of `times` (sorted) and `steps` - 1 evenly spaced times between each pair, as
+// animconv poses feet for --ground (docs/root_motion.md, "Grounding"): the times in order.
+export function keysAndBetween(times, steps) {
+  const out = [];
+  for (let k = 0; k + 1 < times.length; ++k) {
+    for (let i = 0; i < steps; ++i) out.push(times[k] + (times[k + 1] - times[k]) * i / steps);
+  }
+  if (times.length > 0) out.push(times[times.length - 1]);
+  return out;
+}
+
+
 // Plays `clip` on `root` at `times`; returns values[sample][object] (snapshots). The objects
 // are put back into their rest state afterwards.
 export function play(root, clip, times, objects) {
@@ -130,4 +142,21 @@ export function animatedPaths(gltf, clip) {
     else paths.add(path);
   }
   return { paths, unbound };
+}
+
+// An AnimationMixer on `root` playing `clip` once, held at its end (LoopOnce, clamped).
+export function playOnce(THREE, root, clip) {
+  const mixer = new THREE.AnimationMixer(root);
+  const action = mixer.clipAction(clip);
+  action.setLoop(THREE.LoopOnce, 1);
+  action.clampWhenFinished = true;
+  action.play();
+  return mixer;
+}
+
+// name -> the object under `root` a track of that node name binds to.
+export function nodeFinder(THREE, root) {
+  const nodes = new Map();
+  root.traverse((object) => nodes.set(object.name, object));
+  return (name) => nodes.get(THREE.PropertyBinding.sanitizeNodeName(name));
 }

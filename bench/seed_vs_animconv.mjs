@@ -5,7 +5,10 @@
 // both hold every bone's track with one key per row.
 //
 // Usage: node bench/seed_vs_animconv.mjs --animconv BIN --input FILE.csv [--bones bone.txt]
-//          [--interval 0.008333333333333333] [--three DIR] [--runs N (5)]
+//          [--interval 0.008333333333333333] [--three DIR] [--runs N (5)] [--to json|glb|vrma]
+// --to: what animconv writes (item 1 asks for three.js JSON, and GLB and VRMA too); the seed
+// pipeline always writes its three.js JSON. Only JSON outputs are read back with three.js here
+// (the GLB and VRMA writers have their own interop tests).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,10 +24,12 @@ const bones = path.resolve(option('--bones', path.join(here, '..', 'data', 'unit
 const interval = option('--interval', String(1 / 120));
 const threeDir = path.resolve(option('--three', path.join(here, '..', 'tests', 'interop', 'node_modules', 'three', 'build')));
 const runs = Number(option('--runs', '5'));
+const to = option('--to', 'json');
+if (!['json', 'glb', 'vrma'].includes(to)) throw new Error(`seed_vs_animconv: --to ${to}: json, glb or vrma`);
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'animconv-seed-'));
 const timeFile = path.join(tmp, 'time.txt');
 const seedOut = path.join(tmp, 'seed.json');
-const oursOut = path.join(tmp, 'animconv.json');
+const oursOut = path.join(tmp, `animconv.${to}`);
 
 const runSeed = () => timedProcess(process.execPath, [path.join(here, 'seed_pipeline.mjs'), threeDir, input, bones, interval, seedOut],
                                    'seed_pipeline.mjs', timeFile);
@@ -45,7 +50,8 @@ for (let pair = 0; pair < runs; pair++) {
 // Both outputs as three.js reads them.
 const THREE = await import(pathToFileURL(path.join(threeDir, 'three.module.js')).href);
 const rowsIn = fs.readFileSync(input, 'utf8').trim().split('\n').length;
-for (const [what, file] of [['seed', seedOut], ['animconv', oursOut]]) {
+if (to !== 'json') console.log(`animconv: ${fs.statSync(oursOut).size} bytes of ${to}`);
+for (const [what, file] of to === 'json' ? [['seed', seedOut], ['animconv', oursOut]] : [['seed', seedOut]]) {
   const clip = THREE.AnimationClip.parse(JSON.parse(fs.readFileSync(file, 'utf8')));
   const keys = new Set(clip.tracks.map((t) => t.times.length));
   console.log(`${what}: ${fs.statSync(file).size} bytes, ${clip.tracks.length} tracks, keys per track ${[...keys].join('/')} ` +

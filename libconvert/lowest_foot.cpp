@@ -96,13 +96,13 @@ struct KeyLocal {
 };
 
 // How far a foot can move between two keys, and how far from the origin it can be, from the
-// chain's local values at both keys. Between two keys every chain node moves at a constant
-// velocity and turns at a constant rate about a fixed axis (linear and slerp, within one segment
-// of each channel: the keys are every channel's keys), so with σ the nodes' scales, Δt_j node j's
-// translation over the interval, θ_j its turn and X_j the farthest its scaled frame puts the foot
-// from it (the farther end's translations, since |lerp| ≤ max of the ends):
-//   travel ≤ Σ_j σ_0⋯σ_{j−1} (|Δt_j| + θ_j σ_j X_j),   X_j = τ_{j+1} + σ_{j+1} X_{j+1},  X_foot =
-//   0.
+// chain's local values at both keys. Between two keys every chain node moves along a straight
+// line and turns along one great arc (linear and slerp, within one segment of each channel: the
+// keys are every channel's keys), so with σ the nodes' scales, Δt_j node j's translation over the
+// interval, θ_j its turn and X_j the farthest its scaled frame puts the foot from it (the farther
+// end's translations, since |lerp| ≤ max of the ends), the foot's path is at most
+//   travel = Σ_j σ_0⋯σ_{j−1} (|Δt_j| + θ_j σ_j X_j),  X_j = τ_{j+1} + σ_{j+1} X_{j+1},  X_foot = 0,
+// and its height between the keys at least (h(a) + h(b) − travel) / 2 (down from a, back up to b).
 struct Travel {
   double travel = 0;
   double reach = 0;  // Σ_j σ_0⋯σ_{j−1} τ_j: the foot's distance from the origin is at most this
@@ -243,8 +243,8 @@ Lowest FindLowest(const Rig& rig, const Clip& clip, const std::vector<int>& feet
         // Rounding: the poser's heights and this bound are each within far less than 1e-9 of
         // the foot's distance from the origin, or of the travel.
         const double margin = 1e-9 * (1 + travel.reach + travel.travel);
-        const double floor = 0.5 * (a + b - travel.travel) - margin;
-        posed[f] = !(floor > keys_lowest);  // NaN: posed
+        const double at_least = 0.5 * (a + b - travel.travel) - margin;
+        posed[f] = !(at_least > keys_lowest);  // NaN: posed
         any = any || posed[f];
       }
       const double key_seconds = samples.At(k * samples.between);

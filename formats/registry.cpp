@@ -69,6 +69,8 @@ std::string FormatIds(bool readers) {
 std::vector<Format> WithPieceWriters(std::vector<Format> formats) {
   for (Format& format : formats) {
     if (format.id == "three") format.write_pieces = WriteThreeJsonPieces;
+    if (format.id == "glb") format.write_pieces = WriteGlbPieces;
+    if (format.id == "vrma") format.write_pieces = WriteVrmaPieces;
   }
   return formats;
 }

@@ -15,6 +15,7 @@
 #include "animconv/diagnostic.h"
 #include "animconv/format.h"
 #include "animconv/model.h"
+#include "animconv/text_pieces.h"
 #include "formats/common/json_pointer.h"
 #include "formats/common/packed_json.h"
 #include "formats/gltf/gltf_object_list.h"
@@ -114,6 +115,9 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, Diagnostics* diagnos
 // The same with every glTF write option (WriteOptions::gltf_compression: --compress).
 std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& options,
                               const std::function<void(GltfOutputJson&)>& finish);
+// The same as pieces: a GLB's binary chunk is one, handed over without a copy.
+TextPieces WriteGltfDocumentPieces(const Asset& asset, bool glb, const WriteOptions& options,
+                                   const std::function<void(GltfOutputJson&)>& finish);
 
 // A mesh's `weights`, which the reader's tree holds packed (PackedInElement, gltf_buffers.cpp),
 // parsed: at most `keep_at_most` of its numbers (its readers take only as many as the mesh has

@@ -100,6 +100,10 @@ bool SniffVrma(std::string_view bytes) {
 }
 
 std::string WriteVrma(const Asset& asset, const WriteOptions& options) {
+  return WriteVrmaPieces(asset, options).Joined();
+}
+
+TextPieces WriteVrmaPieces(const Asset& asset, const WriteOptions& options) {
   if (!asset.rig.rest_pose_known) {
     ThrowUsage("vrma: the rig has no rest pose; a VRM Animation's nodes must stand in T-pose");
   }
@@ -111,7 +115,7 @@ std::string WriteVrma(const Asset& asset, const WriteOptions& options) {
   }
   CheckChannels(asset);
   const json human_bones = HumanBones(asset.rig);
-  return WriteGltfDocument(asset, true, options, [&](GltfOutputJson& document) {
+  return WriteGltfDocumentPieces(asset, true, options, [&](GltfOutputJson& document) {
     json& used = document["extensionsUsed"];
     if (!used.is_array()) used = json::array();
     used.push_back("VRMC_vrm_animation");

@@ -6,6 +6,7 @@
 
 #include "animconv/convert.h"
 #include "animconv/error.h"
+#include "animconv/text_pieces.h"
 #include "formats/common/canonical_json.h"
 #include "formats/csv/unity_csv.h"
 #include "formats/gltf/gltf.h"
@@ -83,6 +84,30 @@ std::string BinOfGlb(const std::string& glb) {
 // times, neither starting at 0, so a bound taken from the double times, from the wrong end or
 // from another channel is off. Checked here as well as by the validator in tests/interop, which
 // needs Node.
+// A GLB is handed to the file as pieces: its header and JSON, then its binary chunk as it was
+// built (not copied behind the JSON), then the chunk's padding. The bytes are the one string's,
+// for a .glb and a .vrma, with and without a binary chunk's padding.
+TEST(GltfWriterTest, AGlbAsPiecesIsTheSameBytesWithItsBinaryChunkApart) {
+  const Asset asset =
+      ReadUnityCsv(testing::ReadText(testing::SourcePath("data/unity/walk.csv")), {});
+  for (const char* id : {"glb", "vrma"}) {
+    const Asset prepared = PrepareAsset(asset, *FindFormat(id), ConvertOptions{});
+    TextPieces pieces = RenderAssetPieces(prepared, *FindFormat(id), ConvertOptions{});
+    const std::string whole = RenderAsset(prepared, *FindFormat(id), ConvertOptions{});
+    const std::vector<std::string_view> parts = pieces.Pieces();
+    ASSERT_GE(parts.size(), 2u) << id;
+    std::string joined;
+    for (const std::string_view part : parts) joined += part;
+    EXPECT_EQ(joined, whole) << id;
+    // The binary chunk is one piece of its own, after the BIN chunk's header.
+    const size_t json_length = static_cast<unsigned char>(whole[12]) |
+                               static_cast<unsigned char>(whole[13]) << 8 |
+                               static_cast<unsigned char>(whole[14]) << 16;
+    EXPECT_EQ(parts[0].size(), 12 + 8 + json_length + 8) << id;
+    EXPECT_EQ(parts[0], std::string_view(whole).substr(0, parts[0].size())) << id;
+  }
+}
+
 TEST(GltfWriterTest, AccessorMinAndMaxAreTheStoredFloat32Extremes) {
   Asset asset = testing::MakeAsset({"a", "b"});
   asset.clips[0].channels = {

@@ -38,11 +38,21 @@ void ClipPoser::Local(size_t node, Vec3* translation, Quat* rotation, Vec3* scal
 // Iterative (issue 14): the chain up to the nearest ancestor already posed, then down it, so a
 // rig as deep as --max-depth allows cannot exhaust the stack (a 200,000-joint chain with a foot
 // at its end crashed the retarget's foot-height note).
-void ClipPoser::PathUp(int node, const std::vector<bool>& done) {
+template <typename Compose>
+void ClipPoser::PoseDown(int node, std::vector<bool>& done, Compose compose) {
   path_.clear();
   for (int n = node; n >= 0 && !done[static_cast<size_t>(n)];
        n = rig_.nodes[static_cast<size_t>(n)].parent) {
     path_.push_back(n);
+  }
+  for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
+    const size_t n = static_cast<size_t>(*it);
+    Vec3 translation;
+    Quat rotation;
+    Vec3 scale;
+    Local(n, &translation, &rotation, &scale);
+    compose(n, rig_.nodes[n].parent, translation, rotation, scale);
+    done[n] = true;
   }
 }
 
@@ -51,19 +61,11 @@ const glm::dmat4& ClipPoser::World(int node) {
     exact_done_.assign(rig_.nodes.size(), false);
     exact_.resize(rig_.nodes.size());
   }
-  if (exact_done_[static_cast<size_t>(node)]) return exact_[static_cast<size_t>(node)];
-  PathUp(node, exact_done_);
-  for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
-    const size_t n = static_cast<size_t>(*it);
-    Vec3 translation;
-    Quat rotation;
-    Vec3 scale;
-    Local(n, &translation, &rotation, &scale);
-    const glm::dmat4 local = TrsMatrix(translation, rotation, scale);
-    const int parent = rig_.nodes[n].parent;
-    exact_[n] = parent < 0 ? local : exact_[static_cast<size_t>(parent)] * local;
-    exact_done_[n] = true;
-  }
+  PoseDown(node, exact_done_,
+           [&](size_t n, int parent, const Vec3& t, const Quat& r, const Vec3& s) {
+             const glm::dmat4 local = TrsMatrix(t, r, s);
+             exact_[n] = parent < 0 ? local : exact_[static_cast<size_t>(parent)] * local;
+           });
   return exact_[static_cast<size_t>(node)];
 }
 
@@ -76,38 +78,28 @@ const glm::dmat4& ClipPoser::World(int node) {
 // height of zero, and any entry that is not finite (where glm's inf * 0 makes a NaN that the
 // affine entries do not).
 double ClipPoser::Height(int node) {
-  if (!done_[static_cast<size_t>(node)]) {
-    PathUp(node, done_);
-    for (auto it = path_.rbegin(); it != path_.rend(); ++it) {
-      const size_t n = static_cast<size_t>(*it);
-      Vec3 t;
-      Quat q;
-      Vec3 s;
-      Local(n, &t, &q, &s);
-      // glm's mat3_cast, the upper 3x3 of its mat4_cast (glm::dquat is w, x, y, z).
-      const glm::dmat3 r = glm::mat3_cast(glm::dquat(q[3], q[0], q[1], q[2]));
-      Affine local;
-      for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) local.column[i][j] = r[i][j] * s[static_cast<size_t>(i)];
-        local.column[3][i] = t[static_cast<size_t>(i)];
-      }
-      const int parent = rig_.nodes[n].parent;
-      Affine& world = world_[n];
-      if (parent < 0) {
-        world = local;
-      } else {
-        const Affine& p = world_[static_cast<size_t>(parent)];
-        for (int i = 0; i < 4; ++i) {
-          for (int j = 0; j < 3; ++j) {
-            double sum = p.column[0][j] * local.column[i][0] + p.column[1][j] * local.column[i][1];
-            sum = sum + p.column[2][j] * local.column[i][2];
-            world.column[i][j] = i == 3 ? sum + p.column[3][j] : sum;
-          }
-        }
-      }
-      done_[n] = true;
+  PoseDown(node, done_, [&](size_t n, int parent, const Vec3& t, const Quat& q, const Vec3& s) {
+    // glm's mat3_cast, the upper 3x3 of its mat4_cast (glm::dquat is w, x, y, z).
+    const glm::dmat3 r = glm::mat3_cast(glm::dquat(q[3], q[0], q[1], q[2]));
+    Affine local;
+    for (int i = 0; i < 3; ++i) {
+      for (int j = 0; j < 3; ++j) local.column[i][j] = r[i][j] * s[static_cast<size_t>(i)];
+      local.column[3][i] = t[static_cast<size_t>(i)];
     }
-  }
+    Affine& world = world_[n];
+    if (parent < 0) {
+      world = local;
+      return;
+    }
+    const Affine& p = world_[static_cast<size_t>(parent)];
+    for (int i = 0; i < 4; ++i) {
+      for (int j = 0; j < 3; ++j) {
+        double sum = p.column[0][j] * local.column[i][0] + p.column[1][j] * local.column[i][1];
+        sum = sum + p.column[2][j] * local.column[i][2];
+        world.column[i][j] = i == 3 ? sum + p.column[3][j] : sum;
+      }
+    }
+  });
   const Affine& world = world_[static_cast<size_t>(node)];
   bool finite = true;
   for (const auto& column : world.column) {

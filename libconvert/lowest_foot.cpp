@@ -108,11 +108,13 @@ struct Travel {
   double reach = 0;  // Σ_j σ_0⋯σ_{j−1} τ_j: the foot's distance from the origin is at most this
 };
 
+// `below`: scratch for X_j, reused from call to call (this runs per foot between every two keys).
 Travel TravelBound(const std::vector<ChainNode>& chain, const std::vector<KeyLocal>& at_a,
-                   const std::vector<KeyLocal>& at_b, const std::vector<size_t>& slot) {
+                   const std::vector<KeyLocal>& at_b, const std::vector<size_t>& slot,
+                   std::vector<double>& below) {
   const size_t m = chain.size();
   // X_j from the foot up.
-  std::vector<double> below(m, 0);
+  below.assign(m, 0);
   for (size_t j = m - 1; j-- > 0;) {
     const size_t next = slot[j + 1];
     const double farther = std::max(Norm(at_a[next].translation), Norm(at_b[next].translation));
@@ -232,6 +234,7 @@ Lowest FindLowest(const Rig& rig, const Clip& clip, const std::vector<int>& feet
     const size_t end = std::min(intervals, first + intervals_per_block);
     Lowest& lowest = lowest_of[block];
     std::vector<bool> posed(foot_count);
+    std::vector<double> below;
     local_at(keys[first], &at_a);
     for (size_t k = first; k < end; ++k) {
       local_at(keys[k + 1], &at_b);
@@ -239,7 +242,7 @@ Lowest FindLowest(const Rig& rig, const Clip& clip, const std::vector<int>& feet
       for (size_t f = 0; f < foot_count; ++f) {
         const double a = key_heights[k * foot_count + f];
         const double b = key_heights[(k + 1) * foot_count + f];
-        const Travel travel = TravelBound(chains[f], at_a, at_b, slots[f]);
+        const Travel travel = TravelBound(chains[f], at_a, at_b, slots[f], below);
         // Rounding: the poser's heights and this bound are each within far less than 1e-9 of
         // the foot's distance from the origin, or of the travel.
         const double margin = 1e-9 * (1 + travel.reach + travel.travel);

@@ -32,8 +32,10 @@ class ClipPoser {
   };
   // One node's local translation, rotation and scale from its channels at seconds_.
   void Local(size_t node, Vec3* translation, Quat* rotation, Vec3* scale);
-  // path_ = `node` and its ancestors up to the first that `done` holds (not included).
-  void PathUp(int node, const std::vector<bool>& done);
+  // Poses `node` and its ancestors up to the first that `done` holds, from the top down:
+  // compose(node, parent, translation, rotation, scale) for each, which is then done.
+  template <typename Compose>
+  void PoseDown(int node, std::vector<bool>& done, Compose compose);
 
   const Rig& rig_;
   std::vector<std::array<const Channel*, 3>> channels_;  // translation, rotation, scale

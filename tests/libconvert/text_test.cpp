@@ -64,29 +64,14 @@ void ExpectSameTextAsToChars(Float value) {
 }
 
 TEST(TextTest, ShortestWithoutCharconvIsToCharsText) {
-  for (const double value : {0.0,
-                             -0.0,
-                             1.0,
-                             -1.0,
-                             0.2,
-                             100.0,
-                             1e15,
-                             1e16,
-                             1e20,
-                             1e21,
-                             123456789012345678.0,
-                             0.001,
-                             0.0001,
-                             1e-5,
-                             1.5e-7,
-                             12345e-10,
-                             5e-324,
-                             1.7976931348623157e308,
-                             2.5e-308,
-                             1e100,
-                             std::numeric_limits<double>::infinity(),
-                             -std::numeric_limits<double>::infinity(),
-                             std::numeric_limits<double>::quiet_NaN()}) {
+  for (const double value :
+       {0.0, -0.0, 1.0, -1.0, 0.2, 100.0, 1e15, 1e16, 1e20, 1e21, 123456789012345678.0,
+        // Fixed text with the most digits after an integer part (16 + 1)
+        // and with the most zeros after "0." (3): the layout's edges.
+        1234567890123456.7, -4503599627370495.5, 0.00012345678901234567, -0.00099999999999999991,
+        0.001, 0.0001, 1e-5, 1.5e-7, 12345e-10, 5e-324, 1.7976931348623157e308, 2.5e-308, 1e100,
+        std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+        std::numeric_limits<double>::quiet_NaN()}) {
     ExpectSameTextAsToChars(value);
     ExpectSameTextAsToChars(static_cast<float>(value));
   }

@@ -92,16 +92,19 @@ bool ParseCommandLine(const std::vector<std::string>& args, const char* usage,
 
 // Below this the default heap is as fast (the job is a few milliseconds either way).
 constexpr uint64_t kLargeInputBytes = uint64_t{8} << 20;
-// Address space to map with huge pages, per input byte: a job peaks at 3 x (input + output) at
+// Address space to reserve for the heap, per input byte: a job peaks at 3 x (input + output) at
 // most (docs/reliability.md), and an output can be a few times its input. Untouched address
-// space costs nothing.
+// space costs nothing. Its huge pages are kept only while they prove cheap here
+// (libconvert/memory.h; docs/performance.md, "Huge pages only where they are cheap").
 constexpr uint64_t kHeapBytesPerInputByte = 8;
 // What is faulted in on the idle core while the input is read into the heap's first bytes, per
-// input byte: the next 1.5 x, where the model read from it goes (a text of numbers read as
-// doubles: the 50 MB Unity CSV's channels take 75 MB). Measured: after a process that freed
-// 1.2 GB, 0.46 s -> 0.39 s for that CSV; unchanged when its memory is hot (docs/performance.md,
-// "Less fresh memory, faulted in on the idle core").
-constexpr double kPrefaultBeginPerInputByte = 1.0;
+// input byte: the back half of the input's own bytes (while the job's thread faults in the front
+// half as it reads: half the wait), then the next 1.5 x, where the model read from it goes (a
+// text of numbers read as doubles: the 50 MB Unity CSV's channels take 75 MB). Measured: after a
+// process that freed 1.2 GB, 0.46 s -> 0.39 s for that CSV; unchanged when its memory is hot
+// (docs/performance.md, "Less fresh memory, faulted in on the idle core"); the back half of the
+// input: "Huge pages only where they are cheap".
+constexpr double kPrefaultBeginPerInputByte = 0.5;
 constexpr double kPrefaultEndPerInputByte = 2.5;
 
 void PrepareHeapForInputs(const std::vector<std::string>& paths) {

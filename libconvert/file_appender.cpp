@@ -9,8 +9,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "libconvert/memory.h"
-
 #if defined(__linux__) && defined(O_DIRECT) && !defined(__EMSCRIPTEN__)
 #define ANIMCONV_DIRECT_WRITES 1
 #else
@@ -149,7 +147,8 @@ bool FileAppender::WriteStaged(size_t bytes) {
 void FileAppender::TryDirect() {
   direct_tried_ = true;
 #if ANIMCONV_DIRECT_WRITES
-  // Aligned to a huge page, so the stage is a few of them (libconvert/memory.h).
+  // Aligned to a huge page, so that where the heap has huge pages (libconvert/memory.h) the stage
+  // is a few whole ones.
   constexpr size_t kStageAlignBytes = size_t{2} << 20;
   char* const stage =
       static_cast<char*>(std::aligned_alloc(kStageAlignBytes, kDirectWriteStageBytes));
@@ -159,7 +158,6 @@ void FileAppender::TryDirect() {
     std::free(stage);  // not on this file system: buffered to the end
     return;
   }
-  AdviseHugePages(stage, kDirectWriteStageBytes);
   stage_ = stage;
 #endif
 }

@@ -23,7 +23,6 @@
 #include "animconv/error.h"
 #include "libconvert/atomic_write.h"
 #include "libconvert/file_appender.h"
-#include "libconvert/memory.h"
 
 namespace animconv {
 namespace {
@@ -228,7 +227,6 @@ std::string ReadFile(const std::string& path, uint64_t max_bytes) {
   size_t filled = 0;
   if (S_ISREG(info.st_mode) && info.st_size > 0) {
     bytes.reserve(static_cast<size_t>(info.st_size));
-    AdviseHugePages(bytes.data(), bytes.capacity());
     bytes.resize(static_cast<size_t>(info.st_size));
     while (filled < bytes.size()) {
       const ssize_t got = ::read(file.get(), bytes.data() + filled,

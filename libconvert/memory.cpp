@@ -5,6 +5,7 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,44 +17,66 @@
 
 namespace animconv {
 namespace {
-constexpr uintptr_t kHugePage = uintptr_t{2} << 20;  // x86-64's transparent huge page
-}  // namespace
-
-bool AdviseHugePages(void* data, size_t bytes) {
-#ifdef MADV_HUGEPAGE
-  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + kHugePage - 1) & ~(kHugePage - 1);
-  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + bytes) & ~(kHugePage - 1);
-  return end > begin && ::madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE) == 0;
-#else
-  (void)data;
-  (void)bytes;
-  return false;
-#endif
-}
-
-namespace {
 
 #if defined(__GLIBC__) && defined(M_ARENA_MAX) && defined(MADV_HUGEPAGE)
-// Faults [begin, end) in, one huge page at a time, on a thread that is left to run: the job does
-// not wait for it, and at exit it simply ends. Stops at the first refusal (a kernel without
-// MADV_POPULATE_WRITE says EINVAL).
-void PrefaultInBackground(uintptr_t begin, uintptr_t end) {
+constexpr uintptr_t kHugePage = uintptr_t{2} << 20;  // x86-64's transparent huge page
+
+uintptr_t HugePageUp(uintptr_t address) { return (address + kHugePage - 1) & ~(kHugePage - 1); }
+uintptr_t HugePageDown(uintptr_t address) { return address & ~(kHugePage - 1); }
+
+// Asks for (or, with MADV_NOHUGEPAGE, against) transparent huge pages on the 2 MiB-aligned part
+// of [begin, end). Returns whether the kernel took the advice (false too when no page fits).
+bool AdviseRange(uintptr_t begin, uintptr_t end, int advice) {
+  begin = HugePageUp(begin);
+  end = HugePageDown(end);
+  return end > begin && ::madvise(reinterpret_cast<void*>(begin), end - begin, advice) == 0;
+}
+
+// What the prefault thread is given (LargeJobHeapOptions, in addresses).
+struct PrefaultPlan {
+  uintptr_t begin = 0, end = 0;            // faulted in, one huge page at a time
+  uintptr_t huge_begin = 0, huge_end = 0;  // advised MADV_HUGEPAGE
+  double slow_huge_page_seconds = 0;
+};
+
 #ifdef MADV_POPULATE_WRITE
-  begin = (begin + kHugePage - 1) & ~(kHugePage - 1);
-  end &= ~(kHugePage - 1);
-  if (end <= begin) return;
+// The calling thread's CPU time: a huge page's cost without the time the thread waited for a
+// core (the job's other threads share the machine's two).
+double ThreadCpuSeconds() {
+  timespec now{};
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) * 1e-9;
+}
+#endif
+
+// Faults the plan's range in on a thread that is left to run: the job does not wait for it, and
+// at exit it simply ends. Stops at the first refusal (a kernel without MADV_POPULATE_WRITE says
+// EINVAL). One slow page can be chance (an interrupt, the page's own zeroing); the second means
+// fresh huge pages cost more than small ones here, and the huge range goes back to 4 KiB pages
+// for every later fault, on any thread (LargeJobHeapOptions).
+void PrefaultInBackground(PrefaultPlan plan) {
+#ifdef MADV_POPULATE_WRITE
+  plan.begin = HugePageUp(plan.begin);
+  plan.end = HugePageDown(plan.end);
+  if (plan.end <= plan.begin) return;
   try {
-    std::thread([begin, end] {
-      for (uintptr_t page = begin; page < end; page += kHugePage) {
+    std::thread([plan] {
+      int slow_pages = 0;
+      for (uintptr_t page = plan.begin; page < plan.end; page += kHugePage) {
+        const double before = ThreadCpuSeconds();
         if (::madvise(reinterpret_cast<void*>(page), kHugePage, MADV_POPULATE_WRITE) != 0) return;
+        const bool huge = page >= plan.huge_begin && page < plan.huge_end;
+        if (huge && slow_pages < 2 && ThreadCpuSeconds() - before > plan.slow_huge_page_seconds &&
+            ++slow_pages == 2) {
+          AdviseRange(plan.huge_begin, plan.huge_end, MADV_NOHUGEPAGE);
+        }
       }
     }).detach();
   } catch (const std::system_error&) {
     // No thread to be had: the job faults its pages in itself, as without this.
   }
 #else
-  (void)begin;
-  (void)end;
+  (void)plan;
 #endif
 }
 #endif
@@ -86,11 +109,16 @@ bool PrepareHeapForLargeJob(const LargeJobHeapOptions& options) {
   char* const after = static_cast<char*>(::sbrk(0));
   if (before == reinterpret_cast<char*>(-1) || after <= before) return false;
   const size_t grown = static_cast<size_t>(after - before);
-  const bool advised = AdviseHugePages(before, grown);
+  const auto start = reinterpret_cast<uintptr_t>(before);
+  PrefaultPlan plan;
+  plan.huge_begin = HugePageUp(start);
+  plan.huge_end = HugePageDown(start + grown);
+  const bool advised = AdviseRange(plan.huge_begin, plan.huge_end, MADV_HUGEPAGE);
   if (advised && options.prefault_begin_bytes < options.prefault_end_bytes) {
-    const auto start = reinterpret_cast<uintptr_t>(before);
-    PrefaultInBackground(start + std::min(options.prefault_begin_bytes, grown),
-                         start + std::min(options.prefault_end_bytes, grown));
+    plan.begin = start + std::min(options.prefault_begin_bytes, grown);
+    plan.end = start + std::min(options.prefault_end_bytes, grown);
+    plan.slow_huge_page_seconds = options.slow_huge_page_seconds;
+    PrefaultInBackground(plan);
   }
   return advised;
 #else

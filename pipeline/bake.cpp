@@ -171,7 +171,7 @@ std::string BakeP5Frames(const Asset& asset, const P5BakeOptions& options,
       FrameTimes(*target.clip, *target.channel, options.fps, frame_count);
 
   std::string out;
-  ReserveOutput(out, static_cast<size_t>(estimate) + 1024);
+  out.reserve(static_cast<size_t>(estimate) + 1024);
   out += '{';
   AppendMember(out, "name");
   AppendJsonString(out, target.clip->name);

@@ -244,7 +244,7 @@ std::string WriteBvh(const Asset& asset, const WriteOptions& options) {
   }
 
   std::string out;
-  ReserveOutput(out, frames.count * values_per_frame * 10 + skeleton.joints.size() * 120);
+  out.reserve(frames.count * values_per_frame * 10 + skeleton.joints.size() * 120);
   AppendHierarchy(out, skeleton);
   out += fmt::format("MOTION\nFrames: {}\nFrame Time: {}\n", frames.count, frames.interval_text);
   std::vector<std::optional<std::array<double, 3>>> previous(skeleton.joints.size());

@@ -3,7 +3,6 @@
 #include <fmt/format.h>
 
 #include "animconv/error.h"
-#include "libconvert/memory.h"
 #include "libconvert/text.h"
 
 namespace animconv {
@@ -28,11 +27,6 @@ void RequireInterpolation(const Asset& asset, const Clip& clip, std::string_view
                              clip.name));
     }
   }
-}
-
-void ReserveOutput(std::string& out, size_t bytes) {
-  out.reserve(bytes);
-  AdviseHugePages(out.data(), out.capacity());
 }
 
 void AppendJsonString(std::string& out, std::string_view text) {

@@ -15,11 +15,6 @@ const Clip& SingleClip(const Asset& asset, std::string_view format_id);
 void RequireInterpolation(const Asset& asset, const Clip& clip, std::string_view format_id,
                           bool allow_step);
 
-// out.reserve(bytes), asking for huge pages when that is large. Writing tens of MB into fresh
-// 4 KiB pages faults once per page; on the reference VM those faults were more than half of
-// WriteThreeJson's time for a 72 MB clip (docs/performance.md).
-void ReserveOutput(std::string& out, size_t bytes);
-
 // Appends `text` as a JSON string literal (quotes included, control characters escaped).
 void AppendJsonString(std::string& out, std::string_view text);
 // Appends the shortest text that reads back as the same float32 / double.

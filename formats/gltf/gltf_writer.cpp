@@ -394,7 +394,7 @@ TextPieces Serialize(GltfOutputJson& document, std::string binary, bool glb, con
   if (!glb) {
     document.Erase("buffers");
     std::string out;
-    ReserveOutput(out, DocumentTextSize(document, &binary, fallback) + 1);
+    out.reserve(DocumentTextSize(document, &binary, fallback) + 1);
     SizedOutput write(&out);
     WriteDocumentText(document, &binary, fallback, write);
     out += '\n';
@@ -416,7 +416,7 @@ TextPieces Serialize(GltfOutputJson& document, std::string binary, bool glb, con
   const size_t total = 12 + 8 + text_size + text_padding + (binary.empty() ? 0 : 8 + binary_chunk);
   if (total > UINT32_MAX) ThrowUsage("glb: the output would exceed the 4 GiB a GLB can hold");
   std::string head;  // the header, the JSON chunk and the BIN chunk's own header
-  ReserveOutput(head, total - binary_chunk);
+  head.reserve(total - binary_chunk);
   AppendU32(head, kGlbMagic);
   AppendU32(head, 2);
   AppendU32(head, static_cast<uint32_t>(total));

@@ -6,6 +6,7 @@
 #include <iostream>
 
 #include "animconv/error.h"
+#include "libconvert/mapped_input.h"
 #include "libconvert/memory.h"
 
 namespace animconv::cli {
@@ -97,31 +98,35 @@ constexpr uint64_t kLargeInputBytes = uint64_t{8} << 20;
 // space costs nothing. Its huge pages are kept only while they prove cheap here
 // (libconvert/memory.h; docs/performance.md, "Huge pages only where they are cheap").
 constexpr uint64_t kHeapBytesPerInputByte = 8;
-// What is faulted in on the idle core while the input is read into the heap's first bytes, per
-// input byte: the back half of the input's own bytes (while the job's thread faults in the front
-// half as it reads: half the wait), then the next 1.5 x, where the model read from it goes (a
-// text of numbers read as doubles: the 50 MB Unity CSV's channels take 75 MB). Measured: after a
-// process that freed 1.2 GB, 0.46 s -> 0.39 s for that CSV; unchanged when its memory is hot
-// (docs/performance.md, "Less fresh memory, faulted in on the idle core"); the back half of the
-// input: "Huge pages only where they are cheap".
-constexpr double kPrefaultBeginPerInputByte = 0.5;
-constexpr double kPrefaultEndPerInputByte = 2.5;
+// What is faulted in on the idle core while the job's thread reads its inputs, per input byte.
+// An input read into the heap takes its first bytes: the thread faults in the back half of them
+// (while the job's thread faults in the front half as it reads: half the wait;
+// docs/performance.md, "Huge pages only where they are cheap"). A mapped input takes none
+// (libconvert/mapped_input.h). Then the next 1.5 x of every input, where the model read from it
+// goes (a text of numbers read as doubles: the 50 MB Unity CSV's channels take 75 MB). Measured:
+// after a process that freed 1.2 GB, 0.46 s -> 0.39 s for that CSV; unchanged when its memory is
+// hot ("Less fresh memory, faulted in on the idle core").
+constexpr double kPrefaultFromPerReadByte = 0.5;
+constexpr double kModelBytesPerInputByte = 1.5;
 
 void PrepareHeapForInputs(const std::vector<std::string>& paths) {
   uint64_t total = 0;
+  uint64_t read_into_heap = 0;
   for (const std::string& path : paths) {
     struct stat info {};
     if (::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode)) {
-      total += static_cast<uint64_t>(info.st_size);
+      const auto bytes = static_cast<uint64_t>(info.st_size);
+      total += bytes;
+      if (!WouldMapInput(bytes)) read_into_heap += bytes;
     }
   }
   if (total >= kLargeInputBytes) {
     LargeJobHeapOptions heap;
     heap.reserve_bytes = static_cast<size_t>(total * kHeapBytesPerInputByte);
     heap.prefault_begin_bytes =
-        static_cast<size_t>(static_cast<double>(total) * kPrefaultBeginPerInputByte);
-    heap.prefault_end_bytes =
-        static_cast<size_t>(static_cast<double>(total) * kPrefaultEndPerInputByte);
+        static_cast<size_t>(static_cast<double>(read_into_heap) * kPrefaultFromPerReadByte);
+    heap.prefault_end_bytes = static_cast<size_t>(
+        static_cast<double>(read_into_heap) + static_cast<double>(total) * kModelBytesPerInputByte);
     PrepareHeapForLargeJob(heap);
   }
 }

@@ -14,6 +14,7 @@
 #include "animconv/error.h"
 #include "cli/commands.h"
 #include "cli/interrupt.h"
+#include "libconvert/mapped_input.h"
 #include "libconvert/text.h"
 
 namespace {
@@ -66,6 +67,8 @@ class EscapedMessage : public spdlog::custom_flag_formatter {
 
 int main(int argc, char** argv) {
   animconv::cli::RemoveTemporariesOnSignals();
+  // Large inputs are read in place; a file truncated meanwhile is then reported, not a crash.
+  animconv::InstallMappedInputGuard();
   // Multi-threaded sink: `batch` converts files on several threads, each may log.
   auto logger = spdlog::stderr_color_mt("animconv");
   auto formatter = std::make_unique<spdlog::pattern_formatter>();

@@ -16,6 +16,7 @@
 #include "animconv/rest_pose.h"
 #include "formats/common/resource_path.h"
 #include "libconvert/clip_select.h"
+#include "libconvert/mapped_input.h"
 #include "pipeline/coverage.h"
 #include "pipeline/retarget_job.h"
 
@@ -26,11 +27,11 @@ const char* FacingLabel(Facing facing) { return facing == Facing::kPlusZ ? "+Z" 
 
 LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options,
                       Diagnostics* diagnostics) {
-  const std::string bytes = ReadFile(path, options.max_input_bytes);
+  const InputBytes input = ReadInput(path, options.max_input_bytes);
+  const std::string_view bytes = input.view();
   if (bytes.empty()) throw Error(ErrorKind::kBadInput, path, "", "the file is empty");
   LoadedAsset loaded;
   loaded.input_bytes = bytes.size();
-  loaded.format = &DetectInputFormat(path, bytes, options.from);
   ReadOptions read = options.read;
   read.source = path;
   read.max_input_bytes = options.max_input_bytes;
@@ -38,7 +39,14 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options,
   read.load_resource = [&path, &options](const std::string& uri) {
     return LoadResourceBeside(path, uri, options.max_input_bytes);
   };
-  loaded.asset = loaded.format->read(bytes, read);
+  try {
+    loaded.format = &DetectInputFormat(path, bytes, options.from);
+    loaded.asset = loaded.format->read(bytes, read);
+  } catch (...) {
+    input.ThrowIfCutShort();  // zeros where the file ended explain the error better than it does
+    throw;
+  }
+  input.ThrowIfCutShort();
   ValidateAsset(loaded.asset, path);
   loaded.humanoid_guess = GuessHumanoid(loaded.asset.rig);
   if (loaded.humanoid_guess) {

@@ -10,7 +10,10 @@
 //           fsync   fsync, fdatasync
 //           close   close (the descriptor is closed, as Linux does, then the error returned)
 //           rename  rename, renameat, renameat2
-//   ERRNO   its name: EIO, ENOSPC, EDQUOT, EXDEV, EROFS, EACCES, EPERM, EINTR
+//           mmap    mmap of a file; its one "error" is CUT: the mapping is made, then the file
+//                   is truncated to half its size, as by another program (an input read in
+//                   place, libconvert/mapped_input.h)
+//   ERRNO   its name: EIO, ENOSPC, EDQUOT, EXDEV, EROFS, EACCES, EPERM, EINTR (CUT for mmap)
 //   OPTION  after=N         read/write: the first N bytes go through (the call crossing N is
 //                           shortened to end there), every later call fails; other calls: the
 //                           first N matching calls go through
@@ -20,11 +23,13 @@
 //
 // Descriptor calls never fail on pipes, terminals or sockets (stderr stays usable), so
 // `write:EIO` means every write to a file. Examples: `fsync:EIO`, `fsync:EIO:dir`,
-// `write:ENOSPC:after=65536`, `read:EIO:path=walk.csv`, `close:EIO:path=.tmp`, `rename:EXDEV`.
+// `write:ENOSPC:after=65536`, `read:EIO:path=walk.csv`, `close:EIO:path=.tmp`, `rename:EXDEV`,
+// `mmap:CUT:path=big.csv`.
 // An unreadable rule makes the process exit 99 at start, so a typo cannot pass as "no fault".
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -36,7 +41,9 @@
 
 namespace {
 
-enum class Call { kWrite, kRead, kFsync, kClose, kRename };
+enum class Call { kWrite, kRead, kFsync, kClose, kRename, kMmap };
+
+constexpr int kCut = -1;  // mmap's "error": the file truncated once mapped
 enum class Kind { kAny, kFolder, kFile };
 
 struct Rule {
@@ -61,11 +68,8 @@ bool ParseCall(const char* name, Call* call) {
   static const struct {
     const char* name;
     Call call;
-  } kCalls[] = {{"write", Call::kWrite},
-                {"read", Call::kRead},
-                {"fsync", Call::kFsync},
-                {"close", Call::kClose},
-                {"rename", Call::kRename}};
+  } kCalls[] = {{"write", Call::kWrite}, {"read", Call::kRead},     {"fsync", Call::kFsync},
+                {"close", Call::kClose}, {"rename", Call::kRename}, {"mmap", Call::kMmap}};
   for (const auto& known : kCalls) {
     if (strcmp(name, known.name) == 0) {
       *call = known.call;
@@ -93,7 +97,12 @@ void ParseRule(char* text, const char* whole, Rule* rule) {
   const char* call = strtok_r(text, ":", &save);
   const char* error = strtok_r(nullptr, ":", &save);
   if (!call || !ParseCall(call, &rule->call)) Refuse(whole, "unknown call");
-  if (!error || (rule->error = ParseErrno(error)) == 0) Refuse(whole, "unknown errno name");
+  if (rule->call == Call::kMmap) {
+    if (!error || strcmp(error, "CUT") != 0) Refuse(whole, "mmap's only fault is CUT");
+    rule->error = kCut;
+  } else if (!error || (rule->error = ParseErrno(error)) == 0) {
+    Refuse(whole, "unknown errno name");
+  }
   while (const char* option = strtok_r(nullptr, ":", &save)) {
     if (strncmp(option, "after=", 6) == 0) {
       char* end = nullptr;
@@ -267,6 +276,25 @@ int close(int fd) {
   const bool fails = rule && CallFails(rule);
   const int result = real(fd);
   return fails ? Fail<int>(rule->error) : result;
+}
+
+// The loader maps libraries with its own calls, and malloc maps no file (fd -1): only the
+// program's own mappings of files come here.
+void* mmap(void* address, size_t length, int protection, int flags, int fd, off_t offset) {
+  static const auto real = Real<void* (*)(void*, size_t, int, int, int, off_t)>("mmap");
+  void* const mapped = real(address, length, protection, flags, fd, offset);
+  if (mapped == MAP_FAILED || fd < 0) return mapped;
+  Rule* rule = RuleForFd(Call::kMmap, fd);
+  struct stat info {};
+  if (rule && CallFails(rule) && fstat(fd, &info) == 0) {
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    if (truncate(link, info.st_size / 2) != 0) {
+      fprintf(stderr, "fault_shim: cannot cut %s short\n", link);
+      _exit(99);
+    }
+  }
+  return mapped;
 }
 
 int rename(const char* from, const char* to) noexcept {

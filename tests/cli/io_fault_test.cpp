@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "animconv/convert.h"
 #include "cli/cli_process.h"
 #include "test_support.h"
 
@@ -172,6 +173,43 @@ TEST(IoFaultTest, FailedReadNamesTheInputAsAnIoError) {
 
 // One file of a batch failing its fsync fails alone, with its message; the others are written
 // as a clean run writes them; exit 3. The report says which.
+// A Unity CSV of at least 8 MiB, which animconv reads in place (libconvert/mapped_input.h):
+// walk.csv's rows over and over.
+std::string LargeUnityCsv(const TempDir& dir) {
+  const std::string rows = ReadText(SourcePath("data/unity/walk.csv"));
+  std::string text;
+  while (text.size() < (size_t{9} << 20)) text += rows;
+  const std::string path = dir.File("large.csv");
+  testing::WriteText(path, text);
+  return path;
+}
+
+// An input read in place and truncated by another program meanwhile: its bytes past the cut read
+// as zeros (not a SIGBUS), and the job fails with exit 3 naming the input, writing nothing. Read
+// whole, the same file converts to what the library reads from it with read().
+TEST(IoFaultTest, AnInputCutShortWhileReadInPlaceIsAnIoErrorAndWritesNothing) {
+  TempDir dir;
+  const std::string input = LargeUnityCsv(dir);
+  const std::string output = dir.File("large.json");
+  const CliRun whole = testing::RunCli(dir, {"convert", input, "-o", output});
+  ASSERT_EQ(whole.exit_code, 0) << whole.errors;
+  ConvertFile(input, dir.File("read.json"), ConvertOptions{});
+  EXPECT_EQ(ReadText(output), ReadText(dir.File("read.json")));
+  fs::remove(output);
+  fs::remove(dir.File("read.json"));
+
+  const CliRun cut = RunWithFault(dir, "mmap:CUT:path=large.csv", {"convert", input, "-o", output});
+  EXPECT_EQ(cut.exit_code, 3) << cut.errors;
+  EXPECT_EQ(cut.errors, ErrorLine(input,
+                                  "the file was cut short while it was read (truncated by another "
+                                  "program?); nothing was written"));
+  EXPECT_LT(fs::file_size(input), size_t{5} << 20);  // the shim did cut it
+  EXPECT_FALSE(fs::exists(output));
+  for (const auto& [name, bytes] : Tree(dir.path())) {
+    EXPECT_EQ(name.find(".tmp"), std::string::npos) << "left: " << name;
+  }
+}
+
 TEST(IoFaultTest, BatchWithOneFailingFileWritesTheOthers) {
   TempDir dir;
   Copies(SourcePath("data/unity/walk.csv"), dir.File("in"), 3);

@@ -1,0 +1,227 @@
+#include "libconvert/mapped_input.h"
+
+#include <atomic>
+#include <utility>
+
+#include "animconv/error.h"
+
+#if defined(__linux__) && !defined(__EMSCRIPTEN__)
+#define ANIMCONV_MAPPED_INPUT 1
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#else
+#define ANIMCONV_MAPPED_INPUT 0
+#endif
+
+namespace animconv {
+namespace {
+
+#if ANIMCONV_MAPPED_INPUT
+// Below this a read costs no more than a mapping (the job takes milliseconds either way); the
+// same threshold as the large-job heap (cli/input_options.cpp).
+constexpr uint64_t kMapFromBytes = uint64_t{8} << 20;
+
+// The mapped inputs the SIGBUS handler knows, in fixed slots it can read without locks or
+// allocation. A slot is taken by compare-and-swap of `end` from 0, filled, then published by
+// `begin`; the handler only looks at slots whose `begin` is set.
+struct GuardSlot {
+  std::atomic<uintptr_t> begin{0};
+  std::atomic<uintptr_t> end{0};
+  std::atomic<bool> cut_short{false};
+};
+constexpr int kGuardSlots = 16;
+GuardSlot g_slots[kGuardSlots];
+std::atomic<bool> g_guard_installed{false};
+struct sigaction g_previous_action {};
+uintptr_t g_page_bytes = 4096;  // sysconf's, read when the guard is installed (not in the handler)
+
+// A fault inside a mapped input: its file was truncated and this page is past the new end. Zeros
+// are mapped over the rest of the input (a truncation cuts the tail), so the reader goes on and
+// sees no number where the file ended, and the input is marked. Only async-signal-safe calls.
+extern "C" void OnSigbus(int signal_number, siginfo_t* info, void* context) {
+  const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
+  // Only a fault the kernel raised for an access has an address (si_code > 0); one sent by
+  // kill(2) does not.
+  for (int i = 0; info->si_code > 0 && i < kGuardSlots; ++i) {
+    GuardSlot& slot = g_slots[i];
+    const uintptr_t begin = slot.begin.load();
+    const uintptr_t end = slot.end.load();
+    if (begin == 0 || address < begin || address >= end) continue;
+    const uintptr_t page = address & ~(g_page_bytes - 1);
+    if (::mmap(reinterpret_cast<void*>(page), end - page, PROT_READ,
+               MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0) != MAP_FAILED) {
+      slot.cut_short.store(true);
+      return;  // the faulting read runs again, on the zeros
+    }
+  }
+  // Not ours: the action from before the guard. Returning re-runs a faulting access under it
+  // (the default one ends the process with SIGBUS, as without the guard); a signal sent by
+  // kill(2) is raised again for it (it stays pending, blocked, until this handler returns).
+  const bool sent = info->si_code <= 0;
+  if (g_previous_action.sa_flags & SA_SIGINFO) {
+    if (g_previous_action.sa_sigaction != nullptr) {
+      g_previous_action.sa_sigaction(signal_number, info, context);
+      return;
+    }
+  } else if (g_previous_action.sa_handler == SIG_IGN) {
+    if (sent) return;  // ignored, as it was (the kernel never lets a fault be ignored)
+  } else if (g_previous_action.sa_handler != SIG_DFL) {
+    g_previous_action.sa_handler(signal_number);
+    return;
+  }
+  ::signal(SIGBUS, SIG_DFL);
+  if (sent) ::raise(SIGBUS);
+}
+
+int TakeSlot(uintptr_t begin, uintptr_t end) {
+  for (int i = 0; i < kGuardSlots; ++i) {
+    uintptr_t free_end = 0;
+    if (g_slots[i].end.compare_exchange_strong(free_end, end)) {
+      g_slots[i].cut_short.store(false);
+      g_slots[i].begin.store(begin);
+      return i;
+    }
+  }
+  return -1;  // all taken (16 large inputs at once): read instead
+}
+
+void FreeSlot(int i) {
+  g_slots[i].begin.store(0);
+  g_slots[i].end.store(0);
+}
+
+// Maps the file and registers it with the guard; false when mapping is not worth it or not
+// possible (the caller reads the file then, and reports any error).
+bool MapRegularFile(const std::string& path, uint64_t max_bytes, void** map, size_t* size,
+                    size_t* map_bytes, int* slot, int* descriptor) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;  // ReadFile reports it
+  struct stat before {};
+  bool mapped = false;
+  if (::fstat(fd, &before) == 0 && S_ISREG(before.st_mode) &&
+      static_cast<uint64_t>(before.st_size) >= kMapFromBytes &&
+      static_cast<uint64_t>(before.st_size) <= max_bytes) {
+    const auto length = static_cast<size_t>(before.st_size);
+    const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+    const size_t length_in_pages = (length + page - 1) / page * page;
+    // MAP_POPULATE: the page-cache pages are entered now, not by a fault on each 4 KiB as the
+    // parse reaches it.
+    void* const address =
+        ::mmap(nullptr, length_in_pages, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (address != MAP_FAILED) {
+      const auto begin = reinterpret_cast<uintptr_t>(address);
+      const int taken = TakeSlot(begin, begin + length_in_pages);
+      struct stat after {};
+      // A file that grew meanwhile is read the usual way, to its new end (as ReadFile does); one
+      // that shrank is what the guard and ThrowIfCutShort are for.
+      if (taken >= 0 && ::fstat(fd, &after) == 0 && after.st_size <= before.st_size) {
+        *map = address;
+        *size = length;
+        *map_bytes = length_in_pages;
+        *slot = taken;
+        *descriptor = fd;  // kept: ThrowIfCutShort asks it for the file's size
+        mapped = true;
+      } else {
+        if (taken >= 0) FreeSlot(taken);
+        ::munmap(address, length_in_pages);
+      }
+    }
+  }
+  if (!mapped) ::close(fd);
+  return mapped;
+}
+#endif
+
+}  // namespace
+
+InputBytes::~InputBytes() { Release(); }
+
+InputBytes::InputBytes(InputBytes&& other) noexcept { *this = std::move(other); }
+
+InputBytes& InputBytes::operator=(InputBytes&& other) noexcept {
+  if (this != &other) {
+    Release();
+    path_ = std::move(other.path_);
+    owned_ = std::move(other.owned_);
+    map_ = std::exchange(other.map_, nullptr);
+    size_ = std::exchange(other.size_, 0);
+    map_bytes_ = std::exchange(other.map_bytes_, 0);
+    guard_slot_ = std::exchange(other.guard_slot_, -1);
+    descriptor_ = std::exchange(other.descriptor_, -1);
+  }
+  return *this;
+}
+
+void InputBytes::Release() noexcept {
+#if ANIMCONV_MAPPED_INPUT
+  if (map_ == nullptr) return;
+  FreeSlot(guard_slot_);
+  ::munmap(map_, map_bytes_);
+  ::close(descriptor_);
+  map_ = nullptr;
+  guard_slot_ = -1;
+  descriptor_ = -1;
+#endif
+}
+
+std::string_view InputBytes::view() const {
+  if (map_ != nullptr) return std::string_view(static_cast<const char*>(map_), size_);
+  return owned_;
+}
+
+void InputBytes::ThrowIfCutShort() const {
+#if ANIMCONV_MAPPED_INPUT
+  if (map_ == nullptr) return;
+  // The guard saw a read past the new end; or the file ends short of what was mapped, its last
+  // page's tail read as zeros without a fault (the kernel fills a page past the end so).
+  struct stat now {};
+  const bool shorter =
+      ::fstat(descriptor_, &now) == 0 && static_cast<uint64_t>(now.st_size) < size_;
+  if (g_slots[guard_slot_].cut_short.load() || shorter) {
+    throw Error(ErrorKind::kIo, path_, "",
+                "the file was cut short while it was read (truncated by another program?); "
+                "nothing was written");
+  }
+#endif
+}
+
+void InstallMappedInputGuard() {
+#if ANIMCONV_MAPPED_INPUT
+  bool installed = false;
+  if (!g_guard_installed.compare_exchange_strong(installed, true)) return;
+  g_page_bytes = static_cast<uintptr_t>(::sysconf(_SC_PAGESIZE));
+  struct sigaction action {};
+  action.sa_sigaction = OnSigbus;
+  action.sa_flags = SA_SIGINFO;
+  sigemptyset(&action.sa_mask);
+  if (::sigaction(SIGBUS, &action, &g_previous_action) != 0) g_guard_installed.store(false);
+#endif
+}
+
+bool WouldMapInput(uint64_t file_bytes) {
+#if ANIMCONV_MAPPED_INPUT
+  return g_guard_installed.load() && file_bytes >= kMapFromBytes;
+#else
+  (void)file_bytes;
+  return false;
+#endif
+}
+
+InputBytes ReadInput(const std::string& path, uint64_t max_bytes) {
+  InputBytes input;
+  input.path_ = path;
+#if ANIMCONV_MAPPED_INPUT
+  if (g_guard_installed.load() &&
+      MapRegularFile(path, max_bytes, &input.map_, &input.size_, &input.map_bytes_,
+                     &input.guard_slot_, &input.descriptor_)) {
+    return input;
+  }
+#endif
+  input.owned_ = ReadFile(path, max_bytes);
+  return input;
+}
+
+}  // namespace animconv

@@ -1,6 +1,7 @@
 #include "libconvert/mapped_input.h"
 
 #include <atomic>
+#include <optional>
 #include <utility>
 
 #include "animconv/error.h"
@@ -93,16 +94,15 @@ void FreeSlot(int i) {
   g_slots[i].end.store(0);
 }
 
-// Maps the file and registers it with the guard; false when mapping is not worth it or not
+// The file mapped and registered with the guard; nothing when mapping is not worth it or not
 // possible (the caller reads the file then, and reports any error).
-bool MapRegularFile(const std::string& path, uint64_t max_bytes, void** map, size_t* size,
-                    size_t* map_bytes, int* slot, int* descriptor) {
+std::optional<FileMapping> MapRegularFile(const std::string& path, uint64_t max_bytes) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;  // ReadFile reports it
+  if (fd < 0) return std::nullopt;  // ReadFile reports it
   struct stat before {};
-  bool mapped = false;
+  std::optional<FileMapping> mapping;
   if (::fstat(fd, &before) == 0 && S_ISREG(before.st_mode) &&
-      static_cast<uint64_t>(before.st_size) >= kMapFromBytes &&
+      WouldMapInput(static_cast<uint64_t>(before.st_size)) &&
       static_cast<uint64_t>(before.st_size) <= max_bytes) {
     const auto length = static_cast<size_t>(before.st_size);
     const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
@@ -118,20 +118,15 @@ bool MapRegularFile(const std::string& path, uint64_t max_bytes, void** map, siz
       // A file that grew meanwhile is read the usual way, to its new end (as ReadFile does); one
       // that shrank is what the guard and ThrowIfCutShort are for.
       if (taken >= 0 && ::fstat(fd, &after) == 0 && after.st_size <= before.st_size) {
-        *map = address;
-        *size = length;
-        *map_bytes = length_in_pages;
-        *slot = taken;
-        *descriptor = fd;  // kept: ThrowIfCutShort asks it for the file's size
-        mapped = true;
+        mapping = FileMapping{address, length, length_in_pages, taken, fd};
       } else {
         if (taken >= 0) FreeSlot(taken);
         ::munmap(address, length_in_pages);
       }
     }
   }
-  if (!mapped) ::close(fd);
-  return mapped;
+  if (!mapping) ::close(fd);
+  return mapping;
 }
 #endif
 
@@ -146,41 +141,37 @@ InputBytes& InputBytes::operator=(InputBytes&& other) noexcept {
     Release();
     path_ = std::move(other.path_);
     owned_ = std::move(other.owned_);
-    map_ = std::exchange(other.map_, nullptr);
-    size_ = std::exchange(other.size_, 0);
-    map_bytes_ = std::exchange(other.map_bytes_, 0);
-    guard_slot_ = std::exchange(other.guard_slot_, -1);
-    descriptor_ = std::exchange(other.descriptor_, -1);
+    mapping_ = std::exchange(other.mapping_, FileMapping{});
   }
   return *this;
 }
 
 void InputBytes::Release() noexcept {
 #if ANIMCONV_MAPPED_INPUT
-  if (map_ == nullptr) return;
-  FreeSlot(guard_slot_);
-  ::munmap(map_, map_bytes_);
-  ::close(descriptor_);
-  map_ = nullptr;
-  guard_slot_ = -1;
-  descriptor_ = -1;
+  if (mapping_.address == nullptr) return;
+  FreeSlot(mapping_.guard_slot);
+  ::munmap(mapping_.address, mapping_.mapped_bytes);
+  ::close(mapping_.descriptor);
+  mapping_ = FileMapping{};
 #endif
 }
 
 std::string_view InputBytes::view() const {
-  if (map_ != nullptr) return std::string_view(static_cast<const char*>(map_), size_);
+  if (mapping_.address != nullptr) {
+    return std::string_view(static_cast<const char*>(mapping_.address), mapping_.file_bytes);
+  }
   return owned_;
 }
 
 void InputBytes::ThrowIfCutShort() const {
 #if ANIMCONV_MAPPED_INPUT
-  if (map_ == nullptr) return;
+  if (mapping_.address == nullptr) return;
   // The guard saw a read past the new end; or the file ends short of what was mapped, its last
   // page's tail read as zeros without a fault (the kernel fills a page past the end so).
   struct stat now {};
-  const bool shorter =
-      ::fstat(descriptor_, &now) == 0 && static_cast<uint64_t>(now.st_size) < size_;
-  if (g_slots[guard_slot_].cut_short.load() || shorter) {
+  const bool shorter = ::fstat(mapping_.descriptor, &now) == 0 &&
+                       static_cast<uint64_t>(now.st_size) < mapping_.file_bytes;
+  if (g_slots[mapping_.guard_slot].cut_short.load() || shorter) {
     throw Error(ErrorKind::kIo, path_, "",
                 "the file was cut short while it was read (truncated by another program?); "
                 "nothing was written");
@@ -214,9 +205,8 @@ InputBytes ReadInput(const std::string& path, uint64_t max_bytes) {
   InputBytes input;
   input.path_ = path;
 #if ANIMCONV_MAPPED_INPUT
-  if (g_guard_installed.load() &&
-      MapRegularFile(path, max_bytes, &input.map_, &input.size_, &input.map_bytes_,
-                     &input.guard_slot_, &input.descriptor_)) {
+  if (std::optional<FileMapping> mapping = MapRegularFile(path, max_bytes)) {
+    input.mapping_ = *mapping;
     return input;
   }
 #endif

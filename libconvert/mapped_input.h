@@ -11,6 +11,15 @@
 
 namespace animconv {
 
+// What InputBytes holds of a mapped file (ReadInput fills it).
+struct FileMapping {
+  void* address = nullptr;  // nullptr: not mapped
+  size_t file_bytes = 0;    // the file's size when mapped
+  size_t mapped_bytes = 0;  // whole pages
+  int guard_slot = -1;      // where the SIGBUS guard knows it
+  int descriptor = -1;      // the file's, open while mapped: ThrowIfCutShort asks it the size
+};
+
 // An input file's bytes: mapped, or read into memory as ReadFile reads them. Mapped bytes are the
 // page cache's own pages, so a 50 MB input costs no fresh memory (on the VMs measured, each fresh
 // page is what a large job pays for most). Move-only; unmaps on destruction.
@@ -24,7 +33,7 @@ class InputBytes {
   InputBytes& operator=(const InputBytes&) = delete;
 
   std::string_view view() const;
-  bool mapped() const { return map_ != nullptr; }
+  bool mapped() const { return mapping_.address != nullptr; }
   // Throws Error(kIo) naming the file when it was cut short while mapped: the bytes past its new
   // end then read as zeros (the guard's doing, below, or the kernel's within the last page), so
   // what was read from them is not the file. Every reader of mapped bytes calls this after reading,
@@ -37,11 +46,7 @@ class InputBytes {
 
   std::string path_;
   std::string owned_;
-  void* map_ = nullptr;
-  size_t size_ = 0;
-  size_t map_bytes_ = 0;
-  int guard_slot_ = -1;
-  int descriptor_ = -1;  // the mapped file's, open while mapped
+  FileMapping mapping_;
 };
 
 // Installs, once per process, the SIGBUS handler that makes mapped inputs safe: a read past the

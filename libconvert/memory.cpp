@@ -34,8 +34,8 @@ bool AdviseRange(uintptr_t begin, uintptr_t end, int advice) {
 
 // What the prefault thread is given (LargeJobHeapOptions, in addresses).
 struct PrefaultPlan {
-  uintptr_t begin = 0, end = 0;            // faulted in, one huge page at a time
-  uintptr_t huge_begin = 0, huge_end = 0;  // advised MADV_HUGEPAGE
+  uintptr_t begin = 0, end = 0;                  // faulted in, one huge page at a time
+  uintptr_t advised_begin = 0, advised_end = 0;  // the growth advised MADV_HUGEPAGE
   double slow_huge_page_seconds = 0;
 };
 
@@ -65,10 +65,9 @@ void PrefaultInBackground(PrefaultPlan plan) {
       for (uintptr_t page = plan.begin; page < plan.end; page += kHugePage) {
         const double before = ThreadCpuSeconds();
         if (::madvise(reinterpret_cast<void*>(page), kHugePage, MADV_POPULATE_WRITE) != 0) return;
-        const bool huge = page >= plan.huge_begin && page < plan.huge_end;
-        if (huge && slow_pages < 2 && ThreadCpuSeconds() - before > plan.slow_huge_page_seconds &&
+        if (slow_pages < 2 && ThreadCpuSeconds() - before > plan.slow_huge_page_seconds &&
             ++slow_pages == 2) {
-          AdviseRange(plan.huge_begin, plan.huge_end, MADV_NOHUGEPAGE);
+          AdviseRange(plan.advised_begin, plan.advised_end, MADV_NOHUGEPAGE);
         }
       }
     }).detach();
@@ -111,9 +110,9 @@ bool PrepareHeapForLargeJob(const LargeJobHeapOptions& options) {
   const size_t grown = static_cast<size_t>(after - before);
   const auto start = reinterpret_cast<uintptr_t>(before);
   PrefaultPlan plan;
-  plan.huge_begin = HugePageUp(start);
-  plan.huge_end = HugePageDown(start + grown);
-  const bool advised = AdviseRange(plan.huge_begin, plan.huge_end, MADV_HUGEPAGE);
+  plan.advised_begin = start;
+  plan.advised_end = start + grown;
+  const bool advised = AdviseRange(plan.advised_begin, plan.advised_end, MADV_HUGEPAGE);
   if (advised && options.prefault_begin_bytes < options.prefault_end_bytes) {
     plan.begin = start + std::min(options.prefault_begin_bytes, grown);
     plan.end = start + std::min(options.prefault_end_bytes, grown);

@@ -20,7 +20,7 @@ namespace {
 
 // Buffered calls never cross a multiple of this, and the disk's writeback is started at each:
 // the direct part then starts at an offset every device's block size divides.
-constexpr size_t kWriteChunkBytes = kDirectWriteStageBytes;
+constexpr size_t kWriteChunkBytes = kDirectWriteFromBytes;
 constexpr int kMaxIovecs = 64;  // pieces per writev (IOV_MAX is 1024 on Linux)
 
 }  // namespace

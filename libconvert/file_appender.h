@@ -4,10 +4,12 @@
 // The first 8 MiB are written through the page cache, and the disk is set to work on each 8 MiB
 // as soon as it is there (Linux sync_file_range), so that the closing fsync waits only for the
 // tail. Past them, on Linux, the rest goes to the disk directly (O_DIRECT) from an aligned
-// staging buffer of 8 MiB that is reused: no page of the page cache is filled, and none has to be
+// staging buffer of 2 MiB that is reused: no page of the page cache is filled, and none has to be
 // freed when the output is replaced later. On a VM whose fresh pages are costly, that was
 // 0.07-0.08 s of a 72 MB three.js JSON's 0.34-0.40 s after another process had freed 1.2 GB
-// (docs/performance.md, "Direct writes past the first 8 MiB"). A file system that
+// (docs/performance.md, "Direct writes past the first 8 MiB"). The stage is itself fresh memory
+// the first time it fills: 2 MiB of it, not 8, took a further 0.01-0.02 s of system time off
+// ("A smaller stage", session 32). A file system that
 // refuses direct writes (tmpfs before Linux 6.6, some FUSE and network ones), or refuses one
 // write of them (EINVAL), gets the rest through the page cache. The bytes are the same either
 // way, and the fsync after Finish makes them durable either way.
@@ -19,8 +21,10 @@
 
 namespace animconv {
 
-// The staging buffer's size, and the size from which an output is written directly.
-constexpr size_t kDirectWriteStageBytes = size_t{8} << 20;
+// The size from which an output is written directly (smaller ones are written as they always
+// were, and never allocate the stage), and the staging buffer's size: one huge page.
+constexpr size_t kDirectWriteFromBytes = size_t{8} << 20;
+constexpr size_t kDirectWriteStageBytes = size_t{2} << 20;
 // Direct writes need their buffer, offset and length aligned to the device's logical block
 // (512 or 4096 bytes); the last direct write is rounded down to this, the rest goes buffered.
 constexpr size_t kDirectAlignBytes = 4096;

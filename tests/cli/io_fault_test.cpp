@@ -107,7 +107,7 @@ TEST(IoFaultTest, FailedDirectWriteOfALargeOutputKeepsTheOldOne) {
   ASSERT_GT(fs::file_size(dir.File("clean.json")), size_t{16} << 20);
   const WriteFault faults[] = {
       {"write:EIO:after=8388608", "cannot write output: Input/output error"},
-      {"write:ENOSPC:after=12582912", "cannot write output: No space left on device"},
+      {"write:ENOSPC:after=9437184", "cannot write output: No space left on device"},
   };
   for (const WriteFault& fault : faults) {
     SCOPED_TRACE(fault.rule);

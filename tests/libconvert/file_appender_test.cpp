@@ -41,7 +41,7 @@ std::string Pattern(size_t size) {
   return text;
 }
 
-// Cuts `text` into pieces of uneven sizes (some empty, some larger than the 8 MiB stage).
+// Cuts `text` into pieces of uneven sizes (some empty, some larger than the 2 MiB stage).
 std::vector<std::string_view> UnevenPieces(const std::string& text) {
   static const size_t kSizes[] = {0, 1, 4095, 70001, 0, (size_t{9} << 20) + 3, 333, 1 << 20};
   std::vector<std::string_view> pieces;
@@ -96,11 +96,13 @@ TEST(FileAppenderTest, WritesTheSameBytesThroughThePageCacheOrDirectly) {
     folders.back() = "/dev/shm/" + std::filesystem::path(folders.back()).filename().string();
     std::filesystem::create_directories(folders.back());
   }
+  constexpr size_t kFrom = kDirectWriteFromBytes;
   constexpr size_t kStage = kDirectWriteStageBytes;
   for (const std::string& folder : folders) {
     const bool direct = TakesDirectWrites(folder);
-    for (const size_t size : {size_t{0}, size_t{1}, kStage - 1, kStage, kStage + 1,
-                              2 * kStage + 4095, 2 * kStage + 4096, 3 * kStage + 123}) {
+    for (const size_t size :
+         {size_t{0}, size_t{1}, kFrom - 1, kFrom, kFrom + 1, kFrom + kStage - 1, kFrom + kStage,
+          kFrom + kStage + 4095, kFrom + kStage + 4096, kFrom + 3 * kStage + 123}) {
       const std::string text = Pattern(size);
       const std::vector<std::string_view> pieces = UnevenPieces(text);
       for (const size_t per_call : {size_t{1}, pieces.size() + 1}) {
@@ -109,7 +111,7 @@ TEST(FileAppenderTest, WritesTheSameBytesThroughThePageCacheOrDirectly) {
         const Written written = Append(folder, pieces, per_call);
         EXPECT_TRUE(written.bytes == text);
         const size_t expected_direct =
-            direct && size > kStage ? (size - kStage) & ~(kDirectAlignBytes - 1) : 0;
+            direct && size > kFrom ? (size - kFrom) & ~(kDirectAlignBytes - 1) : 0;
         EXPECT_EQ(written.direct_bytes, expected_direct);
       }
     }
@@ -123,7 +125,7 @@ TEST(FileAppenderTest, WritesTheSameBytesThroughThePageCacheOrDirectly) {
 TEST(FileAppenderTest, ARefusedDirectWriteGoesThroughThePageCache) {
   TempDir dir;
   if (!TakesDirectWrites(dir.path())) GTEST_SKIP() << "no direct writes on " << dir.path();
-  const std::string text = Pattern(2 * kDirectWriteStageBytes + 1001);
+  const std::string text = Pattern(kDirectWriteFromBytes + kDirectWriteStageBytes + 1001);
   const Written written = Append(dir.path(), UnevenPieces(text), 3, /*direct_align_bytes=*/1);
   EXPECT_TRUE(written.bytes == text);
   EXPECT_EQ(written.direct_bytes, kDirectWriteStageBytes);  // the full stage, then refused

@@ -57,7 +57,7 @@ size_t HeapBytesInUse() {
 // producer hands over 64 MiB, 1 MiB at a time, and waits before each piece until the one before
 // the last is freed, so at most ~2 MiB of them are ever held (a streamed three.js output held all
 // of its 72 MB of arrays to the end before, all fresh pages). Past the first 8 MiB the writer
-// also holds its 8 MiB staging buffer for direct writes (libconvert/file_appender.h).
+// also holds its 2 MiB staging buffer for direct writes (libconvert/file_appender.h).
 TEST(StreamedWriteTest, OwnedPiecesAreWrittenInOrderAndFreedOnceWritten) {
   if (testing::kMallocReplaced) GTEST_SKIP() << "a sanitizer's allocator replaces glibc's heap";
   TempDir dir;

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <random>
@@ -54,6 +56,26 @@ TEST(NumberParseTest, StopsAtTheFirstCharacterAfterTheNumber) {
   cursor = dangling.data();
   ASSERT_TRUE(ParseDecimal(&cursor, dangling.data() + dangling.size(), '.', &value));
   EXPECT_EQ(*cursor, '.');
+}
+
+// The exporter's "d.ddd" shape takes the fast path (a character must follow it): every such
+// number, with each sign, against the division by 10^3 done at run time and against strtod.
+TEST(NumberParseTest, EveryThreeDecimalNumberIsTheDivisionAndStrtodsValue) {
+  volatile double thousand = 1e3;  // volatile: divided at run time, never folded
+  for (int digits = 0; digits < 10000; ++digits) {
+    for (const char* sign : {"", "-", "+"}) {
+      char text[16];
+      std::snprintf(text, sizeof text, "%s%d.%03d,", sign, digits / 1000, digits % 1000);
+      const char* cursor = text;
+      const char* const end = text + std::strlen(text);
+      double value = 0;
+      ASSERT_TRUE(ParseDecimal(&cursor, end, '.', &value)) << text;
+      EXPECT_EQ(*cursor, ',') << text;
+      const double expected = (sign[0] == '-' ? -1.0 : 1.0) * (digits / thousand);
+      EXPECT_EQ(std::memcmp(&value, &expected, sizeof value), 0) << text;  // -0 included
+      EXPECT_EQ(value, std::strtod(text, nullptr)) << text;
+    }
+  }
 }
 
 TEST(NumberParseTest, AgreesWithStrtodOnRandomDecimals) {

@@ -27,8 +27,12 @@ constexpr uint64_t kMapFromBytes = uint64_t{8} << 20;
 
 // The mapped inputs the SIGBUS handler knows, in fixed slots it can read without locks or
 // allocation. A slot is taken by compare-and-swap of `end` from 0, filled, then published by
-// `begin`; the handler only looks at slots whose `begin` is set.
+// `begin`; the handler only looks at slots whose `begin` is set. `changes` is odd while a slot's
+// range is being set or cleared, and counts every change, so that the handler never pairs one
+// input's `begin` with another's `end` when another thread frees and takes the slot between its
+// two loads (`batch -j N`): it reads the pair only when `changes` is even and the same around it.
 struct GuardSlot {
+  std::atomic<uint64_t> changes{0};
   std::atomic<uintptr_t> begin{0};
   std::atomic<uintptr_t> end{0};
   std::atomic<bool> cut_short{false};
@@ -45,11 +49,15 @@ uintptr_t g_page_bytes = 4096;  // sysconf's, read when the guard is installed (
 extern "C" void OnSigbus(int signal_number, siginfo_t* info, void* context) {
   const auto address = reinterpret_cast<uintptr_t>(info->si_addr);
   // Only a fault the kernel raised for an access has an address (si_code > 0); one sent by
-  // kill(2) does not.
-  for (int i = 0; info->si_code > 0 && i < kGuardSlots; ++i) {
+  // kill(2) does not. A machine-check code (memory the hardware found corrupt) is never ours.
+  const bool access =
+      info->si_code > 0 && info->si_code != BUS_MCEERR_AR && info->si_code != BUS_MCEERR_AO;
+  for (int i = 0; access && i < kGuardSlots; ++i) {
     GuardSlot& slot = g_slots[i];
+    const uint64_t changes = slot.changes.load();
     const uintptr_t begin = slot.begin.load();
     const uintptr_t end = slot.end.load();
+    if (changes % 2 != 0 || slot.changes.load() != changes) continue;  // changing: not this one
     if (begin == 0 || address < begin || address >= end) continue;
     const uintptr_t page = address & ~(g_page_bytes - 1);
     if (::mmap(reinterpret_cast<void*>(page), end - page, PROT_READ,
@@ -81,8 +89,10 @@ int TakeSlot(uintptr_t begin, uintptr_t end) {
   for (int i = 0; i < kGuardSlots; ++i) {
     uintptr_t free_end = 0;
     if (g_slots[i].end.compare_exchange_strong(free_end, end)) {
+      g_slots[i].changes.fetch_add(1);  // odd: the handler passes it by until it is filled
       g_slots[i].cut_short.store(false);
       g_slots[i].begin.store(begin);
+      g_slots[i].changes.fetch_add(1);
       return i;
     }
   }
@@ -90,14 +100,25 @@ int TakeSlot(uintptr_t begin, uintptr_t end) {
 }
 
 void FreeSlot(int i) {
+  g_slots[i].changes.fetch_add(1);
   g_slots[i].begin.store(0);
-  g_slots[i].end.store(0);
+  g_slots[i].changes.fetch_add(1);
+  g_slots[i].end.store(0);  // last: the slot can be taken again from here
 }
 
 // The file mapped and registered with the guard; nothing when mapping is not worth it or not
 // possible (the caller reads the file then, and reports any error).
 std::optional<FileMapping> MapRegularFile(const std::string& path, uint64_t max_bytes) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // Looked at by name first: a named pipe must be opened once only, by ReadFile (opened here and
+  // closed, a writer that writes meanwhile would die of SIGPIPE, and the pipe's second open would
+  // wait for a writer that is gone). O_NONBLOCK: should the name become a pipe before the open,
+  // it does not wait for a writer either (and the checks below send it to ReadFile).
+  struct stat named {};
+  if (::stat(path.c_str(), &named) != 0 || !S_ISREG(named.st_mode) ||
+      !WouldMapInput(static_cast<uint64_t>(named.st_size))) {
+    return std::nullopt;
+  }
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return std::nullopt;  // ReadFile reports it
   struct stat before {};
   std::optional<FileMapping> mapping;
@@ -171,10 +192,17 @@ void InputBytes::ThrowIfCutShort() const {
   struct stat now {};
   const bool shorter = ::fstat(mapping_.descriptor, &now) == 0 &&
                        static_cast<uint64_t>(now.st_size) < mapping_.file_bytes;
-  if (g_slots[mapping_.guard_slot].cut_short.load() || shorter) {
+  if (shorter) {
     throw Error(ErrorKind::kIo, path_, "",
                 "the file was cut short while it was read (truncated by another program?); "
                 "nothing was written");
+  }
+  // A page that faulted though the file is whole now: it was cut short and written again, or the
+  // page could not be read from the disk (an I/O error also raises SIGBUS for a mapped file).
+  if (g_slots[mapping_.guard_slot].cut_short.load()) {
+    throw Error(ErrorKind::kIo, path_, "",
+                "part of the file could not be read while it was read in place (cut short and "
+                "written again, or an I/O error); nothing was written");
   }
 #endif
 }

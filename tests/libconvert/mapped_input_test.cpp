@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -100,6 +101,71 @@ TEST(MappedInputTest, AFileCutWithinItsLastPageIsReportedToo) {
   EXPECT_EXIT(std::_Exit(CutWhileMapped(dir.File("input.txt"), text, nine_mib + 1000,
                                         nine_mib + 500, nine_mib + 2000)),
               ::testing::ExitedWithCode(0), "");
+}
+
+// Cut short, read past the cut, then written whole again before the check: the file's size no
+// longer tells, so the guard's own mark must (the bytes read past the cut were its zeros). The
+// message then says the file could not be read, not that it is shorter.
+TEST(MappedInputTest, AFileCutAndWrittenWholeAgainIsReportedByTheGuardsMark) {
+  TempDir dir;
+  const std::string path = dir.File("input.txt");
+  const std::string text = LetterText(size_t{16} << 20);
+  testing::WriteText(path, text);
+  EXPECT_EXIT(
+      {
+        InstallMappedInputGuard();
+        const InputBytes input = ReadInput(path);
+        if (!input.mapped()) std::_Exit(2);
+        if (::truncate(path.c_str(), static_cast<off_t>(size_t{4} << 20)) != 0) std::_Exit(3);
+        const volatile char* bytes = input.view().data();
+        if (bytes[size_t{12} << 20] != 0) std::_Exit(4);  // the guard's zeros
+        testing::WriteText(path, text);                   // whole again, same size
+        try {
+          input.ThrowIfCutShort();
+        } catch (const Error& error) {
+          const std::string message = error.what();
+          const bool said = message.find(path) != std::string::npos &&
+                            message.find("could not be read") != std::string::npos;
+          std::_Exit(error.kind() == ErrorKind::kIo && said ? 0 : 5);
+        }
+        std::_Exit(6);  // not reported
+      },
+      ::testing::ExitedWithCode(0), "");
+}
+
+// A named pipe is opened once, by the read: an input that is looked at before it is read must
+// not be opened and closed first, or the program writing into the pipe dies of SIGPIPE and the
+// second open waits for a writer that is gone (it hung, or read a cut stream, before the name was
+// looked at with stat). The writer here is a child that writes 9 MiB and exits 0 only if every
+// write went through.
+TEST(MappedInputTest, ANamedPipeIsOpenedOnceAndReadWhole) {
+  TempDir dir;
+  const std::string path = dir.File("input.pipe");
+  ASSERT_EQ(::mkfifo(path.c_str(), 0600), 0);
+  const std::string text = LetterText((size_t{9} << 20) + 123);
+  EXPECT_EXIT(
+      {
+        ::alarm(20);  // a hang fails the test instead of stopping the suite
+        const pid_t writer = ::fork();
+        if (writer == 0) {
+          ::signal(SIGPIPE, SIG_IGN);  // a closed reader shows as EPIPE
+          const int fd = ::open(path.c_str(), O_WRONLY);
+          size_t done = 0;
+          while (fd >= 0 && done < text.size()) {
+            const ssize_t put = ::write(fd, text.data() + done, text.size() - done);
+            if (put <= 0) std::_Exit(1);
+            done += static_cast<size_t>(put);
+          }
+          std::_Exit(fd >= 0 ? 0 : 2);
+        }
+        InstallMappedInputGuard();
+        const InputBytes input = ReadInput(path);
+        int status = 0;
+        if (::waitpid(writer, &status, 0) != writer) std::_Exit(3);
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) std::_Exit(4);
+        std::_Exit(!input.mapped() && input.view() == text ? 0 : 5);
+      },
+      ::testing::ExitedWithCode(0), "");
 }
 
 // Killed by SIGBUS; or, in a sanitizer build, ended by the sanitizer's own report (its handler

@@ -5,6 +5,7 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -29,12 +30,19 @@ struct WriteStopped : std::exception {
 };
 
 // Pieces in order, and the memory of those handed over (PublishOwned): the views point into
-// `owned`, a deque, whose strings stay where they are as more come and when it is swapped.
+// `owned`, a deque, whose strings stay where they are as more come and when it is swapped. Kept
+// pieces (PublishKept) hold their owners here until the batch is cleared, after it was written.
 struct PieceBatch {
   std::vector<std::string_view> pieces;
   std::deque<std::string> owned;
+  std::vector<std::shared_ptr<const void>> owners;
 
   void Add(std::string_view piece) { pieces.push_back(piece); }
+  void AddKept(std::string_view piece, std::shared_ptr<const void> owner) {
+    pieces.push_back(piece);
+    // Consecutive pieces mostly share their owner (one TextPieces): held once.
+    if (owners.empty() || owners.back() != owner) owners.push_back(std::move(owner));
+  }
   void AddOwned(std::string piece) {
     owned.push_back(std::move(piece));
     pieces.push_back(owned.back());
@@ -42,10 +50,12 @@ struct PieceBatch {
   void Clear() {
     pieces.clear();
     owned.clear();
+    owners.clear();
   }
   void Swap(PieceBatch& other) {
     pieces.swap(other.pieces);
     owned.swap(other.owned);
+    owners.swap(other.owners);
   }
 };
 
@@ -57,6 +67,12 @@ class PieceQueue : public PieceSink {
     const std::lock_guard<std::mutex> lock(mutex_);
     if (stopped_) throw WriteStopped();
     pending_.Add(piece);
+    if (pending_.pieces.size() == 1) ready_.notify_one();
+  }
+  void PublishKept(std::string_view piece, std::shared_ptr<const void> owner) override {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    if (stopped_) throw WriteStopped();
+    pending_.AddKept(piece, std::move(owner));
     if (pending_.pieces.size() == 1) ready_.notify_one();
   }
   void PublishOwned(std::string piece) override {
@@ -100,6 +116,9 @@ class PieceQueue : public PieceSink {
 class PieceList : public PieceSink {
  public:
   void Publish(std::string_view piece) override { batch.Add(piece); }
+  void PublishKept(std::string_view piece, std::shared_ptr<const void> owner) override {
+    batch.AddKept(piece, std::move(owner));
+  }
   void PublishOwned(std::string piece) override { batch.AddOwned(std::move(piece)); }
   PieceBatch batch;
 };

@@ -6,22 +6,22 @@
 namespace animconv {
 
 size_t TextPieces::Keep(std::string text) {
-  texts_.push_back(std::move(text));
-  return texts_.size() - 1;
+  texts_->push_back(std::move(text));
+  return texts_->size() - 1;
 }
 
 void TextPieces::FlushGlue() {
   if (glue_.empty()) return;
   order_.push_back(Keep(std::move(glue_)));
-  size_ += texts_.back().size();
+  size_ += texts_->back().size();
   glue_.clear();
 }
 
 void TextPieces::PublishNew() {
   if (sink_ == nullptr) return;
   for (; published_ < order_.size(); ++published_) {
-    const std::string& text = texts_[order_[published_]];
-    if (!text.empty()) sink_->Publish(text);
+    const std::string& text = (*texts_)[order_[published_]];
+    if (!text.empty()) sink_->PublishKept(text, texts_);
   }
 }
 
@@ -38,7 +38,7 @@ void TextPieces::Flush() {
 void TextPieces::AppendKept(size_t kept) {
   FlushGlue();
   order_.push_back(kept);
-  size_ += texts_[kept].size();
+  size_ += (*texts_)[kept].size();
   PublishNew();
 }
 
@@ -61,7 +61,7 @@ std::vector<std::string_view> TextPieces::Pieces() {
   std::vector<std::string_view> pieces;
   pieces.reserve(order_.size());
   for (const size_t text : order_) {
-    if (!texts_[text].empty()) pieces.emplace_back(texts_[text]);
+    if (!(*texts_)[text].empty()) pieces.emplace_back((*texts_)[text]);
   }
   return pieces;
 }
@@ -69,7 +69,7 @@ std::vector<std::string_view> TextPieces::Pieces() {
 std::string TextPieces::Joined() && {
   if (handed_over_) throw std::logic_error("TextPieces: some pieces were handed to the sink");
   FlushGlue();
-  if (order_.size() == 1) return std::move(texts_[order_[0]]);
+  if (order_.size() == 1) return std::move((*texts_)[order_[0]]);
   std::string whole;
   whole.reserve(size());
   for (const std::string_view piece : Pieces()) whole += piece;

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <deque>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -21,13 +22,17 @@
 namespace animconv {
 
 // Takes the pieces of an output in order as they are made (TextPieces::StreamTo). A piece given
-// by Publish stays valid and unchanged while the TextPieces that published it lives, moved or
-// not: its texts are in a deque, and moving a deque leaves its elements where they are. A piece
-// given by PublishOwned is the sink's own, to free once written.
+// by Publish must stay valid and unchanged until the sink is done with it (the caller's promise).
+// One given by PublishKept is kept valid by `owner`, which the sink holds until the piece is
+// written or dropped: however the producer ends, a throw that destroys its texts included, the
+// sink never reads freed memory (a writing thread may still be writing a piece while the
+// producer's exception unwinds; docs/reliability.md). One given by PublishOwned is the sink's
+// own, to free once written.
 class PieceSink {
  public:
   virtual ~PieceSink() = default;
   virtual void Publish(std::string_view piece) = 0;
+  virtual void PublishKept(std::string_view piece, std::shared_ptr<const void> owner) = 0;
   virtual void PublishOwned(std::string piece) = 0;
 };
 
@@ -65,10 +70,12 @@ class TextPieces {
   void FlushGlue();
   void PublishNew();
 
-  std::deque<std::string> texts_;  // a deque: its strings never move, so views of them stay
-  std::vector<size_t> order_;      // indices into texts_
-  std::string glue_;               // appended since the last kept piece
-  size_t size_ = 0;                // bytes in order_
+  // A deque: its strings never move, so views of them stay. Shared with the sink for the pieces
+  // it was given (PieceSink::PublishKept), so they outlive this object if need be.
+  std::shared_ptr<std::deque<std::string>> texts_ = std::make_shared<std::deque<std::string>>();
+  std::vector<size_t> order_;  // indices into texts_
+  std::string glue_;           // appended since the last kept piece
+  size_t size_ = 0;            // bytes in order_
   PieceSink* sink_ = nullptr;
   size_t published_ = 0;      // the first pieces of order_ handed to sink_
   bool handed_over_ = false;  // some text went to sink_ with its memory (AppendOwned)

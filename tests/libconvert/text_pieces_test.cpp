@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -34,12 +35,17 @@ TEST(TextPiecesTest, KeptTextsGoWhereTheyAreAppendedAsOftenAsTheyAre) {
 
 struct CollectingSink : PieceSink {
   void Publish(std::string_view piece) override { published.emplace_back(piece); }
+  void PublishKept(std::string_view piece, std::shared_ptr<const void> owner) override {
+    published.emplace_back(piece);
+    owners.push_back(std::move(owner));
+  }
   void PublishOwned(std::string piece) override {
     owned_data.push_back(piece.data());
     published.push_back(std::move(piece));
   }
   std::vector<std::string> published;
   std::vector<const char*> owned_data;  // where each owned piece's bytes were handed over
+  std::vector<std::shared_ptr<const void>> owners;  // of the kept pieces
 };
 
 // Streamed, each piece is handed over once it is final: the glue before a kept text at that
@@ -68,6 +74,23 @@ TEST(TextPiecesTest, StreamedPiecesArePublishedInOrderOnceFinal) {
 
 // A text used once goes to the sink with its memory (moved, not copied), in order with the rest;
 // it is counted, but the pieces cannot be listed or joined any more.
+// A kept piece given to a sink comes with its owner: the text stays valid after the TextPieces is
+// gone (a producer's exception destroys it while a writing thread may still be writing the piece).
+TEST(TextPiecesTest, AStreamedKeptPieceOutlivesItsTextPieces) {
+  CollectingSink sink;
+  std::string_view view;
+  {
+    TextPieces pieces;
+    pieces.StreamTo(&sink);
+    pieces.AppendKept(pieces.Keep(std::string(1000, 'k')));  // long: on the heap
+    ASSERT_EQ(sink.owners.size(), 1u);
+    ASSERT_NE(sink.owners[0], nullptr);
+    view = pieces.Pieces()[0];
+  }
+  EXPECT_EQ(sink.owners[0].use_count(), 1);  // the sink's is the last
+  EXPECT_EQ(view, std::string(1000, 'k'));   // still there (ASan would report a freed read)
+}
+
 TEST(TextPiecesTest, OwnedTextsGoToTheSinkWithTheirMemory) {
   CollectingSink sink;
   TextPieces pieces;

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -53,6 +54,9 @@ TEST(ThreeJsonWriterTest, WritesToJsonLayoutInToJsonKeyOrder) {
 
 struct CollectingSink : PieceSink {
   void Publish(std::string_view piece) override { streamed += piece; }
+  void PublishKept(std::string_view piece, std::shared_ptr<const void>) override {
+    streamed += piece;
+  }
   void PublishOwned(std::string piece) override {
     streamed += piece;
     ++owned;

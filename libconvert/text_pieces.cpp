@@ -1,11 +1,13 @@
 #include "animconv/text_pieces.h"
 
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
 namespace animconv {
 
 size_t TextPieces::Keep(std::string text) {
+  if (texts_ == nullptr) texts_ = std::make_shared<std::deque<std::string>>();  // moved from
   texts_->push_back(std::move(text));
   return texts_->size() - 1;
 }

@@ -91,6 +91,16 @@ TEST(TextPiecesTest, AStreamedKeptPieceOutlivesItsTextPieces) {
   EXPECT_EQ(view, std::string(1000, 'k'));   // still there (ASan would report a freed read)
 }
 
+// Moved from, a TextPieces has no pieces and takes new texts (its storage is made again).
+TEST(TextPiecesTest, AMovedFromTextPiecesTakesNewTexts) {
+  TextPieces first;
+  first.AppendKept(first.Keep(std::string(100, 'a')));
+  TextPieces second(std::move(first));
+  EXPECT_EQ(Concatenated(second), std::string(100, 'a'));
+  first.AppendKept(first.Keep(std::string(50, 'b')));  // NOLINT(bugprone-use-after-move)
+  EXPECT_EQ(Concatenated(first), std::string(50, 'b'));
+}
+
 TEST(TextPiecesTest, OwnedTextsGoToTheSinkWithTheirMemory) {
   CollectingSink sink;
   TextPieces pieces;

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <utility>
 #include <vector>
 
@@ -123,6 +124,15 @@ class PieceList : public PieceSink {
   PieceBatch batch;
 };
 
+// Every piece kept, and written once produce is done: builds without threads, and a process that
+// cannot start one more (EAGAIN under a limit on threads; an exception there used to end the
+// job with an internal error, found in review, session 32).
+void WriteAfterProducing(const PieceWriter& write, const std::function<void(PieceSink&)>& produce) {
+  PieceList list;
+  produce(list);
+  write(list.batch.pieces);
+}
+
 }  // namespace
 
 void WriteFileAtomicStreamed(const std::string& path,
@@ -131,15 +141,21 @@ void WriteFileAtomicStreamed(const std::string& path,
   WriteFileAtomicFed(path, [&](const PieceWriter& write) {
     PieceQueue queue;
     std::exception_ptr write_failure;
-    std::thread writer([&] {
-      try {
-        PieceBatch batch;
-        while (queue.Take(&batch)) write(batch.pieces);
-      } catch (...) {
-        write_failure = std::current_exception();
-        queue.Stop();
-      }
-    });
+    std::thread writer;
+    try {
+      writer = std::thread([&] {
+        try {
+          PieceBatch batch;
+          while (queue.Take(&batch)) write(batch.pieces);
+        } catch (...) {
+          write_failure = std::current_exception();
+          queue.Stop();
+        }
+      });
+    } catch (const std::system_error&) {
+      WriteAfterProducing(write, produce);
+      return;
+    }
     std::exception_ptr produce_failure;
     try {
       produce(queue);
@@ -152,11 +168,7 @@ void WriteFileAtomicStreamed(const std::string& path,
     if (produce_failure) std::rethrow_exception(produce_failure);
   });
 #else
-  WriteFileAtomicFed(path, [&](const PieceWriter& write) {
-    PieceList list;
-    produce(list);
-    write(list.batch.pieces);
-  });
+  WriteFileAtomicFed(path, [&](const PieceWriter& write) { WriteAfterProducing(write, produce); });
 #endif
 }
 

@@ -9,6 +9,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <system_error>
 #include <thread>
 
 #include "animconv/error.h"
@@ -239,7 +240,12 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
   const size_t jobs = std::min<size_t>(plan.size(), options.jobs > 0 ? options.jobs : hardware);
   std::vector<std::thread> threads;
-  for (size_t t = 1; t < jobs; ++t) threads.emplace_back(work);
+  // A thread that cannot be started (EAGAIN under a limit on threads) leaves its files to the
+  // others: `work` takes them from a shared counter, and this thread runs it too.
+  try {
+    while (threads.size() + 1 < jobs) threads.emplace_back(work);
+  } catch (const std::system_error&) {
+  }
   work();
   for (std::thread& thread : threads) thread.join();
   if (folder_gone) {

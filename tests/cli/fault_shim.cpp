@@ -13,7 +13,9 @@
 //           mmap    mmap of a file; its one "error" is CUT: the mapping is made, then the file
 //                   is truncated to half its size, as by another program (an input read in
 //                   place, libconvert/mapped_input.h)
-//   ERRNO   its name: EIO, ENOSPC, EDQUOT, EXDEV, EROFS, EACCES, EPERM, EINTR (CUT for mmap)
+//           thread  pthread_create (a limit on threads reached: EAGAIN)
+//   ERRNO   its name: EIO, ENOSPC, EDQUOT, EXDEV, EROFS, EACCES, EPERM, EINTR, EAGAIN (CUT for
+//           mmap)
 //   OPTION  after=N         read/write: the first N bytes go through (the call crossing N is
 //                           shortened to end there), every later call fails; other calls: the
 //                           first N matching calls go through
@@ -24,10 +26,12 @@
 // Descriptor calls never fail on pipes, terminals or sockets (stderr stays usable), so
 // `write:EIO` means every write to a file. Examples: `fsync:EIO`, `fsync:EIO:dir`,
 // `write:ENOSPC:after=65536`, `read:EIO:path=walk.csv`, `close:EIO:path=.tmp`, `rename:EXDEV`,
-// `mmap:CUT:path=big.csv`.
+// `mmap:CUT:path=big.csv`, `thread:EAGAIN:after=1`. (A sanitizer build's own pthread_create, in
+// the program itself, comes before this library's: there `thread` rules change nothing.)
 // An unreadable rule makes the process exit 99 at start, so a typo cannot pass as "no fault".
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -41,7 +45,7 @@
 
 namespace {
 
-enum class Call { kWrite, kRead, kFsync, kClose, kRename, kMmap };
+enum class Call { kWrite, kRead, kFsync, kClose, kRename, kMmap, kThread };
 
 constexpr int kCut = -1;  // mmap's "error": the file truncated once mapped
 enum class Kind { kAny, kFolder, kFile };
@@ -68,8 +72,9 @@ bool ParseCall(const char* name, Call* call) {
   static const struct {
     const char* name;
     Call call;
-  } kCalls[] = {{"write", Call::kWrite}, {"read", Call::kRead},     {"fsync", Call::kFsync},
-                {"close", Call::kClose}, {"rename", Call::kRename}, {"mmap", Call::kMmap}};
+  } kCalls[] = {{"write", Call::kWrite},  {"read", Call::kRead},     {"fsync", Call::kFsync},
+                {"close", Call::kClose},  {"rename", Call::kRename}, {"mmap", Call::kMmap},
+                {"thread", Call::kThread}};
   for (const auto& known : kCalls) {
     if (strcmp(name, known.name) == 0) {
       *call = known.call;
@@ -83,8 +88,9 @@ int ParseErrno(const char* name) {
   static const struct {
     const char* name;
     int value;
-  } kErrors[] = {{"EIO", EIO},     {"ENOSPC", ENOSPC}, {"EDQUOT", EDQUOT}, {"EXDEV", EXDEV},
-                 {"EROFS", EROFS}, {"EACCES", EACCES}, {"EPERM", EPERM},   {"EINTR", EINTR}};
+  } kErrors[] = {{"EIO", EIO},     {"ENOSPC", ENOSPC}, {"EDQUOT", EDQUOT},
+                 {"EXDEV", EXDEV}, {"EROFS", EROFS},   {"EACCES", EACCES},
+                 {"EPERM", EPERM}, {"EINTR", EINTR},   {"EAGAIN", EAGAIN}};
   for (const auto& known : kErrors) {
     if (strcmp(name, known.name) == 0) return known.value;
   }
@@ -295,6 +301,17 @@ void* mmap(void* address, size_t length, int protection, int flags, int fd, off_
     }
   }
   return mapped;
+}
+
+// Returns the error, as pthread_create does (errno is not its channel).
+int pthread_create(pthread_t* thread, const pthread_attr_t* attributes, void* (*start)(void*),
+                   void* argument) {
+  static const auto real =
+      Real<int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*)>("pthread_create");
+  for (int i = 0; i < g_rule_count; ++i) {
+    if (g_rules[i].call == Call::kThread && CallFails(&g_rules[i])) return g_rules[i].error;
+  }
+  return real(thread, attributes, start, argument);
 }
 
 int rename(const char* from, const char* to) noexcept {

@@ -106,6 +106,12 @@ void FreeSlot(int i) {
   g_slots[i].end.store(0);  // last: the slot can be taken again from here
 }
 
+// A regular file the guard is there for, large enough to pay, within the limit.
+bool WorthMapping(const struct stat& info, uint64_t max_bytes) {
+  const auto bytes = static_cast<uint64_t>(info.st_size);
+  return S_ISREG(info.st_mode) && WouldMapInput(bytes) && bytes <= max_bytes;
+}
+
 // The file mapped and registered with the guard; nothing when mapping is not worth it or not
 // possible (the caller reads the file then, and reports any error).
 std::optional<FileMapping> MapRegularFile(const std::string& path, uint64_t max_bytes) {
@@ -114,17 +120,12 @@ std::optional<FileMapping> MapRegularFile(const std::string& path, uint64_t max_
   // wait for a writer that is gone). O_NONBLOCK: should the name become a pipe before the open,
   // it does not wait for a writer either (and the checks below send it to ReadFile).
   struct stat named {};
-  if (::stat(path.c_str(), &named) != 0 || !S_ISREG(named.st_mode) ||
-      !WouldMapInput(static_cast<uint64_t>(named.st_size))) {
-    return std::nullopt;
-  }
+  if (::stat(path.c_str(), &named) != 0 || !WorthMapping(named, max_bytes)) return std::nullopt;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return std::nullopt;  // ReadFile reports it
   struct stat before {};
   std::optional<FileMapping> mapping;
-  if (::fstat(fd, &before) == 0 && S_ISREG(before.st_mode) &&
-      WouldMapInput(static_cast<uint64_t>(before.st_size)) &&
-      static_cast<uint64_t>(before.st_size) <= max_bytes) {
+  if (::fstat(fd, &before) == 0 && WorthMapping(before, max_bytes)) {
     const auto length = static_cast<size_t>(before.st_size);
     const auto page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
     const size_t length_in_pages = (length + page - 1) / page * page;

@@ -5,23 +5,14 @@
 #include <exception>
 #include <mutex>
 #include <system_error>
-#include <vector>
-
-#if ANIMCONV_THREADS
 #include <thread>
-#endif
+#include <vector>
 
 namespace animconv {
 
-#if ANIMCONV_THREADS
-namespace {
-
-// Up to `count` threads running `work`. A thread that cannot be started (EAGAIN under a limit on
-// threads) is not an error: `work` takes its pieces from a shared counter, so the threads that
-// did start and the caller finish them all. (An exception here used to end the process: the
-// vector's running threads destroyed unjoined call std::terminate; found in review, session 32.)
-void StartHelpers(size_t count, const std::function<void()>& work,
+void StartThreads(size_t count, const std::function<void()>& work,
                   std::vector<std::thread>* threads) {
+#if ANIMCONV_THREADS
   for (size_t t = 0; t < count; ++t) {
     try {
       threads->emplace_back(work);
@@ -29,10 +20,10 @@ void StartHelpers(size_t count, const std::function<void()>& work,
       return;
     }
   }
-}
-
-}  // namespace
+#else
+  (void)count, (void)work, (void)threads;
 #endif
+}
 
 unsigned ParallelThreadCount() {
 #if ANIMCONV_THREADS
@@ -63,7 +54,7 @@ void ParallelFor(size_t count, const std::function<void(size_t)>& body, unsigned
     };
     std::vector<std::thread> helpers;
     helpers.reserve(threads - 1);
-    StartHelpers(threads - 1, work, &helpers);
+    StartThreads(threads - 1, work, &helpers);
     work();
     for (std::thread& helper : helpers) helper.join();
     if (failure) std::rethrow_exception(failure);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <thread>
 #include <vector>
 
 #include "animconv/model.h"
@@ -16,6 +17,14 @@ namespace animconv {
 // threads (the WebAssembly build: ANIMCONV_THREADS=0) and for fewer than two pieces, so a caller
 // never depends on the threads for its result, only for its speed.
 void ParallelFor(size_t count, const std::function<void(size_t)>& body, unsigned max_threads = 0);
+
+// Starts up to `count` threads running `work`, into `threads`. A thread that cannot be started
+// (EAGAIN under a limit on threads), and every one in a build without threads, is not an error:
+// `work` takes its pieces from a shared counter, so the threads that did start and the caller,
+// running `work` too, finish them all. (An exception here used to end the job: an internal error,
+// or std::terminate for a vector of running threads destroyed unjoined; session 32.)
+void StartThreads(size_t count, const std::function<void()>& work,
+                  std::vector<std::thread>* threads);
 
 // How many threads ParallelFor uses with max_threads 0: one per hardware thread, 1 in builds
 // without threads. For cutting a job into as many pieces.

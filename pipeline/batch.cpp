@@ -9,11 +9,11 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <system_error>
 #include <thread>
 
 #include "animconv/error.h"
 #include "animconv/io.h"
+#include "libconvert/parallel.h"
 
 namespace animconv {
 namespace {
@@ -240,12 +240,7 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
   const size_t jobs = std::min<size_t>(plan.size(), options.jobs > 0 ? options.jobs : hardware);
   std::vector<std::thread> threads;
-  // A thread that cannot be started (EAGAIN under a limit on threads) leaves its files to the
-  // others: `work` takes them from a shared counter, and this thread runs it too.
-  try {
-    while (threads.size() + 1 < jobs) threads.emplace_back(work);
-  } catch (const std::system_error&) {
-  }
+  StartThreads(jobs - 1, work, &threads);  // the files come from a shared counter
   work();
   for (std::thread& thread : threads) thread.join();
   if (folder_gone) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <set>
 
@@ -140,6 +141,28 @@ size_t GltfBuilder::AddAccessor(std::string_view float_bytes, size_t count, cons
   if (max) accessor["max"] = *max;
   accessors_.Append(accessor);
   return accessors_.size() - 1;
+}
+
+size_t GltfBuilder::AddAccessorToFill(size_t value_count, size_t count, const char* type,
+                                      size_t* byte_offset) {
+  binary_.append((4 - binary_.size() % 4) % 4, '\0');
+  *byte_offset = binary_.size();
+  const size_t byte_length = value_count * sizeof(float);
+  binary_.resize(binary_.size() + byte_length);
+  views_.Append({{"buffer", 0}, {"byteOffset", *byte_offset}, {"byteLength", byte_length}});
+  accessors_.Append({{"bufferView", views_.size() - 1},
+                     {"componentType", kGltfFloat},
+                     {"count", count},
+                     {"type", type}});
+  return accessors_.size() - 1;
+}
+
+void GltfBuilder::FillFloat32(size_t byte_offset, const double* values, size_t value_count) {
+  char* out = binary_.data() + byte_offset;
+  for (size_t i = 0; i < value_count; ++i) {
+    const float value = static_cast<float>(values[i]);
+    std::memcpy(out + i * sizeof(float), &value, sizeof(float));
+  }
 }
 
 size_t GltfBuilder::AddCompressedBufferView(std::string_view compressed, size_t byte_length,

@@ -28,6 +28,17 @@ class GltfBuilder {
   // strided, ANIMATION_SAMPLER_ACCESSOR_WITH_BYTESTRIDE).
   size_t AddAccessor(std::string_view float_bytes, size_t count, const char* type,
                      std::optional<nlohmann::json> min, std::optional<nlohmann::json> max);
+  // The same accessor (no min/max) for `values`, whose float32 bytes are written later by
+  // FillFloat32: its place in the binary is taken now, so views keep their order and offsets, and
+  // the bytes of many accessors can then be written on every core straight into the binary (a
+  // 50 MB clip's outputs were converted, copied and appended one by one, issue 18). Returns the
+  // accessor's index; `*byte_offset` is where FillFloat32 writes.
+  size_t AddAccessorToFill(size_t value_count, size_t count, const char* type, size_t* byte_offset);
+  // Writes `values` as float32 at `byte_offset` (from AddAccessorToFill); safe on any thread for
+  // accessors that do not overlap, as long as nothing is added meanwhile.
+  void FillFloat32(size_t byte_offset, const double* values, size_t value_count);
+  // Room for `bytes` more of the binary, so that it is not grown (copied) step by step.
+  void ReserveBinary(size_t bytes) { binary_.reserve(binary_.size() + bytes); }
   // EXT_meshopt_compression: `compressed` goes into the binary (buffer 0), the bufferView itself
   // onto the fallback buffer (buffer 1, no data) at the next free `byte_length` bytes.
   // `extension` carries byteStride, count, mode and filter; byteOffset/byteLength are set here.

@@ -55,7 +55,8 @@ po::options_description ConvertOptionsDescription(ConvertOptionValues* values) {
       ("morph-tracks", po::value(&values->morph_tracks)->default_value(values->morph_tracks),
        "three: 'all' = one <mesh>.morphTargetInfluences track with every target per key "
        "(GLTFLoader's layout); 'per-target' = one <mesh>.morphTargetInfluences[<target>] track "
-       "per target")
+       "per target; 'auto' = 'all', but per target for weights whose input named only the "
+       "targets it animates (three.js per-target tracks)")
       ("time-unit", po::value(&values->time_unit)->default_value(values->time_unit),
        "three-hierarchy: key times in s or ms (ms = the seed article's convention)")
       ("bvh-order", po::value(&values->bvh_order)->value_name("ORDER"),

@@ -91,7 +91,9 @@ void PairMorphChannels(const Asset& a, const Asset& b, const Clip& cb,
                        std::vector<ChannelPair>* pairs, std::vector<bool>* b_used);
 
 // Copies of the two weights channels with their targets in one order: by target name when both
-// nodes name all their targets (a target only one side has weighs 0 on the other), else by index.
+// nodes name all their targets (a target only one side has weighs 0 on the other); a list naming
+// only the targets it animates (Node::morph_targets_partial) against an unnamed one by the index
+// its decimal names stand for, three.js's reading; else by index.
 void AlignMorphTargets(const Node* node_a, const Node* node_b, Channel* a, Channel* b);
 
 // A clip's pose at any time in object space, on `skeleton`: each node's local TRS from the clip's

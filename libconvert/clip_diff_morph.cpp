@@ -204,7 +204,67 @@ void PairMorphChannels(const Asset& a, const Asset& b, const Clip& cb,
   }
 }
 
+namespace {
+
+// The mesh index a partial list's name stands for against a mesh without target names: three.js
+// looks a per-target track's bracket up in morphTargetDictionary and, not found, uses it as the
+// index ("[2]" drives influences[2]). -1 for a name that is not a decimal index.
+int IndexNamed(const std::string& name) {
+  // Canonical only: "01" is a property of the array in JavaScript, not element 1.
+  if (name.empty() || name.size() > 6 || (name.size() > 1 && name[0] == '0')) return -1;
+  int index = 0;
+  for (const char c : name) {
+    if (c < '0' || c > '9') return -1;
+    index = index * 10 + (c - '0');
+  }
+  return index;
+}
+
+// `partial` (Node::morph_targets_partial, its columns named) against `whole`, the mesh's list by
+// index without names: each decimal name goes to its index, any other name to a place of its own
+// (weighed against 0: nothing says which of the mesh's targets it is). Comparing them column by
+// column had put target "1" of a clip that named [1] then [0] on index 0, and found no difference
+// from an output that swapped them (three.js plays such an output on the wrong targets).
+void AlignPartialWithIndexed(const Node& partial_node, Channel* partial, Channel* whole) {
+  const std::vector<std::string>& names = partial_node.morph_target_names;
+  std::vector<int> from_partial(static_cast<size_t>(whole->width), -1);
+  std::vector<int> from_whole(static_cast<size_t>(whole->width));
+  for (int i = 0; i < whole->width; ++i) from_whole[static_cast<size_t>(i)] = i;
+  for (size_t column = 0; column < names.size(); ++column) {
+    int slot = IndexNamed(names[column]);
+    if (slot >= 0 && static_cast<size_t>(slot) < from_partial.size() &&
+        from_partial[static_cast<size_t>(slot)] < 0) {
+      from_partial[static_cast<size_t>(slot)] = static_cast<int>(column);
+      continue;
+    }
+    if (slot >= 0 && static_cast<size_t>(slot) >= from_partial.size()) {
+      from_partial.resize(static_cast<size_t>(slot) + 1, -1);  // past the mesh's last target
+      from_whole.resize(static_cast<size_t>(slot) + 1, -1);
+      from_partial[static_cast<size_t>(slot)] = static_cast<int>(column);
+      continue;
+    }
+    from_partial.push_back(static_cast<int>(column));
+    from_whole.push_back(-1);
+  }
+  Rearrange(from_partial, partial);
+  Rearrange(from_whole, whole);
+}
+
+}  // namespace
+
 void AlignMorphTargets(const Node* node_a, const Node* node_b, Channel* a, Channel* b) {
+  const bool a_partial =
+      node_a->morph_targets_partial && AllNamed(*node_a) && a->width == node_a->morph_target_count;
+  const bool b_partial =
+      node_b->morph_targets_partial && AllNamed(*node_b) && b->width == node_b->morph_target_count;
+  if (a_partial && !b_partial && !AllNamed(*node_b)) {
+    AlignPartialWithIndexed(*node_a, a, b);
+    return;
+  }
+  if (b_partial && !a_partial && !AllNamed(*node_a)) {
+    AlignPartialWithIndexed(*node_b, b, a);
+    return;
+  }
   if (!AllNamed(*node_a) || !AllNamed(*node_b) || a->width != node_a->morph_target_count ||
       b->width != node_b->morph_target_count) {
     return;  // by index: ValueError weighs a target only one side has as 0 on the other

@@ -167,9 +167,11 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
   options->allow_partial = values.allow_partial;
   options->ground = values.ground;
   if (values.morph_tracks == "per-target") {
-    options->write.three_morph_per_target = true;
-  } else if (values.morph_tracks != "all") {
-    ThrowUsage("--morph-tracks must be all or per-target");
+    options->write.three_morph_tracks = ThreeMorphTracks::kPerTarget;
+  } else if (values.morph_tracks == "all") {
+    options->write.three_morph_tracks = ThreeMorphTracks::kAll;
+  } else if (values.morph_tracks != "auto") {
+    ThrowUsage("--morph-tracks must be auto, all or per-target");
   }
   if (values.time_unit == "ms") {
     options->write.hierarchy_time_unit = TimeUnit::kMilliseconds;

@@ -70,7 +70,7 @@ export interface ConvertOptions extends InputOptions {
   boneMap?: FileOption;
   boneNames?: 'unity' | 'vrm0' | 'vrm1' | 'mixamo';
   threeArray?: boolean;
-  morphTracks?: 'all' | 'per-target';
+  morphTracks?: 'auto' | 'all' | 'per-target';
   timeUnit?: 's' | 'ms';
   bvhOrder?: string;
   rootMotion?: 'keep' | 'in-place' | 'extract';

@@ -34,7 +34,10 @@ std::string JsonPointerEscape(const std::string& key) {
   return escaped;
 }
 
-bool FitsFloat32(double number) { return std::abs(number) <= std::numeric_limits<float>::max(); }
+// Below the halfway point between FLT_MAX and 2^128 a double rounds to FLT_MAX (the halfway point
+// itself rounds to even, up): the text "3.4028235e+38", which our writers give FLT_MAX, is above
+// FLT_MAX as a double and was refused on the way back.
+bool FitsFloat32(double number) { return std::abs(number) < 0x1.ffffffp127; }
 
 void JsonPointerReader::Fail(const std::string& pointer, const std::string& message) const {
   ThrowBadInput(source_, pointer.empty() ? root_ : pointer, message);

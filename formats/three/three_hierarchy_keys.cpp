@@ -28,11 +28,14 @@ void ThreeHierarchyKeysSink::Element(json&& key) {
           fmt::format("{}/{}", pointer_, k),
           fmt::format("expected a key object {{time, pos, rot, scl}}, found {}", key.type_name()));
     }
-    if (key.contains("morphTargets")) {
+    // three.js <= r184 AnimationClip.parseAnimation takes its morph branch, which indexes past
+    // the keys and throws, only for a track whose first key has morphTargets; on a later key the
+    // member is not looked at, and neither is it here.
+    if (k == 0 && key.contains("morphTargets")) {
       json_.Fail(
           fmt::format("{}/{}/morphTargets", pointer_, k),
-          // three.js <= r184 AnimationClip.parseAnimation: the morph branch indexes past the keys.
-          "morph target keys are not supported: three.js's own parseAnimation throws on them");
+          "morph target keys are not supported: three.js's own parseAnimation throws on them "
+          "when a track's first key has them");
     }
   });
   if (key_failure_.failed()) return;  // reported before anything the properties could say

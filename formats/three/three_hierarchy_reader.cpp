@@ -335,7 +335,11 @@ void HierarchyReader::BuildNodes(const std::vector<int>& parents) {
     if (!bones_) nodes[n].name = fmt::format("bone_{}", n);
     nodes[n].parent = parents[n];
   }
-  if (bones_) asset_.rig.rest_pose_known = bones_->rest_pose_known();
+  if (bones_) {
+    asset_.rig.rest_pose_known = bones_->rest_pose_known();
+    // parseAnimation binds entry h as '.bones[<bones[h].name>]': the skeleton's own names.
+    asset_.rig.three_object_names = true;
+  }
 }
 
 Asset HierarchyReader::Read(std::string_view bytes) {

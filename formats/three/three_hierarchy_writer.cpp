@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "animconv/error.h"
 #include "animconv/summary.h"
 #include "formats/common/writer_support.h"
 #include "formats/three/three_hierarchy.h"
@@ -86,6 +87,27 @@ std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options)
       case Path::kWeights:
         ++dropped;
         break;
+    }
+  }
+  // parseAnimation names an animated bone's tracks '.bones[NAME].position' and the like, which
+  // PropertyBinding.parseTrackName cannot parse when NAME is empty or holds a line break (its
+  // pattern's '.+'): the mixer then throws on the whole clip (three.js r125). An empty name is
+  // what a three.js clip's tracks on the mixer's root ('.position') read as.
+  for (size_t n = 0; n < per_node.size(); ++n) {
+    const NodeChannels& node = per_node[n];
+    if (!node.rotation && !node.translation && !node.scale) continue;
+    const std::string& name = asset.rig.nodes[n].name;
+    const bool line_break = name.find_first_of("\r\n") != std::string::npos ||
+                            name.find("\u2028") != std::string::npos ||
+                            name.find("\u2029") != std::string::npos;
+    if (name.empty() || line_break) {
+      ThrowUsage(fmt::format(
+          "three-hierarchy: animated node {} {} a name parseAnimation cannot bind ('.bones[{}]' "
+          "is not a track name three.js parses, and its mixer throws on the clip){}",
+          n, name.empty() ? "has" : fmt::format("'{}' has", name), name,
+          name.empty() ? "; an empty name animates the mixer's root, which a hierarchy cannot "
+                         "address: write a three.js clip (three) instead"
+                       : "; rename it with --bone-map"));
     }
   }
   if (dropped > 0) {

@@ -487,8 +487,20 @@ Asset ClipReader::Finish() {
     asset_.notes.push_back(fmt::format("facing {} from the clip's userData (animconv)",
                                        *facing_ == Facing::kPlusZ ? "+Z" : "-Z"));
   }
+  // A track on the mixer's root ('.position': an empty node name) moves every object the other
+  // tracks find, which PropertyBinding.findNode looks for in the root's subtree: it is their
+  // parent. Left a sibling, its motion moved only itself in a format with a hierarchy (a BVH's
+  // joint, a glTF node).
+  const auto root = node_index_.find("");
+  if (root != node_index_.end()) {
+    for (size_t n = 0; n < asset_.rig.nodes.size(); ++n) {
+      if (static_cast<int>(n) != root->second) asset_.rig.nodes[n].parent = root->second;
+    }
+  }
   // Once every track has its node: the thumbs are told apart by the names of the whole rig.
   TagHumanoidByExactNames(asset_.rig);
+  // The nodes are named as the tracks' PropertyBinding found their objects.
+  asset_.rig.three_object_names = true;
   return std::move(asset_);
 }
 

@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <functional>
 #include <mutex>
@@ -218,8 +219,22 @@ std::string MorphTargetKey(const Node& node, size_t target) {
   return name;
 }
 
+// Whether node `node`'s weights are written one track per target (ThreeMorphTracks).
+bool MorphPerTarget(const Node& node, ThreeMorphTracks layout) {
+  if (layout == ThreeMorphTracks::kPerTarget) return true;
+  if (!node.morph_targets_partial) return false;
+  if (layout == ThreeMorphTracks::kAll) {
+    ThrowUsage(fmt::format(
+        "three: --morph-tracks all: the input names only the morph targets of '{}' it animates "
+        "({}), not its mesh's whole list, so one track of every target would put them on the "
+        "wrong targets; use --morph-tracks auto or per-target",
+        node.name, fmt::join(node.morph_target_names, ", ")));
+  }
+  return true;
+}
+
 void AppendClip(TextPieces& pieces, const Asset& asset, const Clip& clip, size_t clip_index,
-                const ThreeObjectNames& names, bool morph_per_target) {
+                const ThreeObjectNames& names, ThreeMorphTracks morph_layout) {
   RequireInterpolation(asset, clip, "three", true);
   ClipText text(pieces, clip_index);
   std::string& out = text.text();
@@ -232,7 +247,8 @@ void AppendClip(TextPieces& pieces, const Asset& asset, const Clip& clip, size_t
   std::vector<Track> tracks;
   for (const Channel& channel : clip.channels) {
     const size_t node = static_cast<size_t>(channel.node);
-    if (names.nodes[node].empty()) {
+    // An empty name binds the mixer's root: right for a node a three.js track named so.
+    if (names.nodes[node].empty() && !asset.rig.three_object_names) {
       ThrowUsage(fmt::format(
           "three: node '{}' has no name three.js can bind (its sanitised name is empty)",
           asset.rig.nodes[node].name));
@@ -240,7 +256,7 @@ void AppendClip(TextPieces& pieces, const Asset& asset, const Clip& clip, size_t
     RequireFloat32Increasing(asset, clip, channel);
     // Weights drive every mesh object of the node: GLTFLoader makes one object per primitive and
     // one track for each (three.js r187 PropertyBinding.parseTrackName).
-    if (channel.path == Path::kWeights && morph_per_target) {
+    if (channel.path == Path::kWeights && MorphPerTarget(asset.rig.nodes[node], morph_layout)) {
       const size_t width = static_cast<size_t>(channel.width);
       for (size_t target = 0; target < width; ++target) {
         std::vector<double> column;
@@ -290,12 +306,12 @@ TextPieces WriteThreeJsonPieces(const Asset& asset, const WriteOptions& options)
   TextPieces out;
   out.StreamTo(options.piece_sink);
   if (!options.three_array) {
-    AppendClip(out, asset, *clips[0], 0, node_names, options.three_morph_per_target);
+    AppendClip(out, asset, *clips[0], 0, node_names, options.three_morph_tracks);
   } else {
     out.Append('[');
     for (size_t c = 0; c < clips.size(); ++c) {
       if (c > 0) out.Append(",\n");
-      AppendClip(out, asset, *clips[c], c, node_names, options.three_morph_per_target);
+      AppendClip(out, asset, *clips[c], c, node_names, options.three_morph_tracks);
     }
     out.Append(']');
   }

@@ -45,6 +45,9 @@ void MergeThreeMorphGroup(const ThreeMorphGroup& group, Node& node, Channel& cha
                           const JsonPointerReader& json) {
   const std::vector<size_t> columns = ThreeMorphColumns(
       node, group.names.size(), group.names, group.first_track, group.first_pointer, json);
+  // The brackets name the targets the clip animates, by name or index, and only those: three.js
+  // binds each through the mesh's morphTargetDictionary, so their order here is not the mesh's.
+  node.morph_targets_partial = true;
   channel.width = static_cast<int>(columns.size());
   const size_t key_count = channel.times_seconds.size();
   channel.values.assign(key_count * columns.size(), 0);

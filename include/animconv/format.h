@@ -76,11 +76,16 @@ struct GltfCompression {
   double weight = 1e-4;
 };
 
+// three: how morph weights become tracks. kAll: one `<mesh>.morphTargetInfluences` track holding
+// every target per key (GLTFLoader's layout), which three.js applies by position; kPerTarget: one
+// `<mesh>.morphTargetInfluences[<target>]` track per target, bound by name; kAuto: kAll, except
+// for a node whose targets are not its mesh's whole list (Node::morph_targets_partial), whose
+// weights only per-target tracks put on the right targets.
+enum class ThreeMorphTracks { kAuto, kAll, kPerTarget };
+
 struct WriteOptions {
   bool three_array = false;  // three: a JSON array of clips
-  // three: one `<mesh>.morphTargetInfluences[<target>]` track per morph target instead of one
-  // track holding every target per key (GLTFLoader's layout).
-  bool three_morph_per_target = false;
+  ThreeMorphTracks three_morph_tracks = ThreeMorphTracks::kAuto;
   TimeUnit hierarchy_time_unit = TimeUnit::kSeconds;  // three-hierarchy key times
   std::optional<int> precision;                       // unity-csv decimals; unset = shortest float
   std::vector<std::string> bone_names;                // unity-csv column groups; empty = 55 bones

@@ -92,6 +92,11 @@ struct Node {
   Vec3 rest_scale{1, 1, 1};
   int morph_target_count = 0;
   std::vector<std::string> morph_target_names;  // empty or morph_target_count names
+  // True when the source named only the targets it animates, by name or by index text (three.js
+  // per-target tracks, `X.morphTargetInfluences[blink]`), not the mesh's whole list: a target's
+  // place in morph_target_names is then not its index in the mesh, and a writer must address the
+  // targets by name (docs/formats/threejs.md).
+  bool morph_targets_partial = false;
   // glTF mesh.weights: the weights a loader shows when nothing animates them (empty: all 0).
   std::vector<double> morph_default_weights;
   std::optional<HumanBone> human_bone;
@@ -105,6 +110,10 @@ struct Rig {
   std::vector<Node> nodes;
   // False when the source carried no rest pose (e.g. a Unity CSV): rest values are identity.
   bool rest_pose_known = false;
+  // True when node names are the names of the three.js objects the source's tracks bound (a
+  // three.js clip or hierarchy): the three.js writer then binds them as they are, not as
+  // GLTFLoader would rename the nodes of a glTF (docs/formats/threejs.md, "Node names").
+  bool three_object_names = false;
 };
 
 struct Channel {

@@ -46,7 +46,7 @@ struct ConvertOptionValues {
   std::string bone_names;
   std::string clip;
   std::string time_unit = "s";
-  std::string morph_tracks = "all";
+  std::string morph_tracks = "auto";
   std::string bvh_order;
   std::string root_motion;
   bool root_yaw = false;

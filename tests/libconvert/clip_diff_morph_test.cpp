@@ -85,6 +85,43 @@ TEST(ClipDiffMorphTest, MorphTargetsPairByNameWhenBothSidesNameThem) {
   EXPECT_EQ(Diff(a, b).channels[0].max, 1);
 }
 
+// A three.js clip's per-target tracks ("[1]" then "[0]": Node::morph_targets_partial) against
+// weights by index: a decimal bracket is that index, as three.js binds it against a mesh without
+// target names, and any other name is a target of its own, weighed against 0. Column by column, an
+// output that swapped the two (three.js plays it on the wrong targets) measured 0.
+TEST(ClipDiffMorphTest, PerTargetTracksPairByTheIndexTheirBracketsName) {
+  Asset partial = MakeAsset({"Face"});
+  partial.rig.nodes[0].morph_target_count = 2;
+  partial.rig.nodes[0].morph_target_names = {"1", "0"};
+  partial.rig.nodes[0].morph_targets_partial = true;
+  partial.clips[0].channels = {MakeChannel(0, Path::kWeights, {0, 1}, {0, 0.5, 1, 0.25}, 2)};
+  Asset indexed = MakeAsset({"Face"});
+  indexed.rig.nodes[0].morph_target_count = 2;
+  indexed.clips[0].channels = {MakeChannel(0, Path::kWeights, {0, 1}, {0.5, 0, 0.25, 1}, 2)};
+  EXPECT_EQ(Diff(partial, indexed).channels[0].max, 0);
+  EXPECT_EQ(Diff(indexed, partial).channels[0].max, 0);
+  // The old writer's output: the columns in the clip's order, by position.
+  indexed.clips[0].channels[0].values = {0, 0.5, 1, 0.25};
+  EXPECT_EQ(Diff(partial, indexed).channels[0].max, 0.75);
+  // "[2]" alone drives index 2 of a three-target mesh.
+  Asset third = partial;
+  third.rig.nodes[0].morph_target_count = 1;
+  third.rig.nodes[0].morph_target_names = {"2"};
+  third.clips[0].channels = {MakeChannel(0, Path::kWeights, {0, 1}, {0, 1}, 1)};
+  Asset three_targets = MakeAsset({"Face"});
+  three_targets.rig.nodes[0].morph_target_count = 3;
+  three_targets.clips[0].channels = {MakeChannel(0, Path::kWeights, {0, 1}, {0, 0, 0, 0, 0, 1}, 3)};
+  EXPECT_EQ(Diff(third, three_targets).channels[0].max, 0);
+  three_targets.clips[0].channels[0].values = {0, 0, 0, 1, 0, 0};  // on index 0 instead
+  EXPECT_EQ(Diff(third, three_targets).channels[0].max, 1);
+  // A name, not an index ("01" is not one in JavaScript either): nothing pairs it.
+  third.rig.nodes[0].morph_target_names = {"blink"};
+  three_targets.clips[0].channels[0].values = {0, 0, 0, 0, 0, 1};
+  EXPECT_EQ(Diff(third, three_targets).channels[0].max, 1);
+  third.rig.nodes[0].morph_target_names = {"02"};
+  EXPECT_EQ(Diff(third, three_targets).channels[0].max, 1);
+}
+
 TEST(ClipDiffMorphTest, AMeshNodeNamedLikeABoneGoesByGltfLoadersPrimitiveNames) {
   // RobotExpressive: bone "Head" and, below it, mesh node "Head" showing mesh "Head" of three
   // primitives. GLTFLoader names the nodes "Head", "Head_1" and the primitives' objects "Head_2",

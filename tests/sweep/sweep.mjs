@@ -82,7 +82,10 @@ const warningsOf = (stderr) => stderr.split('\n').filter((line) => line.includes
 // In world space (diff compared two rigs) a local bound does not cap a node's error, which
 // gathers its parents' too: any stated bound in the unit then counts as the warning.
 function excused(channel, warnings, world) {
-  const names = [channel.node, channel.node_b].filter((n) => n);
+  // An empty name (a three.js clip's track on the mixer's root) is named as the CLI quotes it.
+  const names = [channel.node, channel.node_b]
+    .filter((n) => typeof n === 'string')
+    .map((n) => (n === '' ? "''" : n));
   if (warnings.some((w) => names.some((n) => w.includes(n)))) return true;
   for (const w of warnings) {
     if (!/up to|max error/.test(w)) continue;

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <limits>
 #include <string>
 
 #include "animconv/error.h"
@@ -57,6 +58,14 @@ TEST(JsonPointerReaderTest, Float32TrackNumbers) {
             "/values/2: expected a number, found string");
   EXPECT_TRUE(FitsFloat32(3.4028234663852886e38));
   EXPECT_FALSE(FitsFloat32(3.5e38));
+  // FLT_MAX as our writers give it (its shortest float32 text), which a double holds just above
+  // FLT_MAX: a float32 reader rounds it to FLT_MAX, and so does three.js's Float32Array.
+  EXPECT_TRUE(FitsFloat32(3.4028235e38));
+  EXPECT_EQ(static_cast<float>(3.4028235e38), std::numeric_limits<float>::max());
+  EXPECT_TRUE(FitsFloat32(-3.4028235677973362e38));  // the largest double below the halfway point
+  EXPECT_FALSE(FitsFloat32(3.4028235677973366e38));  // halfway to 2^128: rounds to infinity
+  EXPECT_EQ(reader.Float32At(json::parse("[3.4028235e+38]"), 0, "/values"),
+            static_cast<double>(std::numeric_limits<float>::max()));
 }
 
 }  // namespace

@@ -125,6 +125,7 @@ TEST(ThreeHierarchyReaderTest, WithoutBonesNodesAreNumberedAndParentsComeFromThe
   EXPECT_EQ(asset.rig.nodes[1].parent, 0);
   EXPECT_EQ(asset.rig.nodes[2].parent, 1);
   EXPECT_FALSE(asset.rig.rest_pose_known);
+  EXPECT_FALSE(asset.rig.three_object_names);  // made up here, not the skeleton's
   ASSERT_EQ(asset.clips[0].channels.size(), 2u);
   EXPECT_EQ(asset.clips[0].channels[1].node, 2);
   ValidateAsset(asset, "anim.hierarchy.json");
@@ -181,7 +182,18 @@ TEST(ThreeHierarchyReaderTest, RefusesMorphTargetKeys) {
       ReadError(ClipWithKeys({R"([{"time":0,"morphTargets":["a"]}])"}));
   EXPECT_EQ(location, "/hierarchy/0/keys/0/morphTargets");
   EXPECT_EQ(message,
-            "morph target keys are not supported: three.js's own parseAnimation throws on them");
+            "morph target keys are not supported: three.js's own parseAnimation throws on them "
+            "when a track's first key has them");
+}
+
+// parseAnimation (three.js r125) looks for morphTargets on a track's first key only; on a later
+// key it is ignored and the bone's keys play. It used to be refused wherever it was.
+TEST(ThreeHierarchyReaderTest, MorphTargetsOnALaterKeyAreIgnoredAsThreeJsDoes) {
+  const Asset asset = Read(ClipWithKeys(
+      {R"([{"time":0,"pos":[0,0,0]},{"time":1,"pos":[1,0,0],"morphTargets":["a"]}])"}));
+  ASSERT_EQ(asset.clips[0].channels.size(), 1u);
+  EXPECT_EQ(asset.clips[0].channels[0].path, Path::kTranslation);
+  EXPECT_EQ(asset.clips[0].channels[0].values, (std::vector<double>{0, 0, 0, 1, 0, 0}));
 }
 
 TEST(ThreeHierarchyReaderTest, RefusesBadKeys) {
@@ -424,6 +436,10 @@ TEST(ThreeHierarchyReaderTest, ReadsTheLegacySkinnedModel) {
   }
   EXPECT_EQ(clip.channels[1].values[0], F32(-0.00643926));  // leg.R's first `rot`
   ValidateAsset(asset, file.string());
+  // The bones' own names, which parseAnimation binds: a three.js clip of them keeps them (it
+  // wrote 'legR.quaternion', which binds nothing in the model the file describes).
+  EXPECT_TRUE(asset.rig.three_object_names);
+  EXPECT_NE(WriteThreeJson(asset, {}).find(R"("name":"leg.R.quaternion")"), std::string::npos);
 }
 
 TEST(ThreeHierarchyReaderTest, MorphSequenceModelIsNeitherFormat) {

@@ -66,5 +66,39 @@ TEST(ThreeHierarchyWriterTest, RefusesStepInterpolation) {
   EXPECT_THROW(WriteThreeHierarchy(asset, {}), Error);
 }
 
+std::string WriteError(const Asset& asset) {
+  try {
+    WriteThreeHierarchy(asset, {});
+  } catch (const Error& error) {
+    return error.message();
+  }
+  return "";
+}
+
+// parseAnimation names an animated bone's tracks '.bones[NAME].position'; three.js r125's
+// parseTrackName cannot parse an empty NAME or one with a line break, and the mixer throws on the
+// clip. Such files used to be written with exit 0 (a three.js clip's root track, '.position',
+// reads as a node named "").
+TEST(ThreeHierarchyWriterTest, RefusesAnimatedNamesThreeJsCannotParse) {
+  for (const std::string name : {"", "a\nb", "a\rb", "a\u2028b", "a\u2029b"}) {
+    Asset asset = TwoBoneAsset();
+    asset.rig.nodes[2].name = name;
+    const std::string message = WriteError(asset);
+    EXPECT_NE(message.find("animated node 2"), std::string::npos) << message;
+    EXPECT_NE(message.find(name.empty() ? "mixer's root" : "--bone-map"), std::string::npos)
+        << message;
+  }
+  // Names parseTrackName takes whole (its '.+' is greedy): written.
+  for (const std::string name : {"a]b", "[", "a.b", "a b", "a\tb", "mixamorig:Hips"}) {
+    Asset asset = TwoBoneAsset();
+    asset.rig.nodes[2].name = name;
+    EXPECT_EQ(WriteError(asset), "") << name;
+  }
+  // An unanimated bone makes no track: its name is not parsed.
+  Asset asset = TwoBoneAsset();
+  asset.rig.nodes[1].name = "";
+  EXPECT_EQ(WriteError(asset), "");
+}
+
 }  // namespace
 }  // namespace animconv

@@ -235,6 +235,12 @@ TEST(ThreeJsonReaderTest, BonesAccessorsAndDirectoriesNameTheNode) {
   EXPECT_EQ(asset.rig.nodes[2].name,
             "Hips");  // what three.js binds it to (three.js r187 PropertyBinding.parseTrackName)
   EXPECT_EQ(asset.rig.nodes[3].name, "");  // the mixer's root
+  // The root moves every object the other tracks find (its subtree): their parent.
+  for (size_t n = 0; n < 3; ++n) EXPECT_EQ(asset.rig.nodes[n].parent, 3);
+  EXPECT_EQ(asset.rig.nodes[3].parent, -1);
+  // The names are the objects' own: the three.js writer keeps them.
+  EXPECT_TRUE(asset.rig.three_object_names);
+  ValidateAsset(asset, "clip.json");
 }
 
 TEST(ThreeJsonReaderTest, InterpolationCodes) {
@@ -335,6 +341,8 @@ TEST(ThreeJsonReaderTest, MergesPerTargetMorphTracksWithEqualTimes) {
   const Node& face = asset.rig.nodes[0];
   EXPECT_EQ(face.morph_target_count, 2);
   EXPECT_EQ(face.morph_target_names, (std::vector<std::string>{"smile", "blink"}));
+  // Only the targets the clip names, in its order, not the mesh's: writers bind them by name.
+  EXPECT_TRUE(face.morph_targets_partial);
   ASSERT_EQ(asset.clips[0].channels.size(), 2u);
   const Channel& weights = asset.clips[0].channels[0];  // where the first morph track was
   EXPECT_EQ(weights.path, Path::kWeights);

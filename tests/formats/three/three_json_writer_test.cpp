@@ -121,7 +121,7 @@ TEST(ThreeJsonWriterTest, TracksUseSanitisedNamesTypesAndInterpolationCodes) {
 TEST(ThreeJsonWriterTest, PerTargetMorphTracksSplitTheWeights) {
   Asset asset = SmallAsset();
   WriteOptions options;
-  options.three_morph_per_target = true;
+  options.three_morph_tracks = ThreeMorphTracks::kPerTarget;
   ordered_json clip = ordered_json::parse(WriteThreeJson(asset, options));
   ASSERT_EQ(clip["tracks"].size(), 4u);
   EXPECT_EQ(clip["tracks"][2]["name"], "Face.morphTargetInfluences[0]");
@@ -133,6 +133,96 @@ TEST(ThreeJsonWriterTest, PerTargetMorphTracksSplitTheWeights) {
   EXPECT_EQ(clip["tracks"][3]["name"], "Face.morphTargetInfluences[blink]");
   asset.rig.nodes[1].morph_target_names = {"a]b", "c"};
   EXPECT_THROW(WriteThreeJson(asset, options), Error);
+}
+
+// Per-target tracks name only the targets a clip animates, in its order ("[1]" then "[0]"): one
+// track of every target would put them on the mesh's targets by position, so the default writes
+// them per target again, and --morph-tracks all refuses them. (The default used to write one
+// track: three.js then played [blink] of a mesh "smile,blink,angry" on smile, exit 0.)
+TEST(ThreeJsonWriterTest, PartialMorphTargetListsAreWrittenPerTarget) {
+  const Asset asset = ReadThreeJson(R"({"name":"c","tracks":[
+      {"name":"Face.morphTargetInfluences[1]","times":[0,1],"values":[0,1],"type":"number"},
+      {"name":"Face.morphTargetInfluences[0]","times":[0,1],"values":[0.5,0.25],"type":"number"},
+      {"name":"Head.morphTargetInfluences[blink]","times":[0,1],"values":[0,1],"type":"number"},
+      {"name":"Body.morphTargetInfluences","times":[0,1],"values":[0,1,1,0],"type":"number"}]})",
+                                    {});
+  const ordered_json clip = ordered_json::parse(WriteThreeJson(asset, {}));
+  const auto& tracks = clip["tracks"];
+  ASSERT_EQ(tracks.size(), 4u);
+  EXPECT_EQ(tracks[0]["name"], "Face.morphTargetInfluences[1]");
+  EXPECT_EQ(tracks[0]["values"], ordered_json::parse("[0,1]"));
+  EXPECT_EQ(tracks[1]["name"], "Face.morphTargetInfluences[0]");
+  EXPECT_EQ(tracks[1]["values"], ordered_json::parse("[0.5,0.25]"));
+  EXPECT_EQ(tracks[2]["name"], "Head.morphTargetInfluences[blink]");
+  EXPECT_EQ(tracks[3]["name"], "Body.morphTargetInfluences");  // a whole list stays whole
+  WriteOptions all;
+  all.three_morph_tracks = ThreeMorphTracks::kAll;
+  try {
+    WriteThreeJson(asset, all);
+    ADD_FAILURE() << "--morph-tracks all wrote a partial target list as one track";
+  } catch (const Error& error) {
+    EXPECT_NE(error.message().find("names only the morph targets of 'Face' it animates (1, 0)"),
+              std::string::npos)
+        << error.message();
+  }
+}
+
+// A rig read from three.js is named as its objects are: the names are written as they are, not as
+// GLTFLoader would rename a glTF's nodes ("Bone.001" became "Bone001", "my bone" "my_bone", and the
+// tracks bound nothing); a name parseTrackName cannot read back as a node goes through the
+// skeleton's bones, and the mixer's root stays the root ('.position' used to become
+// '_1.position').
+TEST(ThreeJsonWriterTest, ThreeJsObjectNamesAreKept) {
+  const std::string input = R"({"name":"c","tracks":[
+      {"name":"Bone.001.quaternion","times":[0],"values":[0,0,0,1],"type":"quaternion"},
+      {"name":".bones[mixamorig:Spine].quaternion","times":[0],"values":[0,0,0,1],
+        "type":"quaternion"},
+      {"name":"my bone.scale","times":[0],"values":[1,1,1],"type":"vector"},
+      {"name":"x.material.quaternion","times":[0],"values":[0,0,0,1],"type":"quaternion"},
+      {"name":".position","times":[0],"values":[0,0,1],"type":"vector"},
+      {"name":".morphTargetInfluences[walk_0]","times":[0],"values":[1],"type":"number"}]})";
+  const Asset asset = ReadThreeJson(input, {});
+  Diagnostics diagnostics;
+  WriteOptions options;
+  options.diagnostics = &diagnostics;
+  const ordered_json clip = ordered_json::parse(WriteThreeJson(asset, options));
+  std::vector<std::string> names;
+  for (const auto& track : clip["tracks"]) names.push_back(track["name"]);
+  EXPECT_EQ(names, (std::vector<std::string>{"Bone.001.quaternion",
+                                             ".bones[mixamorig:Spine].quaternion", "my bone.scale",
+                                             ".position", ".morphTargetInfluences[walk_0]"}));
+  EXPECT_TRUE(diagnostics.empty());
+  // Every written name reads back as the object it came from.
+  const Asset again = ReadThreeJson(clip.dump(), {});
+  ASSERT_EQ(again.rig.nodes.size(), asset.rig.nodes.size());
+  for (size_t n = 0; n < asset.rig.nodes.size(); ++n) {
+    EXPECT_EQ(again.rig.nodes[n].name, asset.rig.nodes[n].name);
+  }
+  // A line break is part of a node name three.js parses ("a\nb.quaternion"), but not of a bone
+  // accessor's ('.bones[...]' is '.+'), which a ':' needs: such a name binds nothing.
+  Asset renamed = asset;
+  renamed.rig.nodes[0].name = "a\nb";
+  EXPECT_EQ(ordered_json::parse(WriteThreeJson(renamed, {}))["tracks"][0]["name"],
+            "a\nb.quaternion");
+  renamed.rig.nodes[0].name = "a:\nb";
+  EXPECT_THROW(WriteThreeJson(renamed, {}), Error);
+}
+
+// Names one name once sanitised take GLTFLoader's suffixes, as a model it loads names them, with
+// the warning docs/formats/threejs.md promises (there was none).
+TEST(ThreeJsonWriterTest, NamesThatCollideOnceSanitisedAreAWarning) {
+  Asset asset = MakeAsset({"a.b", "ab"});
+  auto& channels = asset.clips[0].channels;
+  channels.push_back(MakeChannel(0, Path::kRotation, {0}, {0, 0, 0, 1}, 4));
+  channels.push_back(MakeChannel(1, Path::kRotation, {0}, {0, 0, 0, 1}, 4));
+  Diagnostics diagnostics;
+  WriteOptions options;
+  options.diagnostics = &diagnostics;
+  const ordered_json clip = ordered_json::parse(WriteThreeJson(asset, options));
+  EXPECT_EQ(clip["tracks"][0]["name"], "ab.quaternion");
+  EXPECT_EQ(clip["tracks"][1]["name"], "ab_1.quaternion");
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_NE(diagnostics[0].text.find("'ab' as 'ab_1'"), std::string::npos) << diagnostics[0].text;
 }
 
 TEST(ThreeJsonWriterTest, NumbersAreShortestFloat32Text) {

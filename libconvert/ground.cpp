@@ -54,6 +54,14 @@ std::optional<LowestFootPoint> MeasureLowestFootPoint(const Rig& rig, const Clip
                          lowest.seconds, times.size()};
 }
 
+bool FeetReachDown(const Rig& rig, const Clip& clip, double metres) {
+  const std::vector<int> feet = FootAndToeNodes(rig);
+  const FootSamples times = SampleTimes(clip);
+  if (feet.empty() || times.size() == 0) return false;
+  if (AnyFootAtOrBelowAtKeys(rig, clip, feet, times, metres)) return true;
+  return FindLowest(rig, clip, feet, times).metres <= metres;
+}
+
 GroundReport ApplyGround(Asset& asset) {
   const int hips = HumanBoneNode(asset.rig, HumanBone::kHips);
   const std::vector<int> feet = FootAndToeNodes(asset.rig);

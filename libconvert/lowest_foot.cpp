@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <atomic>
 #include <cmath>
 
 #include "animconv/clip_poser.h"
@@ -29,6 +30,23 @@ Lowest FirstLowest(const std::vector<Lowest>& blocks) {
 }
 
 }  // namespace
+
+bool AnyFootAtOrBelowAtKeys(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
+                            const FootSamples& samples, double metres) {
+  const size_t key_count = samples.keys.size();
+  std::atomic<bool> found{false};
+  ParallelFor((key_count + kBlockSamples - 1) / kBlockSamples, [&](size_t block) {
+    ClipPoser poser(rig, clip);
+    const size_t end = std::min(key_count, (block + 1) * kBlockSamples);
+    for (size_t k = block * kBlockSamples; k < end && !found.load(std::memory_order_relaxed); ++k) {
+      poser.Pose(samples.At(k * samples.between));
+      for (const int foot : feet) {
+        if (poser.Height(foot) <= metres) found.store(true, std::memory_order_relaxed);
+      }
+    }
+  });
+  return found.load();
+}
 
 Lowest FindLowestPosingEverySample(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
                                    const FootSamples& samples) {

@@ -40,6 +40,10 @@ struct Lowest {
 // order, where several are as low, as posing every sample in order finds it.
 Lowest FindLowest(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
                   const FootSamples& samples);
+// Whether some foot of `feet` is at or below `metres` at one of the samples' keys; stops at the
+// first one it finds (on every core). False says nothing of the samples between keys.
+bool AnyFootAtOrBelowAtKeys(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
+                            const FootSamples& samples, double metres);
 // The same by posing every sample (what FindLowest does where it cannot bound a foot's travel
 // between keys; tests compare the two).
 Lowest FindLowestPosingEverySample(const Rig& rig, const Clip& clip, const std::vector<int>& feet,

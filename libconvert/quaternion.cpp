@@ -96,10 +96,6 @@ bool AngleLimit::ExceededBy(const Quat& a, const Quat& b) const {
   return 4 * std::atan2(std::sqrt(difference), std::sqrt(sum)) > radians_;
 }
 
-Quat LoadQuat(const double* xyzw) { return {xyzw[0], xyzw[1], xyzw[2], xyzw[3]}; }
-
-void StoreQuat(const Quat& q, double* xyzw) { std::copy(q.begin(), q.end(), xyzw); }
-
 size_t NormalizeRotationKeys(Channel& channel) {
   size_t changed = 0;
   for (size_t k = 0; k < channel.key_count(); ++k) {

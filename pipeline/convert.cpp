@@ -231,10 +231,12 @@ void WarnFloatingFeet(const Asset& asset, Diagnostics* diagnostics) {
   for (const int foot : feet) rest_lowest = std::min(rest_lowest, rest.WorldPosition(foot)[1]);
   const double legs = rest.WorldPosition(hips)[1] - rest_lowest;
   if (legs <= 0.001) return;  // a degenerate rig: nothing to measure against
+  // A tenth of the leg: about 9 cm on a person, more than a heel lifts in a walk.
+  const double floating_from = std::max(0.0, rest_lowest) + 0.1 * legs;
   for (const Clip& clip : asset.clips) {
+    if (FeetReachDown(asset.rig, clip, floating_from)) continue;  // the usual case, found early
     const std::optional<LowestFootPoint> lowest = MeasureLowestFootPoint(asset.rig, clip);
-    // A tenth of the leg: about 9 cm on a person, more than a heel lifts in a walk.
-    if (!lowest || lowest->metres <= std::max(0.0, rest_lowest) + 0.1 * legs) continue;
+    if (!lowest || lowest->metres <= floating_from) continue;
     AddDiagnostic(
         diagnostics, Severity::kWarning,
         fmt::format("{}the retargeted feet stay above the floor over the whole clip: the "

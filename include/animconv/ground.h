@@ -50,5 +50,9 @@ struct LowestFootPoint {
 // The lowest world height a foot or toe joint reaches over `clip`, sampled as ApplyGround
 // samples it; nullopt when the rig has no foot or toe bone or the clip no keys.
 std::optional<LowestFootPoint> MeasureLowestFootPoint(const Rig& rig, const Clip& clip);
+// Whether that lowest height is at or below `metres`, as MeasureLowestFootPoint would find it,
+// but without the whole search where a key already reaches it (a walk's first key, where a
+// check for floating feet needed a full pass over the clip: issue 18). False without feet.
+bool FeetReachDown(const Rig& rig, const Clip& clip, double metres);
 
 }  // namespace animconv

@@ -58,8 +58,11 @@ class AngleLimit {
   double tan_squared_ = -1;  // tan²(radians / 4); negative: no shortcut (a limit of pi or more)
 };
 
-Quat LoadQuat(const double* xyzw);
-void StoreQuat(const Quat& q, double* xyzw);
+// Inline: the retarget reads and writes every key of a clip through them.
+inline Quat LoadQuat(const double* xyzw) { return {xyzw[0], xyzw[1], xyzw[2], xyzw[3]}; }
+inline void StoreQuat(const Quat& q, double* xyzw) {
+  for (size_t i = 0; i < 4; ++i) xyzw[i] = q[i];
+}
 
 // Renormalises every rotation key value in double precision (for cubic splines, the value
 // elements only; tangents are left as they are). Keys already unit to 1e-12 keep their bits;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "libconvert/lowest_foot.h"
 #include "pose_test_support.h"
 #include "test_support.h"
 
@@ -84,6 +85,32 @@ TEST(GroundTest, TheLowestFootPointBetweenKeysTouchesTheFloorAndEveryJointMovesA
   // The offset went in through the armature's scale: 20 units of the hips' parent space.
   const Channel* hips = FindChannel(grounded.clips[0], 1, Path::kTranslation);
   EXPECT_NEAR(hips->values[4], 80, 1e-9);
+}
+
+// FeetReachDown answers what MeasureLowestFootPoint's height says, at every threshold: it stops at
+// the first key that reaches the threshold, and where only the samples between keys do, it
+// searches them as the measure does.
+TEST(GroundTest, FeetReachDownAgreesWithTheLowestFootPoint) {
+  Asset asset = Stepper();
+  // The hips held at 1 m: the foot is lowest (0.2 m) at t = 0.5, between the knee's keys, and
+  // 0.45 m at both keys.
+  asset.clips[0].channels[0] =
+      MakeChannel(1, Path::kTranslation, {0, 1}, {0, 100, 0, 0, 100, 0}, 3);
+  const Clip& clip = asset.clips[0];
+  const double lowest = MeasureLowestFootPoint(asset.rig, clip)->metres;
+  EXPECT_NEAR(lowest, 0.2, 1e-12);
+  for (const double metres :
+       {-1.0, 0.1, 0.19, lowest - 1e-15, lowest, 0.21, 0.3, 0.44, 0.45, 0.46, 1.0}) {
+    EXPECT_EQ(FeetReachDown(asset.rig, clip, metres), lowest <= metres) << metres;
+  }
+  const std::vector<int> feet = {3};
+  const FootSamples samples = SampleFeet(clip, kGroundSubdivisions, size_t{1} << 20);
+  EXPECT_FALSE(AnyFootAtOrBelowAtKeys(asset.rig, clip, feet, samples, 0.3));
+  EXPECT_TRUE(FeetReachDown(asset.rig, clip, 0.3));  // between the keys
+  EXPECT_TRUE(AnyFootAtOrBelowAtKeys(asset.rig, clip, feet, samples, 0.46));
+  Asset no_feet = asset;
+  no_feet.rig.nodes[3].human_bone.reset();
+  EXPECT_FALSE(FeetReachDown(no_feet.rig, no_feet.clips[0], 1e9));
 }
 
 // A long clip is searched in blocks on every core: where the feet are as low at two times in

@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <set>
 
 #include "animconv/error.h"
@@ -58,7 +59,8 @@ class Retargeter {
         options_(options),
         report_(report) {}
 
-  Clip Run(const Clip& clip) {
+  // `owned`: `clip` itself, when its rotation channels may be taken (RetargetClipsConsuming).
+  Clip Run(const Clip& clip, Clip* owned) {
     Clip out;
     out.name = clip.name;
     out.duration_seconds = clip.duration_seconds;
@@ -77,8 +79,19 @@ class Retargeter {
       }
     }
     size_t keys = 0;
+    std::map<const Channel*, int> parts_of;  // how many plans read each channel
     for (const BonePlan& plan : plans) {
-      for (const auto& part : plan.parts) keys += part.first->key_count();
+      for (const auto& part : plan.parts) {
+        keys += part.first->key_count();
+        ++parts_of[part.first];
+      }
+    }
+    if (owned != nullptr) {
+      for (BonePlan& plan : plans) {
+        const Channel* only = plan.parts.size() == 1 ? plan.parts[0].first : nullptr;
+        if (only == nullptr || parts_of[only] != 1) continue;
+        plan.taken = &owned->channels[static_cast<size_t>(only - clip.channels.data())];
+      }
     }
     std::vector<Channel> bones(plans.size());
     ParallelFor(
@@ -150,6 +163,8 @@ class Retargeter {
     HumanBone bone;
     std::vector<std::pair<const Channel*, Sandwich>> parts;
     Sandwich to_target;
+    // The one part's channel, when the bone may take its times and values (RetargetBone).
+    Channel* taken = nullptr;
   };
   static constexpr size_t kParallelKeys = 25000;
 
@@ -190,21 +205,32 @@ class Retargeter {
       if (part.first->interpolation != Interpolation::kStep) {
         out.interpolation = Interpolation::kLinear;
       }
-      out.times_seconds.insert(out.times_seconds.end(), part.first->times_seconds.begin(),
-                               part.first->times_seconds.end());
     }
-    if (parts.size() > 1) {  // one channel's keys are sorted and unique already
-      std::sort(out.times_seconds.begin(), out.times_seconds.end());
-      out.times_seconds.erase(std::unique(out.times_seconds.begin(), out.times_seconds.end()),
-                              out.times_seconds.end());
-    }
-    out.values.resize(out.times_seconds.size() * 4);
     // A part keyed at exactly the bone's times is read key by key: what its cursor would give
     // there (EvaluateInSegment copies a key's value at its own time), without the search.
     std::vector<const double*> keyed_alike(parts.size(), nullptr);
-    for (size_t p = 0; p < parts.size(); ++p) {
-      const Channel& channel = *parts[p].first;
-      if (channel.times_seconds == out.times_seconds) keyed_alike[p] = channel.key_value(0);
+    if (plan.taken != nullptr) {
+      // Its keys are the bone's, each read (in the block below) before it is written over.
+      out.times_seconds = std::move(plan.taken->times_seconds);
+      out.values = std::move(plan.taken->values);
+      plan.taken->times_seconds.clear();
+      plan.taken->values.clear();
+      keyed_alike[0] = out.values.data();
+    } else {
+      for (const auto& part : parts) {
+        out.times_seconds.insert(out.times_seconds.end(), part.first->times_seconds.begin(),
+                                 part.first->times_seconds.end());
+      }
+      if (parts.size() > 1) {  // one channel's keys are sorted and unique already
+        std::sort(out.times_seconds.begin(), out.times_seconds.end());
+        out.times_seconds.erase(std::unique(out.times_seconds.begin(), out.times_seconds.end()),
+                                out.times_seconds.end());
+      }
+      out.values.resize(out.times_seconds.size() * 4);
+      for (size_t p = 0; p < parts.size(); ++p) {
+        const Channel& channel = *parts[p].first;
+        if (channel.times_seconds == out.times_seconds) keyed_alike[p] = channel.key_value(0);
+      }
     }
     // Per key: the parts' normalised rotations multiplied in order, turned, then the target's
     // sandwich. Done for a block of keys one step at a time: each key's chain of products, square
@@ -393,8 +419,11 @@ class Retargeter {
 
 }  // namespace
 
-std::vector<Clip> RetargetClips(const Asset& source, const Rig& target, Facing target_facing,
-                                const RetargetOptions& options, RetargetReport* report) {
+namespace {
+
+std::vector<Clip> Retarget(const Asset& source, std::vector<Clip>* owned_clips, const Rig& target,
+                           Facing target_facing, const RetargetOptions& options,
+                           RetargetReport* report) {
   for (const Clip& clip : source.clips) {
     for (const Channel& channel : clip.channels) {
       if (channel.interpolation == Interpolation::kCubicSpline) {
@@ -406,7 +435,9 @@ std::vector<Clip> RetargetClips(const Asset& source, const Rig& target, Facing t
   RetargetReport& out = report ? *report : local;
   Retargeter retargeter(source, target, target_facing, options, out);
   std::vector<Clip> clips;
-  for (const Clip& clip : source.clips) clips.push_back(retargeter.Run(clip));
+  for (size_t c = 0; c < source.clips.size(); ++c) {
+    clips.push_back(retargeter.Run(source.clips[c], owned_clips ? &(*owned_clips)[c] : nullptr));
+  }
   // No note for out.folded: the conversion's coverage check (pipeline/coverage.cpp) warns about
   // the same bones by name, and a second, nameless line told the user the fact twice.
   if (out.dropped_channels > 0) {
@@ -416,6 +447,18 @@ std::vector<Clip> RetargetClips(const Asset& source, const Rig& target, Facing t
         out.dropped_channels));
   }
   return clips;
+}
+
+}  // namespace
+
+std::vector<Clip> RetargetClips(const Asset& source, const Rig& target, Facing target_facing,
+                                const RetargetOptions& options, RetargetReport* report) {
+  return Retarget(source, nullptr, target, target_facing, options, report);
+}
+
+std::vector<Clip> RetargetClipsConsuming(Asset& source, const Rig& target, Facing target_facing,
+                                         const RetargetOptions& options, RetargetReport* report) {
+  return Retarget(source, &source.clips, target, target_facing, options, report);
 }
 
 }  // namespace animconv

@@ -59,10 +59,12 @@ void PrepareSource(Asset& input, Mirror mirror, std::optional<double> interval_s
   BakeCubicSplines(input, interval_seconds);
 }
 
-Asset Retargeted(const Asset& input, const Rig& rig, const CoordinateSystem& coordinates,
+// `input`'s clips give up the rotation channels the retarget can take whole (its callers read
+// only its rig, notes and lookAt afterwards).
+Asset Retargeted(Asset& input, const Rig& rig, const CoordinateSystem& coordinates,
                  const RetargetOptions& options, RetargetReport* report) {
   Asset out;
-  out.clips = RetargetClips(input, rig, coordinates.facing, options, report);
+  out.clips = RetargetClipsConsuming(input, rig, coordinates.facing, options, report);
   out.rig = rig;
   out.coordinates = coordinates;
   out.notes = input.notes;

@@ -56,5 +56,11 @@ struct RetargetReport {
 // its rest); a source bone the target lacks passes its rotation on to the target bones below it.
 std::vector<Clip> RetargetClips(const Asset& source, const Rig& target, Facing target_facing,
                                 const RetargetOptions& options, RetargetReport* report);
+// The same, with the memory of the source's rotation channels where a target bone takes one of
+// them alone, key for key: its times are moved and its values turned in place, not copied (a
+// 50 MB clip's 81 MB of fresh output; issue 18). Those channels of `source`'s clips are left
+// empty; its rig and everything else are as they were.
+std::vector<Clip> RetargetClipsConsuming(Asset& source, const Rig& target, Facing target_facing,
+                                         const RetargetOptions& options, RetargetReport* report);
 
 }  // namespace animconv

@@ -235,6 +235,36 @@ TEST(RetargetTest, UnmappedSourceJointsBetweenBonesKeepTheirRotation) {
                          std::string(GetHumanBoneInfo(bone).unity));
     }
   }
+  // The consuming form gives the same clips, to the bit. A channel one bone takes alone (the
+  // left hand's) leaves the source; one that several bones read (Chest4's: the neck's and both
+  // shoulders') and one a bone reads with another (the left upper leg's, with LHipJoint's) stay.
+  Asset consumed = asset;
+  const std::vector<Clip> taken =
+      RetargetClipsConsuming(consumed, target, Facing::kPlusZ, RetargetOptions{}, nullptr);
+  ASSERT_EQ(taken.size(), 1u);
+  ASSERT_EQ(taken[0].channels.size(), clips[0].channels.size());
+  for (size_t c = 0; c < clips[0].channels.size(); ++c) {
+    EXPECT_EQ(taken[0].channels[c].node, clips[0].channels[c].node);
+    EXPECT_EQ(taken[0].channels[c].interpolation, clips[0].channels[c].interpolation);
+    EXPECT_EQ(taken[0].channels[c].times_seconds, clips[0].channels[c].times_seconds);
+    EXPECT_EQ(taken[0].channels[c].values, clips[0].channels[c].values) << c;
+  }
+  const auto source_channel = [&](int node) -> const Channel& {
+    for (const Channel& channel : consumed.clips[0].channels) {
+      if (channel.node == node && channel.path == Path::kRotation) return channel;
+    }
+    ADD_FAILURE() << "no rotation channel of node " << node;
+    return consumed.clips[0].channels[0];
+  };
+  const auto named = [&](const char* name) {
+    for (size_t n = 0; n < source.nodes.size(); ++n) {
+      if (source.nodes[n].name == name) return static_cast<int>(n);
+    }
+    return -1;
+  };
+  EXPECT_TRUE(source_channel(node_of(HumanBone::kLeftHand)).values.empty());
+  EXPECT_FALSE(source_channel(named("Chest4")).values.empty());
+  EXPECT_FALSE(source_channel(node_of(HumanBone::kLeftUpperLeg)).values.empty());
 }
 
 TEST(RetargetTest, BoneMissingInSourceKeepsTargetRest) {

@@ -221,28 +221,23 @@ int IndexNamed(const std::string& name) {
 }
 
 // `partial` (Node::morph_targets_partial, its columns named) against `whole`, the mesh's list by
-// index without names: each decimal name goes to its index, any other name to a place of its own
-// (weighed against 0: nothing says which of the mesh's targets it is). Comparing them column by
-// column had put target "1" of a clip that named [1] then [0] on index 0, and found no difference
-// from an output that swapped them (three.js plays such an output on the wrong targets).
+// index without names: each decimal name goes to its index, any other name (or an index past
+// `whole`'s targets) to a place of its own, weighed against 0: nothing says which target it is.
+// Comparing them column by column had put target "1" of a clip that named [1] then [0] on index 0,
+// and found no difference from an output that swapped them (three.js plays such an output on the
+// wrong targets).
 void AlignPartialWithIndexed(const Node& partial_node, Channel* partial, Channel* whole) {
   const std::vector<std::string>& names = partial_node.morph_target_names;
   std::vector<int> from_partial(static_cast<size_t>(whole->width), -1);
   std::vector<int> from_whole(static_cast<size_t>(whole->width));
   for (int i = 0; i < whole->width; ++i) from_whole[static_cast<size_t>(i)] = i;
   for (size_t column = 0; column < names.size(); ++column) {
-    int slot = IndexNamed(names[column]);
-    if (slot >= 0 && static_cast<size_t>(slot) < from_partial.size() &&
-        from_partial[static_cast<size_t>(slot)] < 0) {
+    const int slot = IndexNamed(names[column]);
+    if (slot >= 0 && slot < whole->width) {
       from_partial[static_cast<size_t>(slot)] = static_cast<int>(column);
       continue;
     }
-    if (slot >= 0 && static_cast<size_t>(slot) >= from_partial.size()) {
-      from_partial.resize(static_cast<size_t>(slot) + 1, -1);  // past the mesh's last target
-      from_whole.resize(static_cast<size_t>(slot) + 1, -1);
-      from_partial[static_cast<size_t>(slot)] = static_cast<int>(column);
-      continue;
-    }
+    // A name, or an index past the other side's targets: nothing there to pair it with.
     from_partial.push_back(static_cast<int>(column));
     from_whole.push_back(-1);
   }

@@ -119,21 +119,23 @@ std::optional<std::string> ThreeBinding(const std::string& name) {
 }
 
 // The names of a rig read from three.js (Rig::three_object_names), kept: sanitising them again
-// unbound the tracks from the objects they came from ("Bone.001" became "Bone001").
-ThreeObjectNames KeptThreeNames(const Rig& rig) {
+// unbound the tracks from the objects they came from ("Bone.001" became "Bone001"). A name no
+// track can hold is an error where a written track targets its node (`targeted`), and is left
+// as it is elsewhere (a model's node nothing animates).
+ThreeObjectNames KeptThreeNames(const Rig& rig, const std::vector<bool>& targeted) {
   ThreeObjectNames names;
   names.nodes.resize(rig.nodes.size());
   names.morph_objects.resize(rig.nodes.size());
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     const std::optional<std::string> binding = ThreeBinding(rig.nodes[n].name);
-    if (!binding) {
+    if (!binding && targeted[n]) {
       ThrowUsage(
           fmt::format("three: node '{}' has a name no three.js track name can hold (a "
                       "line break beside a ':' or '/'); rename it with --bone-map",
                       rig.nodes[n].name));
     }
-    names.nodes[n] = *binding;
-    names.morph_objects[n].push_back(*binding);
+    names.nodes[n] = binding.value_or(rig.nodes[n].name);
+    names.morph_objects[n].push_back(names.nodes[n]);
   }
   return names;
 }
@@ -178,7 +180,7 @@ ThreeObjectNames ThreeNodeNames(const Rig& rig, Diagnostics* diagnostics,
   // GLTFLoader names every named node first (synchronously, in scene order), then, as meshes
   // finish loading, one object per primitive after the mesh ("mesh_<index>" when unnamed). A node
   // with a one-primitive mesh *is* that mesh object, and keeps the mesh's name when unnamed.
-  if (rig.three_object_names) return KeptThreeNames(rig);
+  if (rig.three_object_names) return KeptThreeNames(rig, TargetedNodes(rig, written_clips));
   ThreeObjectNames names;
   names.nodes.resize(rig.nodes.size());
   names.morph_objects.resize(rig.nodes.size());

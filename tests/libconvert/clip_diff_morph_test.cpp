@@ -120,6 +120,10 @@ TEST(ClipDiffMorphTest, PerTargetTracksPairByTheIndexTheirBracketsName) {
   EXPECT_EQ(Diff(third, three_targets).channels[0].max, 1);
   third.rig.nodes[0].morph_target_names = {"02"};
   EXPECT_EQ(Diff(third, three_targets).channels[0].max, 1);
+  // An index past the other side's targets pairs with nothing (and makes no room up to it).
+  third.rig.nodes[0].morph_target_names = {"999999"};
+  three_targets.clips[0].channels[0].values = {0, 0, 0, 0, 0, 0};
+  EXPECT_EQ(Diff(third, three_targets).channels[0].max, 1);
 }
 
 TEST(ClipDiffMorphTest, AMeshNodeNamedLikeABoneGoesByGltfLoadersPrimitiveNames) {

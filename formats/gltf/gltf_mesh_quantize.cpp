@@ -72,12 +72,16 @@ std::string MeshName(const json& mesh) {
   return name && name->is_string() ? name->get<std::string>() : std::string();
 }
 
-// Whether the primitive's material has KHR_materials_volume, whose thickness is in the mesh's
-// units: the node's scale would scale it too (three.js multiplies it by the model matrix's scale).
+// Whether a material the primitive may be drawn with (its own, or one its
+// KHR_materials_variants mappings give it at run time) has KHR_materials_volume, whose thickness
+// is in the mesh's units: the node's scale would scale it too (three.js multiplies it by the model
+// matrix's scale).
 bool MaterialHasVolume(PrimitiveMaterials& materials, const json& primitive) {
-  const json& material = materials.Of(primitive);
-  const json* extensions = Find(material, "extensions");
-  return extensions && extensions->is_object() && extensions->contains("KHR_materials_volume");
+  const std::vector<const json*> all = materials.AllOf(primitive);
+  return std::any_of(all.begin(), all.end(), [](const json* material) {
+    const json* extensions = Find(*material, "extensions");
+    return extensions && extensions->is_object() && extensions->contains("KHR_materials_volume");
+  });
 }
 
 // Per accessor: what meshes use it for, and whether any use disagrees.
@@ -209,7 +213,9 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
       } else if (draco) {
         mesh_refused.emplace(m, "Draco-compressed");
       } else if (MaterialHasVolume(materials, primitive)) {
-        mesh_refused.emplace(m, "its material's KHR_materials_volume thickness is in mesh units");
+        mesh_refused.emplace(m,
+                             "a material of it (or of its KHR_materials_variants) has "
+                             "KHR_materials_volume, whose thickness is in mesh units");
       }
       const bool one_weight_set = attributes && !Find(*attributes, "WEIGHTS_1");
       const auto add = [&](const json& object, bool target) {

@@ -184,4 +184,36 @@ double Extent(const Output& plain) {
   return extent;
 }
 
+GltfFixture SkinnedFixture() {
+  GltfFixture gltf = ShapeFixture();
+  json& document = gltf.document();
+  document["animations"] = json::array();
+  json& shape = document["nodes"][1];
+  shape.erase("translation"), shape.erase("rotation"), shape.erase("scale");
+  document["nodes"][0].erase("children");
+  document["nodes"][0]["translation"] = {0, 1, 0};
+  const std::vector<float> inverse_bind = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.5f, -1, 2, 1};
+  const size_t matrices = gltf.AddAccessor({{"bufferView", gltf.AddView(inverse_bind)},
+                                            {"componentType", kGltfFloat},
+                                            {"count", 1},
+                                            {"type", "MAT4"}});
+  document["skins"] = {{{"joints", {0}}, {"inverseBindMatrices", matrices}}};
+  shape["skin"] = 0;
+  const std::vector<uint8_t> joints(kVertices * 4, 0);
+  std::vector<float> weights;
+  for (size_t i = 0; i < kVertices; ++i) weights.insert(weights.end(), {1, 0, 0, 0});
+  json& attributes = document["meshes"][0]["primitives"][0]["attributes"];
+  attributes["JOINTS_0"] = gltf.AddAccessor({{"bufferView", gltf.AddView(joints)},
+                                             {"componentType", kGltfUnsignedByte},
+                                             {"count", kVertices},
+                                             {"type", "VEC4"}});
+  attributes["WEIGHTS_0"] = gltf.AddAccessor({{"bufferView", gltf.AddView(weights)},
+                                              {"componentType", kGltfFloat},
+                                              {"count", kVertices},
+                                              {"type", "VEC4"}});
+  gltf.AddChannel(0, 0, "rotation", gltf.AddFloats({0.0f, 1.0f}, "SCALAR", 2),
+                  gltf.AddFloats({0, 0, 0, 1, 0, 0.6f, 0, 0.8f}, "VEC4", 2));
+  return gltf;
+}
+
 }  // namespace animconv::mesh_test

@@ -43,6 +43,11 @@ constexpr size_t kVertices = 60;
 // translated, rotated and scaled unevenly) under node 0 ("root", whose translation is animated).
 testing::GltfFixture ShapeFixture();
 
+// The shape skinned to one joint: node 0 the joint (its rotation animated), node 1 the skinned
+// mesh at the origin. The grid goes into the skin's inverse bind matrix, not into node 1 (a
+// skinned mesh's node transform is ignored, glTF 2.0 §3.7.3.3).
+testing::GltfFixture SkinnedFixture();
+
 // `gltf` converted to .glb with --compress, and with --compress-meshes when `quantize`.
 Output Render(const testing::GltfFixture& gltf, bool quantize, double tolerance = 1e-4);
 

@@ -92,12 +92,15 @@ bool Float32Text::ShortenMatrix(json& node) {
   return changed;
 }
 
-bool Float32Text::ShortenNode(json& node) {
+bool Float32Text::ShortenNode(json& node, bool transform_final) {
   if (!node.is_object()) return false;
-  bool changed = ShortenArray(node, "translation", Kind::kTranslation);
-  changed = ShortenArray(node, "rotation", Kind::kRotation) || changed;
-  changed = ShortenArray(node, "scale", Kind::kRatio) || changed;
-  changed = ShortenMatrix(node) || changed;
+  bool changed = false;
+  if (!transform_final) {
+    changed = ShortenArray(node, "translation", Kind::kTranslation);
+    changed = ShortenArray(node, "rotation", Kind::kRotation) || changed;
+    changed = ShortenArray(node, "scale", Kind::kRatio) || changed;
+    changed = ShortenMatrix(node) || changed;
+  }
   changed = ShortenArray(node, "weights", Kind::kWeight) || changed;
   return changed;
 }

@@ -32,8 +32,9 @@ class Float32Text {
   explicit Float32Text(const GltfCompression& bounds) : bounds_(bounds) {}
 
   // Rounds the float members of a node (translation, rotation, scale, matrix, weights); true when
-  // it changed `node`.
-  bool ShortenNode(nlohmann::json& node);
+  // it changed `node`. With `transform_final` its translation, rotation, scale and matrix are left
+  // as they are: they hold a mesh's dequantization, written as measured (gltf_mesh_fold.h).
+  bool ShortenNode(nlohmann::json& node, bool transform_final = false);
   // Rounds a mesh's default morph weights; true when it changed `mesh`.
   bool ShortenMesh(nlohmann::json& mesh);
   // Rounds the min and max of an accessor whose componentType is FLOAT (5126); true when it

@@ -193,6 +193,8 @@ std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocumen
         if (place.refused.empty()) place.refused = refused;
       } else if (why) {
         place.via_child.insert(n);
+      } else {
+        place.own.push_back(n);
       }
     }
     if (skinned != 0 && skinned != list.size() && place.refused.empty()) {
@@ -211,9 +213,11 @@ std::map<size_t, DequantizationPlace> FindDequantizationPlaces(const GltfDocumen
           "a new child node for each would cost more than the grid saves",
           place.via_child.size());
     }
+    place.child_allowed = !morphed.count(m);
     if (!place.refused.empty()) {
       place.skins.clear();
       place.via_child.clear();
+      place.own.clear();
     }
   }
   return places;

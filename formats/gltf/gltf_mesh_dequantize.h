@@ -31,6 +31,11 @@ struct DequantizationPlace {
   // the mesh to a new child node of its own that takes it (gltfpack and glTF Transform do the
   // same). The others take it in their own transform.
   std::set<size_t> via_child;
+  // The nodes drawing the mesh that take the dequantization in their own transform.
+  std::vector<size_t> own;
+  // Whether a new child node could take the mesh from a node of `own` instead: the mesh has no
+  // morph targets (their weights are the node's).
+  bool child_allowed = false;
 };
 
 // For each mesh some node draws: where its dequantization can go, or why nowhere. Node

@@ -1,6 +1,8 @@
 #include <fmt/format.h>
 
 #include "animconv/quaternion.h"
+#include "formats/gltf/gltf_float32_text.h"
+#include "formats/gltf/gltf_mesh_fold.h"
 #include "formats/gltf/gltf_mesh_quantize.h"
 #include "formats/gltf/gltf_mesh_quantize_values.h"
 #include "formats/gltf/gltf_references.h"
@@ -35,43 +37,29 @@ bool MeshQuantization::EditNode(size_t index, json& node) const {
   const Grid& grid = found->second;
   // The stored position q is drawn at corner + step * q: the node's transform M becomes M * D,
   // D = translate(corner) * scale(step) (KHR_mesh_quantization, "Dequantization").
-  const double step = grid.StoredStep();
-  const Vec3 corner = grid.StoredCorner();
-  if (json* matrix = Find(node, "matrix")) {
-    std::vector<double> m = matrix->get<std::vector<double>>();  // column-major
-    for (size_t row = 0; row < 4; ++row) {
-      m[12 + row] += m[row] * corner[0] + m[4 + row] * corner[1] + m[8 + row] * corner[2];
-    }
-    for (size_t k = 0; k < 12; ++k) m[k] *= step;
-    *matrix = m;
-    return true;
-  }
-  Vec3 translation{0, 0, 0};
-  Quat rotation{0, 0, 0, 1};
-  Vec3 scale{1, 1, 1};
-  if (const json* t = Find(node, "translation")) translation = t->get<Vec3>();
-  if (const json* r = Find(node, "rotation")) rotation = r->get<Quat>();
-  if (const json* s = Find(node, "scale")) scale = s->get<Vec3>();
-  // T R S translate(c) scale(k) = translate(T + R (S c)) R (S k): k is uniform.
-  const Vec3 offset = Rotate(Normalized(rotation),
-                             {scale[0] * corner[0], scale[1] * corner[1], scale[2] * corner[2]});
-  node["translation"] = {translation[0] + offset[0], translation[1] + offset[1],
-                         translation[2] + offset[2]};
-  node["scale"] = {scale[0] * step, scale[1] * step, scale[2] * step};
+  FoldIntoNode(node, grid.StoredCorner(), grid.StoredStep(), float32_nodes.count(index) > 0);
   return true;
+}
+
+json MeshQuantization::NewChild(size_t mesh, const Grid& grid, bool float32_text) {
+  const auto number = [&](double x) {
+    return float32_text ? Float32Number(static_cast<float>(x)) : json(x);
+  };
+  // D = translate(corner) * scale(step), under the node that drew the mesh
+  // (KHR_mesh_quantization, "Dequantization").
+  const Vec3 corner = grid.StoredCorner();
+  const double step = grid.StoredStep();
+  return json::object(
+      {{"mesh", mesh},
+       {"translation", json::array({number(corner[0]), number(corner[1]), number(corner[2])})},
+       {"scale", json::array({number(step), number(step), number(step)})}});
 }
 
 std::vector<json> MeshQuantization::NewNodes() const {
   std::vector<json> out;
-  for (const size_t mesh : child_meshes) {
-    const Grid& grid = meshes.at(mesh);
-    const double step = grid.StoredStep();
-    const Vec3 corner = grid.StoredCorner();
-    // D = translate(corner) * scale(step), under the node that drew the mesh
-    // (KHR_mesh_quantization, "Dequantization").
-    out.push_back(json::object({{"mesh", mesh},
-                                {"translation", json::array({corner[0], corner[1], corner[2]})},
-                                {"scale", json::array({step, step, step})}}));
+  for (size_t k = 0; k < child_meshes.size(); ++k) {
+    out.push_back(NewChild(child_meshes[k], meshes.at(child_meshes[k]),
+                           float32_nodes.count(first_new_node + k) > 0));
   }
   return out;
 }

@@ -13,6 +13,7 @@
 #include "animconv/quaternion.h"
 #include "formats/common/canonical_json.h"
 #include "formats/gltf/gltf_mesh_dequantize.h"
+#include "formats/gltf/gltf_mesh_fold.h"
 #include "formats/gltf/gltf_mesh_quantize_values.h"
 #include "formats/gltf/gltf_object_list.h"
 #include "formats/gltf/gltf_references.h"
@@ -72,12 +73,16 @@ std::string MeshName(const json& mesh) {
   return name && name->is_string() ? name->get<std::string>() : std::string();
 }
 
-// Whether the primitive's material has KHR_materials_volume, whose thickness is in the mesh's
-// units: the node's scale would scale it too (three.js multiplies it by the model matrix's scale).
+// Whether a material the primitive may be drawn with (its own, or one its
+// KHR_materials_variants mappings give it at run time) has KHR_materials_volume, whose thickness
+// is in the mesh's units: the node's scale would scale it too (three.js multiplies it by the model
+// matrix's scale).
 bool MaterialHasVolume(PrimitiveMaterials& materials, const json& primitive) {
-  const json& material = materials.Of(primitive);
-  const json* extensions = Find(material, "extensions");
-  return extensions && extensions->is_object() && extensions->contains("KHR_materials_volume");
+  const std::vector<const json*> all = materials.AllOf(primitive);
+  return std::any_of(all.begin(), all.end(), [](const json* material) {
+    const json* extensions = Find(*material, "extensions");
+    return extensions && extensions->is_object() && extensions->contains("KHR_materials_volume");
+  });
 }
 
 // Per accessor: what meshes use it for, and whether any use disagrees.
@@ -188,6 +193,7 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
   }
   const GltfObjectList* nodes = source.lists.Objects("nodes");
   const size_t node_count = nodes ? nodes->size() : 0;
+  out.first_new_node = node_count;
   // Every use the meshes make of each accessor.
   std::map<size_t, Uses> uses;
   std::map<size_t, std::vector<size_t>> positions_of;  // mesh -> base POSITION accessors
@@ -209,7 +215,9 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
       } else if (draco) {
         mesh_refused.emplace(m, "Draco-compressed");
       } else if (MaterialHasVolume(materials, primitive)) {
-        mesh_refused.emplace(m, "its material's KHR_materials_volume thickness is in mesh units");
+        mesh_refused.emplace(m,
+                             "a material of it (or of its KHR_materials_variants) has "
+                             "KHR_materials_volume, whose thickness is in mesh units");
       }
       const bool one_weight_set = attributes && !Find(*attributes, "WEIGHTS_1");
       const auto add = [&](const json& object, bool target) {
@@ -265,7 +273,7 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
     weights.emplace(a, std::make_pair(std::move(*data), std::move(*stored)));
   }
   // Positions, mesh by mesh.
-  const std::map<size_t, DequantizationPlace> places =
+  std::map<size_t, DequantizationPlace> places =
       FindDequantizationPlaces(source, references, transform_animated);
   for (const auto& [m, accessors] : positions_of) {
     const auto place = places.find(m);
@@ -326,9 +334,47 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
     const double bound =
         (options.mesh_position_fraction - (share == weight_share.end() ? 0 : share->second)) *
         extent;
+    // What folding a trial grid into the nodes and inverse bind matrices that take it adds, as
+    // the output holds them (gltf_mesh_fold.h): a rotation off unit length at a corner far from
+    // the node, float32 matrices. A node whose fold alone would take more than half the bound
+    // hands the mesh to a new child instead where it may (the child's numbers fold exactly).
+    DequantizationPlace& where = place->second;
+    const auto reach = [&](const MeshQuantization::Grid& trial) {
+      return std::sqrt(3.0) * (extent / trial.StoredStep() + 1);
+    };
+    const auto node_error = [&](size_t n, const MeshQuantization::Grid& trial, bool float32_text) {
+      const json plain = nodes->At(n);
+      json written = plain;
+      FoldIntoNode(written, trial.StoredCorner(), trial.StoredStep(), float32_text);
+      return NodeFoldError(plain, written, trial.StoredCorner(), trial.StoredStep(), reach(trial));
+    };
+    const auto fold_error = [&](const MeshQuantization::Grid& trial) {
+      double largest = 0;
+      for (const size_t n : where.own) largest = std::max(largest, node_error(n, trial, false));
+      for (const DequantizationPlace::Skin& skin : where.skins) {
+        largest = std::max(largest, MatricesFoldError(skin.matrices, trial.StoredCorner(),
+                                                      trial.StoredStep(), reach(trial)));
+      }
+      return largest;
+    };
+    if (where.child_allowed) {
+      MeshQuantization::Grid finest;
+      for (int c = 0; c < 3; ++c) finest.corner[c] = low[c];
+      finest.step = extent / 65535;
+      std::vector<size_t> own;
+      for (const size_t n : where.own) {
+        if (node_error(n, finest, false) > 0.5 * bound && !nodes->At(n).contains("weights")) {
+          where.via_child.insert(n);
+        } else {
+          own.push_back(n);
+        }
+      }
+      where.own = std::move(own);
+    }
     std::optional<GridResult> chosen;
     bool delta_overflow = false;
     bool too_small = false;
+    double fold_beyond = 0;  // the fold's error where it alone kept a grid from the bound
     for (int bits = 8; bits <= 16 && !chosen; ++bits) {
       MeshQuantization::Grid trial;
       for (int c = 0; c < 3; ++c) trial.corner[c] = low[c];
@@ -345,8 +391,13 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
         break;
       }
       if (result->largest <= bound) {
-        chosen = std::move(result);
-        grid = trial;
+        const double fold = fold_error(trial);
+        if (result->largest + fold <= bound) {
+          chosen = std::move(result);
+          grid = trial;
+        } else {
+          fold_beyond = fold;
+        }
       }
     }
     // Between the grid of one bit fewer, which failed, and the one chosen: the coarsest step that
@@ -360,7 +411,7 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
         MeshQuantization::Grid trial = grid;
         trial.step = 0.5 * (fine + coarse);
         std::optional<GridResult> result = PutOnGrid(base, deltas, trial);
-        if (result && result->largest <= bound) {
+        if (result && result->largest + fold_error(trial) <= bound) {
           fine = trial.step;
           chosen = std::move(result);
           grid = trial;
@@ -371,6 +422,10 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
     }
     if (!chosen) {
       keep(too_small ? std::string("its size is too small for a float32 grid step")
+           : fold_beyond > 0
+               ? fmt::format("its node's transform or its inverse bind matrices, as written, "
+                             "would move it by {:.3g} of its size beside the grid (bound {:g})",
+                             fold_beyond / extent, options.mesh_position_fraction)
            : delta_overflow
                ? fmt::format("its morph deltas outgrow 16-bit integers on a grid within {:g} of "
                              "its size",
@@ -391,15 +446,35 @@ MeshQuantization QuantizeMeshes(const GltfDocument& source, const ReferenceCount
       grid.in_skins = true;
     }
     if (grid.in_skins) ++out.skinned_meshes;
-    for (const size_t n : place->second.via_child) {
+    // The numbers that hold the fold as the shortest text of their float32 where the mesh stays
+    // within the bound so, else with every digit (a 1 cm mesh at 100 m: 3.8e-6 would be 3.8e-4
+    // of its size); the displacement reported is the one drawn.
+    double drawn = chosen->largest + fold_error(grid);
+    const double child_error =
+        NodeFoldError(json::object(), MeshQuantization::NewChild(m, grid, true),
+                      grid.StoredCorner(), grid.StoredStep(), reach(grid));
+    for (const size_t n : where.own) {
+      out.fold_nodes.insert(n);
+      const double error = node_error(n, grid, true);
+      if (chosen->largest + error <= bound) {
+        out.float32_nodes.insert(n);
+        drawn = std::max(drawn, chosen->largest + error);
+      }
+    }
+    for (const size_t n : where.via_child) {
       out.child_of[n] = node_count + out.child_meshes.size();
+      out.fold_nodes.insert(out.child_of[n]);
+      if (chosen->largest + child_error <= bound) {
+        out.float32_nodes.insert(out.child_of[n]);
+        drawn = std::max(drawn, chosen->largest + child_error);
+      }
       out.child_meshes.push_back(m);
     }
     out.meshes[m] = grid;
     out.needs_extension = true;
     out.position_accessors += base.size() + deltas.size();
     out.position_delta_accessors += deltas.size();
-    out.position_fraction = std::max(out.position_fraction, chosen->largest / extent);
+    out.position_fraction = std::max(out.position_fraction, drawn / extent);
     out.fewest_position_bits = std::min(out.fewest_position_bits, grid.bits);
     out.most_position_bits = std::max(out.most_position_bits, grid.bits);
   }

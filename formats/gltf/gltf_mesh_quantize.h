@@ -99,14 +99,25 @@ struct MeshQuantization {
   // `child_meshes` (their meshes), in order.
   std::map<size_t, size_t> child_of;
   std::vector<size_t> child_meshes;
+  size_t first_new_node = 0;  // the index of the first new child node (the source's node count)
+  // Nodes holding a dequantization in their own transform (source indices, and new child nodes'),
+  // and those of them whose transform numbers are written as the shortest text of their float32,
+  // where the mesh measured through them so stays within its bound (gltf_mesh_fold.h); the others
+  // keep every digit. Their numbers are final: Float32Text leaves them as they are.
+  std::set<size_t> fold_nodes;
+  std::set<size_t> float32_nodes;
 
   bool empty() const { return accessors.empty(); }
   // Puts the dequantization of the mesh of node `index` (as it is written) into its matrix or
   // TRS, or hands the mesh to the node's new child; true when it changed `node`.
   bool EditNode(size_t index, nlohmann::json& node) const;
+  bool HoldsFold(size_t index) const { return fold_nodes.count(index) > 0; }
   // The new child nodes, to append to the nodes (each holding its mesh, translated to the grid's
   // corner and scaled by its step).
   std::vector<nlohmann::json> NewNodes() const;
+  // The new child node holding `mesh` on `grid` (translation = corner, scale = step), its numbers
+  // as the shortest text of their float32 or with every digit.
+  static nlohmann::json NewChild(size_t mesh, const Grid& grid, bool float32_text);
   // One line for the notes: what was stored how, and the largest errors measured.
   std::string Summary(const GltfCompression& options) const;
 };

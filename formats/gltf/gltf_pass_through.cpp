@@ -381,7 +381,10 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
       if (nodes) changed = quantized.EditNode(i, element) || changed;
       if (defaults) changed = DropDefaultMembers(key, element) || changed;
       if (float32) {
-        if (nodes) changed = mesh_options.float32_text->ShortenNode(element) || changed;
+        if (nodes) {
+          changed =
+              mesh_options.float32_text->ShortenNode(element, quantized.HoldsFold(i)) || changed;
+        }
         if (meshes) changed = mesh_options.float32_text->ShortenMesh(element) || changed;
       }
       if (embed) {
@@ -400,10 +403,8 @@ GltfOutputJson PassThroughWithoutAnimations(const GltfDocument& source, GltfBuil
     }
     // --compress-meshes: the new child nodes that hold a mesh and its dequantization.
     if (nodes) {
-      for (json& node : quantized.NewNodes()) {
-        if (mesh_options.float32_text) mesh_options.float32_text->ShortenNode(node);
-        text.Append(node);
-      }
+      // (Their numbers are final, written as measured: QuantizeMeshes.)
+      for (json& node : quantized.NewNodes()) text.Append(node);
     }
     document.SetText(key, text.Take());
   }

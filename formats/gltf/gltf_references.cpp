@@ -110,15 +110,42 @@ PrimitiveMaterials::PrimitiveMaterials(const GltfDocument& source) {
 const json& PrimitiveMaterials::Of(const json& primitive) {
   const json* material = Find(primitive, "material");
   const std::optional<size_t> m = material ? ValidIndex(*material, parsed_.size()) : std::nullopt;
-  if (!m) return none_;
-  if (!parsed_[*m]) {
+  return m ? AtIndex(*m) : none_;
+}
+
+std::vector<const json*> PrimitiveMaterials::AllOf(const json& primitive) {
+  std::set<size_t> indices;
+  const auto add = [&](const json* material) {
+    if (const std::optional<size_t> m =
+            material ? ValidIndex(*material, parsed_.size()) : std::nullopt) {
+      indices.insert(*m);
+    }
+  };
+  add(Find(primitive, "material"));
+  const json* extensions = Find(primitive, "extensions");
+  const json* packed = extensions ? Find(*extensions, "KHR_materials_variants") : nullptr;
+  // (A primitive's extensions but Draco's stay packed text, gltf_object_list.h.)
+  const json variants = !packed                      ? json()
+                        : IsPackedJsonValue(*packed) ? json::parse(PackedJsonText(*packed))
+                                                     : *packed;
+  const json* mappings = Find(variants, "mappings");
+  if (mappings && mappings->is_array()) {
+    for (const json& mapping : *mappings) add(Find(mapping, "material"));
+  }
+  std::vector<const json*> out;
+  for (const size_t m : indices) out.push_back(&AtIndex(m));
+  return out;
+}
+
+const json& PrimitiveMaterials::AtIndex(size_t m) {
+  if (!parsed_[m]) {
     // Its `extras` stay text: no reader of a material's textures or modes looks into them.
     const JsonPackFilter pack = [](const JsonPath& path) {
       return path.steps().back().key == "extras";
     };
-    parsed_[*m] = list_->At(*m, pack);
+    parsed_[m] = list_->At(m, pack);
   }
-  return *parsed_[*m];
+  return *parsed_[m];
 }
 
 bool UsesVrm(const json& document) {

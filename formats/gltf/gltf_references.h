@@ -27,8 +27,14 @@ class PrimitiveMaterials {
   // The material `primitive` (a mesh primitive of `source`) is drawn with; null when it has none
   // or names none.
   const nlohmann::json& Of(const nlohmann::json& primitive);
+  // Every material `primitive` may be drawn with: Of(primitive) and each material its
+  // KHR_materials_variants mappings name (an application picks one at run time), each once; those
+  // it names none of are left out.
+  std::vector<const nlohmann::json*> AllOf(const nlohmann::json& primitive);
 
  private:
+  const nlohmann::json& AtIndex(size_t m);
+
   const PackedJsonArray* list_ = nullptr;
   std::vector<std::optional<nlohmann::json>> parsed_;
   const nlohmann::json none_;

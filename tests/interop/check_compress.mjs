@@ -261,6 +261,12 @@ function angleDeg(a, b) {
 function scaleRatio(a, b) {
   return Math.max(...a.map((value, i) => (Math.abs(value) >= 1e-3 ? Math.abs(b[i] / value - 1) : Math.abs(b[i] - value) / 1e-3)));
 }
+// The same as a pure ratio of magnitudes, for a node holding a dequantization: its scale is the
+// grid's step (1e-4 and far below), where an absolute difference over 1e-3 would hide any ratio;
+// and the columns' lengths are magnitudes, where the scale may be negative (a mirror).
+function magnitudeRatio(a, b) {
+  return Math.max(...a.map((value, i) => Math.abs(b[i] / Math.abs(value) - 1)));
+}
 // The scale three.js's composed local matrix really has (its column lengths: a quaternion that is
 // not unit, which three.js composes as written, scales too).
 function matrixColumns(object) {
@@ -271,7 +277,7 @@ function matrixColumns(object) {
 // Against the plain object's (an input's own non-unit quaternion scales both alike), or for a node
 // holding a dequantization against its own scale.
 function matrixScaleError(plainObject, compressedObject, dequantized) {
-  return dequantized ? scaleRatio(compressedObject.scale.toArray(), matrixColumns(compressedObject))
+  return dequantized ? magnitudeRatio(compressedObject.scale.toArray(), matrixColumns(compressedObject))
     : scaleRatio(matrixColumns(plainObject), matrixColumns(compressedObject));
 }
 // `dequantized`: the node holds its mesh's dequantization (--quantized-meshes), so its position
@@ -487,7 +493,8 @@ if (args.model === undefined) {
   // (--compress-meshes draws opaque ones in vertex cache order), so its vertices are paired
   // through triangles paired by position instead (QuantizedMeshCheck.pairVertices).
   let weldedGeometries = 0;
-  for (const [a, b] of pairs.meshes) {
+  // (--quantized-meshes: at rest in the plain file's pose, as in playback: see inPlainPose.)
+  const compareGeometry = () => { for (const [a, b] of pairs.meshes) {
     if (!a.geometry || !b.geometry) {
       report.check(!a.geometry === !b.geometry, `'${a.name}': geometry in one file only`);
       continue;
@@ -574,7 +581,9 @@ if (args.model === undefined) {
       }
       report.check(same, `'${a.name}' ${key}: geometry as drawn differs from the plain file's`);
     }
-  }
+  } };
+  if (quantized) quantized.inPlainPose(pairs.nodes, gltfPlain.root, gltfCompressed.root, compareGeometry);
+  else compareGeometry();
   if (weldedGeometries > 0) console.log(`${weldedGeometries} geometries indexed by --compress`);
   if (args['dropped-attributes']) {
     const before = gltfAttributeCount(plain.json);

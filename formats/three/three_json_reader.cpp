@@ -16,6 +16,7 @@
 #include "formats/three/three_json.h"
 #include "formats/three/three_json_keys.h"
 #include "formats/three/three_morph_targets.h"
+#include "formats/three/three_playback.h"
 #include "formats/three/three_user_data.h"
 #include "libconvert/text.h"
 
@@ -197,6 +198,7 @@ void ClipReader::ReadClip(const json& clip_json, const std::string& pointer, siz
     ReadTrack(tracks[t], fmt::format("{}/{}", tracks_pointer, t), frame_seconds);
   }
   MergeMorphGroups();
+  CutToThreeDuration(clip_, &asset_.notes);
   asset_.clips.push_back(std::move(clip_));
 }
 
@@ -487,16 +489,7 @@ Asset ClipReader::Finish() {
     asset_.notes.push_back(fmt::format("facing {} from the clip's userData (animconv)",
                                        *facing_ == Facing::kPlusZ ? "+Z" : "-Z"));
   }
-  // A track on the mixer's root ('.position': an empty node name) moves every object the other
-  // tracks find, which PropertyBinding.findNode looks for in the root's subtree: it is their
-  // parent. Left a sibling, its motion moved only itself in a format with a hierarchy (a BVH's
-  // joint, a glTF node).
-  const auto root = node_index_.find("");
-  if (root != node_index_.end()) {
-    for (size_t n = 0; n < asset_.rig.nodes.size(); ++n) {
-      if (static_cast<int>(n) != root->second) asset_.rig.nodes[n].parent = root->second;
-    }
-  }
+  ParentToThreeRoot(asset_.rig);
   // Once every track has its node: the thumbs are told apart by the names of the whole rig.
   TagHumanoidByExactNames(asset_.rig);
   // The nodes are named as the tracks' PropertyBinding found their objects.

@@ -133,6 +133,41 @@ TEST(ThreeJsonReaderTest, DurationRules) {
   EXPECT_EQ(duration(R"("duration":7.5,)"), 7.5);
 }
 
+// three.js plays a clip from 0 to its duration: keys after it are cut off there, the channel ending
+// on its value at the duration (a .glb of such a clip played them: 30 degrees off after 1 s).
+TEST(ThreeJsonReaderTest, KeysAfterTheDurationAreCutOffThere) {
+  const std::string tracks = R"("tracks":[
+      {"name":"a.position","times":[0,1,2],"values":[0,0,0, 1,0,0, 3,0,0],"type":"vector"},
+      {"name":"b.position","times":[0,0.5],"values":[0,0,0, 0,2,0],"type":"vector"},
+      {"name":"c.position","times":[0,2],"values":[0,0,0, 0,0,4],"type":"vector",
+        "interpolation":2300}])";
+  Asset asset = Read(R"({"name":"c","duration":1.5,)" + tracks + "}");
+  const Clip& clip = asset.clips[0];
+  EXPECT_EQ(clip.duration_seconds, 1.5);
+  EXPECT_EQ(clip.channels[0].times_seconds, (std::vector<double>{0, 1, 1.5}));
+  EXPECT_EQ(clip.channels[0].values, (std::vector<double>{0, 0, 0, 1, 0, 0, 2, 0, 0}));
+  EXPECT_EQ(clip.channels[1].times_seconds, (std::vector<double>{0, 0.5}));  // within: as it was
+  EXPECT_EQ(clip.channels[2].times_seconds, (std::vector<double>{0, 1.5}));  // step: still 0
+  EXPECT_EQ(clip.channels[2].values, (std::vector<double>{0, 0, 0, 0, 0, 0}));
+  ASSERT_EQ(asset.notes.size(), 1u);
+  EXPECT_TRUE(Contains(asset.notes[0], "keys after its duration (1.5 s; the last at 2 s)"))
+      << asset.notes[0];
+  ValidateAsset(asset, "clip.json");
+  // Duration 0: every channel its value at 0.
+  asset = Read(R"({"name":"c","duration":0,)" + tracks + "}");
+  for (const Channel& channel : asset.clips[0].channels) {
+    EXPECT_EQ(channel.times_seconds, (std::vector<double>{0}));
+    EXPECT_EQ(channel.values, (std::vector<double>{0, 0, 0}));
+  }
+  ValidateAsset(asset, "clip.json");
+  // A duration at or after the last key, or none: nothing is cut.
+  for (const std::string duration : {"", R"("duration":2,)", R"("duration":3,)"}) {
+    asset = Read(R"({"name":"c",)" + duration + tracks + "}");
+    EXPECT_EQ(asset.clips[0].channels[0].times_seconds, (std::vector<double>{0, 1, 2}));
+    EXPECT_TRUE(asset.notes.empty());
+  }
+}
+
 TEST(ThreeJsonReaderTest, FpsMakesTimesFrameNumbersButLeavesDuration) {
   const Asset asset = Read(R"({"fps":25,"duration":10,"tracks":[
       {"name":"n.position","times":[0,5,50],"values":[0,0,0,1,1,1,2,2,2],"type":"vector"}]})");

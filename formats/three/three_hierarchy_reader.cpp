@@ -17,6 +17,7 @@
 #include "formats/three/three_hierarchy.h"
 #include "formats/three/three_hierarchy_keys.h"
 #include "formats/three/three_json.h"
+#include "formats/three/three_playback.h"
 
 namespace animconv {
 namespace {
@@ -257,6 +258,8 @@ void HierarchyReader::ReadClip(const json& animation, const std::string& pointer
   // Without bone records every entry is a node, the empty ones too (BuildNodes).
   if (!have_bones_) node_count_ = std::max(node_count_, entry_count);
   NoteMilliseconds(animation);
+  // parseAnimation makes the clip with `length` as its duration: the mixer stops there too.
+  CutToThreeDuration(clip_, &asset_.notes);
   asset_.clips.push_back(std::move(clip_));
 }
 

@@ -16,7 +16,10 @@ void CutToThreeDuration(Clip& clip, std::vector<std::string>* notes) {
   for (const Channel& channel : clip.channels) {
     if (!channel.times_seconds.empty()) last = std::max(last, channel.times_seconds.back());
   }
-  if (!(last > end)) return;
+  // Keys that are past the duration only by float32 rounding (three.js holds times in
+  // Float32Arrays: 0.416667 is stored as 0.41666701) are at the end, not after it.
+  const double rounding = std::max(kTimingMergeSeconds, end * 0x1p-23);
+  if (!(last > end + rounding)) return;
   if (end > 0) {
     TrimClip(clip, TrimRange{0, end});
   } else {

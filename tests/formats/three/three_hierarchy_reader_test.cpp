@@ -164,6 +164,16 @@ TEST(ThreeHierarchyReaderTest, NameAndLengthDefaults) {
   EXPECT_EQ(asset.clips[0].channels[0].times_seconds, (std::vector<double>{0.5}));
 }
 
+// parseAnimation gives the clip `length` as its duration; keys after it are cut off there.
+TEST(ThreeHierarchyReaderTest, KeysAfterTheLengthAreCutOffThere) {
+  const Asset asset = Read(R"({"name":"a","length":1.5,"hierarchy":[{"parent":-1,"keys":[
+      {"time":0,"pos":[0,0,0]},{"time":1,"pos":[1,0,0]},{"time":2,"pos":[3,0,0]}]}]})");
+  ASSERT_EQ(asset.clips[0].channels.size(), 1u);
+  EXPECT_EQ(asset.clips[0].channels[0].times_seconds, (std::vector<double>{0, 1, 1.5}));
+  EXPECT_EQ(asset.clips[0].channels[0].values, (std::vector<double>{0, 0, 0, 1, 0, 0, 2, 0, 0}));
+  EXPECT_EQ(asset.clips[0].duration_seconds, 1.5);
+}
+
 TEST(ThreeHierarchyReaderTest, NotesTimesThatLookLikeMilliseconds) {
   WriteOptions options;
   options.hierarchy_time_unit = TimeUnit::kMilliseconds;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "animconv/quaternion.h"
 #include "libconvert/text.h"
@@ -38,9 +39,7 @@ class MotionParser {
       RestPose();
     } else {
       // No channel values: the frames hold nothing to read.
-      if (hierarchy_.channel_values > 0) {
-        for (uint64_t frame = 0; frame < out_.frames; ++frame) ReadFrame(frame);
-      }
+      if (hierarchy_.channel_values > 0) ReadFrames();
       DropTranslationsAtRest();
     }
     WarnAboutTrailingValues();
@@ -139,6 +138,67 @@ class MotionParser {
     out_.channels.erase(std::remove_if(out_.channels.begin(), out_.channels.end(),
                                        [](const Channel& c) { return c.key_count() == 0; }),
                         out_.channels.end());
+  }
+
+  // three.js's BVHLoader and Blender's importer read one frame per line and ignore the values
+  // after a frame's last channel; this reader also takes frames wrapped over several lines, or
+  // several on a line, as one stream of values. The two readings part only where a frame ends
+  // mid-line: then a file whose frames each fit on a line of their own is read per line as
+  // those readers read it (a warning says which values are ignored), and any other is refused,
+  // since read as a stream every frame after an extra value would start with the values of the
+  // frame before (review 3: Hips at (0,1,90) cm instead of (1,90,0) with exit 0).
+  void ReadFrames() {
+    const size_t start = cursor_.offset();
+    std::optional<size_t> mid_line;  // where the first frame ending mid-line ends
+    uint64_t mid_line_frame = 0;
+    for (uint64_t frame = 0; frame < out_.frames; ++frame) {
+      ReadFrame(frame);
+      if (!mid_line && cursor_.MoreOnLine()) {
+        mid_line = cursor_.offset();
+        mid_line_frame = frame;
+      }
+    }
+    if (!mid_line) return;
+    const size_t values = hierarchy_.channel_values;
+    if (cursor_.LinesHoldAtLeast(start, out_.frames, values)) {
+      ReadFramesPerLine(start);
+      return;
+    }
+    if (cursor_.AtEnd()) return;  // several frames a line, every value used: a stream
+    size_t left = 0;
+    while (!cursor_.Next().text.empty()) ++left;
+    cursor_.Fail(
+        *mid_line,
+        fmt::format("this value follows frame {} of {} on its line, after the frame's {} "
+                    "channel values, and {} value(s) are left after the last frame: the lines hold "
+                    "neither one frame each (three.js's BVHLoader and Blender read one "
+                    "frame per line, but a line holds fewer than {} values) nor a stream "
+                    "of exactly the declared frames",
+                    mid_line_frame + 1, out_.frames, values, left, values));
+  }
+
+  // One frame from each line, as BVHLoader and Blender read them: the values after a frame's
+  // channels are ignored, with a located warning.
+  void ReadFramesPerLine(size_t start) {
+    for (Channel& channel : out_.channels) {
+      channel.times_seconds.clear();
+      channel.values.clear();
+    }
+    cursor_.Seek(start);
+    size_t lines = 0, ignored = 0, first = 0;
+    for (uint64_t frame = 0; frame < out_.frames; ++frame) {
+      ReadFrame(frame);
+      if (!cursor_.MoreOnLine()) continue;
+      if (lines++ == 0) first = cursor_.offset();
+      ignored += cursor_.SkipRestOfLine();
+    }
+    AddDiagnostic(diagnostics_, Severity::kWarning,
+                  fmt::format("{}:{}: {} frame line(s) hold more values than the {} the CHANNELS "
+                              "declare; each frame is read from its own line and the {} value(s) "
+                              "after its channels are ignored, as three.js's BVHLoader and "
+                              "Blender read them (check the CHANNELS if those values are motion)",
+                              cursor_.source(), cursor_.Location(first), lines,
+                              hierarchy_.channel_values, ignored));
   }
 
   void ReadFrame(uint64_t frame) {

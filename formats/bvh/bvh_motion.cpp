@@ -47,8 +47,15 @@ class MotionParser {
   }
 
  private:
+  // The keywords in any case: three.js's BVHLoader reads the numbers by position whatever the
+  // words say, Blender's importer compares them lower-cased ("Frame time:" is common).
+  void ExpectAnyCase(std::string_view keyword, std::string_view what) {
+    const BvhToken token = cursor_.Next();
+    if (!EqualsIgnoreCase(token.text, keyword)) cursor_.FailAt(token, std::string(what));
+  }
+
   void ReadHeader() {
-    cursor_.Expect("Frames:", "'Frames:' after 'MOTION'");
+    ExpectAnyCase("Frames:", "'Frames:' after 'MOTION'");
     frames_token_ = cursor_.Next();
     const std::string_view text = frames_token_.text;
     const auto parsed = std::from_chars(text.data(), text.data() + text.size(), out_.frames);
@@ -57,11 +64,14 @@ class MotionParser {
                    fmt::format("BVH 'Frames:' must be a whole number >= 0, found '{}'",
                                ReplaceInvalidUtf8(text.substr(0, 40))));
     }
-    cursor_.Expect("Frame", "'Frame Time:' after the frame count");
-    cursor_.Expect("Time:", "'Frame Time:' after the frame count");
+    ExpectAnyCase("Frame", "'Frame Time:' after the frame count");
+    ExpectAnyCase("Time:", "'Frame Time:' after the frame count");
     double seconds = 0;
     const size_t before = cursor_.offset();
-    if (!cursor_.TryValue(&seconds) || !(seconds > 0)) {
+    // One frame plays at 0 s whatever the Frame Time, so 0 is a pose (BVHLoader reads it so);
+    // with more frames all would play at 0 s.
+    const bool zero_allowed = out_.frames <= 1;
+    if (!cursor_.TryValue(&seconds) || !(seconds > 0 || (zero_allowed && seconds == 0))) {
       cursor_.Seek(before);
       const BvhToken token = cursor_.Next();
       cursor_.Fail(token.offset,
@@ -223,6 +233,8 @@ class MotionParser {
                                      ReplaceInvalidUtf8(joint.name), BvhChannelName(channel)));
           }
         } else {
+          // Past about 5.7e307 degrees the radians overflow, and the rotation would be NaN.
+          if (!std::isfinite(value * kPi / 180)) FailRotation(frame, value_index, joint, channel);
           rotation = Multiply(rotation, AxisAngle(axis, value));  // R = R1 · R2 · R3 as listed
         }
       }
@@ -251,6 +263,18 @@ class MotionParser {
     cursor_.FailAt(token, fmt::format("a number for {}.{} (frame {}, value {} of {})",
                                       ReplaceInvalidUtf8(joint.name), BvhChannelName(channel),
                                       frame + 1, value_index + 1, values));
+  }
+
+  [[noreturn]] void FailRotation(uint64_t frame, size_t value_index, const BvhFileJoint& joint,
+                                 BvhChannel channel) {
+    const size_t at = cursor_.value_offset();
+    cursor_.Seek(at);
+    const BvhToken token = cursor_.Next();
+    cursor_.Fail(at, fmt::format("{}.{} (frame {}, value {} of {}) is {} degrees, beyond any "
+                                 "angle whose radians a double holds",
+                                 ReplaceInvalidUtf8(joint.name), BvhChannelName(channel), frame + 1,
+                                 value_index, hierarchy_.channel_values,
+                                 ReplaceInvalidUtf8(token.text.substr(0, 40))));
   }
 
   // A position channel that holds the OFFSET in every frame moves nothing.

@@ -122,5 +122,39 @@ TEST(BvhMotionTest, FrameEndingMidLineOfAWrappedFileIsALocatedError) {
             "values) nor a stream of exactly the declared frames");
 }
 
+// One frame plays at 0 s whatever the Frame Time: BVHLoader reads "Frame Time: 0" on a pose.
+// With more frames every one would play at 0 s (ErrorsNameLineColumnAndWhatWasExpected).
+TEST(BvhMotionTest, ZeroFrameTimeIsAPoseOfOneFrame) {
+  const Asset asset = Read(std::string(kHead) + "Frames: 1\nFrame Time: 0\n0 90 0 0 0 0 10 0 0\n");
+  EXPECT_EQ(asset.clips[0].duration(), 0);
+  ExpectRotation(asset, 1, 0, AxisAngle('Z', 10));
+  const Error error = ReadError(std::string(kHead) + "Frames: 2\nFrame Time: 0\n" +
+                                "0 90 0 0 0 0 10 0 0\n0 90 0 0 0 0 10 0 0\n");
+  EXPECT_EQ(error.location(), "18:13");
+  EXPECT_EQ(error.message(), "BVH 'Frame Time:' must be a positive number of seconds, found '0'");
+}
+
+// BVHLoader reads the header's numbers by position, Blender compares the words lower-cased.
+TEST(BvhMotionTest, HeaderKeywordsInAnyCase) {
+  const Asset asset = Read(std::string(kHead) +
+                           "frames: 2\nFrame time: 0.25\n0 90 0 0 0 0 10 0 0\n"
+                           "0 90 0 0 0 0 20 0 0\n");
+  const Channel* spine = FindChannel(asset.clips[0], 1, Path::kRotation);
+  ASSERT_NE(spine, nullptr);
+  EXPECT_EQ(spine->times_seconds[1], 0.25);
+}
+
+// 1e308 degrees is a finite number whose radians are not: the value and its place, not the
+// model check's "clip 0 channel 0: value 0 is not finite".
+TEST(BvhMotionTest, RotationBeyondRadiansIsLocatedWithItsValue) {
+  const Error error = ReadError(std::string(kHead) + "Frames: 2\nFrame Time: 0.1\n" +
+                                "0 0 0 0 0 0 0 0 0\n0 0 0 0 -1.7e308 0 0 0 0\n");
+  EXPECT_EQ(error.kind(), ErrorKind::kBadInput);
+  EXPECT_EQ(error.location(), "20:9");
+  EXPECT_EQ(error.message(),
+            "Hips.Xrotation (frame 2, value 5 of 9) is -1.7e308 degrees, beyond any angle whose "
+            "radians a double holds");
+}
+
 }  // namespace
 }  // namespace animconv

@@ -174,6 +174,13 @@ void MeasureFrames(const Asset& asset, const BvhSkeleton& skeleton, const BvhFra
     }
   }
   const double fps = 1 / frames.interval_seconds;
+  // The fix: the keys' own grid where one holds them all (a higher rate than 30 fps never lands
+  // on 24 fps keys); else more frames, which bring every key closer to a frame.
+  std::string advice = requested ? "; use a higher --fps" : "; pass a higher --fps";
+  if (frames.key_grid_seconds && !frames.on_key_grid) {
+    advice = fmt::format("; pass --fps {:.6g}, the rate whose frames hold every key",
+                         1 / *frames.key_grid_seconds);
+  }
   for (const Path path : {Path::kRotation, Path::kTranslation}) {
     const size_t p = static_cast<size_t>(path);
     const double tolerance = ToleranceOf(ReduceOptions{}, path);
@@ -185,8 +192,7 @@ void MeasureFrames(const Asset& asset, const BvhSkeleton& skeleton, const BvhFra
                     frames.interval_text, fps, ErrorInPrintedUnit(path, errors.max[p]),
                     PrintedUnit(path),
                     asset.rig.nodes[static_cast<size_t>(errors.worst_node[p])].name, PathName(path),
-                    ErrorInPrintedUnit(path, tolerance),
-                    requested ? "; use a higher --fps" : "; pass a higher --fps"));
+                    ErrorInPrintedUnit(path, tolerance), advice));
   }
 }
 

@@ -25,11 +25,16 @@ struct BvhFrames {
   size_t count = 0;
   // True when every key of `channels` is a frame time: the frames are the keys themselves.
   bool on_key_grid = false;
+  // The interval of the coarsest grid from 0 that holds every key, whatever was requested: what a
+  // warning advises when the frames are elsewhere (--fps 24 for 24 fps keys, not "higher").
+  std::optional<double> key_grid_seconds;
   double Time(size_t frame) const { return static_cast<double>(frame) * interval_seconds; }
 };
 
 // `requested` (--interval/--fps) when given; else the keys' own grid when all keys of
-// `channels` lie on one k·interval grid from 0 (within 1e-6 s); else the default rate above.
+// `channels` lie on one k·interval grid from 0 (within 1e-6 s, or the float32 precision of
+// times past 2 s) at the rate of their smallest gap or a whole multiple of it up to
+// kBvhMaxDefaultFps; else the default rate above.
 // Frames run from 0 to the first frame at or after the clip's duration.
 BvhFrames ChooseBvhFrames(const Clip& clip, const std::vector<const Channel*>& channels,
                           std::optional<double> requested);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <optional>
 
 #include "animconv/quaternion.h"
 #include "libconvert/text.h"
@@ -38,9 +39,7 @@ class MotionParser {
       RestPose();
     } else {
       // No channel values: the frames hold nothing to read.
-      if (hierarchy_.channel_values > 0) {
-        for (uint64_t frame = 0; frame < out_.frames; ++frame) ReadFrame(frame);
-      }
+      if (hierarchy_.channel_values > 0) ReadFrames();
       DropTranslationsAtRest();
     }
     WarnAboutTrailingValues();
@@ -48,8 +47,15 @@ class MotionParser {
   }
 
  private:
+  // The keywords in any case: three.js's BVHLoader reads the numbers by position whatever the
+  // words say, Blender's importer compares them lower-cased ("Frame time:" is common).
+  void ExpectAnyCase(std::string_view keyword, std::string_view what) {
+    const BvhToken token = cursor_.Next();
+    if (!EqualsIgnoreCase(token.text, keyword)) cursor_.FailAt(token, std::string(what));
+  }
+
   void ReadHeader() {
-    cursor_.Expect("Frames:", "'Frames:' after 'MOTION'");
+    ExpectAnyCase("Frames:", "'Frames:' after 'MOTION'");
     frames_token_ = cursor_.Next();
     const std::string_view text = frames_token_.text;
     const auto parsed = std::from_chars(text.data(), text.data() + text.size(), out_.frames);
@@ -58,11 +64,14 @@ class MotionParser {
                    fmt::format("BVH 'Frames:' must be a whole number >= 0, found '{}'",
                                ReplaceInvalidUtf8(text.substr(0, 40))));
     }
-    cursor_.Expect("Frame", "'Frame Time:' after the frame count");
-    cursor_.Expect("Time:", "'Frame Time:' after the frame count");
+    ExpectAnyCase("Frame", "'Frame Time:' after the frame count");
+    ExpectAnyCase("Time:", "'Frame Time:' after the frame count");
     double seconds = 0;
     const size_t before = cursor_.offset();
-    if (!cursor_.TryValue(&seconds) || !(seconds > 0)) {
+    // One frame plays at 0 s whatever the Frame Time, so 0 is a pose (BVHLoader reads it so);
+    // with more frames all would play at 0 s.
+    const bool zero_allowed = out_.frames <= 1;
+    if (!cursor_.TryValue(&seconds) || !(seconds > 0 || (zero_allowed && seconds == 0))) {
       cursor_.Seek(before);
       const BvhToken token = cursor_.Next();
       cursor_.Fail(token.offset,
@@ -141,6 +150,67 @@ class MotionParser {
                         out_.channels.end());
   }
 
+  // three.js's BVHLoader and Blender's importer read one frame per line and ignore the values
+  // after a frame's last channel; this reader also takes frames wrapped over several lines, or
+  // several on a line, as one stream of values. The two readings part only where a frame ends
+  // mid-line: then a file whose frames each fit on a line of their own is read per line as
+  // those readers read it (a warning says which values are ignored), and any other is refused,
+  // since read as a stream every frame after an extra value would start with the values of the
+  // frame before (review 3: Hips at (0,1,90) cm instead of (1,90,0) with exit 0).
+  void ReadFrames() {
+    const size_t start = cursor_.offset();
+    std::optional<size_t> mid_line;  // where the first frame ending mid-line ends
+    uint64_t mid_line_frame = 0;
+    for (uint64_t frame = 0; frame < out_.frames; ++frame) {
+      ReadFrame(frame);
+      if (!mid_line && cursor_.MoreOnLine()) {
+        mid_line = cursor_.offset();
+        mid_line_frame = frame;
+      }
+    }
+    if (!mid_line) return;
+    const size_t values = hierarchy_.channel_values;
+    if (cursor_.LinesHoldAtLeast(start, out_.frames, values)) {
+      ReadFramesPerLine(start);
+      return;
+    }
+    if (cursor_.AtEnd()) return;  // several frames a line, every value used: a stream
+    size_t left = 0;
+    while (!cursor_.Next().text.empty()) ++left;
+    cursor_.Fail(
+        *mid_line,
+        fmt::format("this value follows frame {} of {} on its line, after the frame's {} "
+                    "channel values, and {} value(s) are left after the last frame: the lines hold "
+                    "neither one frame each (three.js's BVHLoader and Blender read one "
+                    "frame per line, but a line holds fewer than {} values) nor a stream "
+                    "of exactly the declared frames",
+                    mid_line_frame + 1, out_.frames, values, left, values));
+  }
+
+  // One frame from each line, as BVHLoader and Blender read them: the values after a frame's
+  // channels are ignored, with a located warning.
+  void ReadFramesPerLine(size_t start) {
+    for (Channel& channel : out_.channels) {
+      channel.times_seconds.clear();
+      channel.values.clear();
+    }
+    cursor_.Seek(start);
+    size_t lines = 0, ignored = 0, first = 0;
+    for (uint64_t frame = 0; frame < out_.frames; ++frame) {
+      ReadFrame(frame);
+      if (!cursor_.MoreOnLine()) continue;
+      if (lines++ == 0) first = cursor_.offset();
+      ignored += cursor_.SkipRestOfLine();
+    }
+    AddDiagnostic(diagnostics_, Severity::kWarning,
+                  fmt::format("{}:{}: {} frame line(s) hold more values than the {} the CHANNELS "
+                              "declare; each frame is read from its own line and the {} value(s) "
+                              "after its channels are ignored, as three.js's BVHLoader and "
+                              "Blender read them (check the CHANNELS if those values are motion)",
+                              cursor_.source(), cursor_.Location(first), lines,
+                              hierarchy_.channel_values, ignored));
+  }
+
   void ReadFrame(uint64_t frame) {
     // Frame k at k x the Frame Time as written (three.js's BVHLoader: i * frameTime).
     const double seconds = static_cast<double>(frame) * out_.frame_time_seconds;
@@ -163,6 +233,8 @@ class MotionParser {
                                      ReplaceInvalidUtf8(joint.name), BvhChannelName(channel)));
           }
         } else {
+          // Past about 5.7e307 degrees the radians overflow, and the rotation would be NaN.
+          if (!std::isfinite(value * kPi / 180)) FailRotation(frame, value_index, joint, channel);
           rotation = Multiply(rotation, AxisAngle(axis, value));  // R = R1 · R2 · R3 as listed
         }
       }
@@ -191,6 +263,18 @@ class MotionParser {
     cursor_.FailAt(token, fmt::format("a number for {}.{} (frame {}, value {} of {})",
                                       ReplaceInvalidUtf8(joint.name), BvhChannelName(channel),
                                       frame + 1, value_index + 1, values));
+  }
+
+  [[noreturn]] void FailRotation(uint64_t frame, size_t value_index, const BvhFileJoint& joint,
+                                 BvhChannel channel) {
+    const size_t at = cursor_.value_offset();
+    cursor_.Seek(at);
+    const BvhToken token = cursor_.Next();
+    cursor_.Fail(at, fmt::format("{}.{} (frame {}, value {} of {}) is {} degrees, beyond any "
+                                 "angle whose radians a double holds",
+                                 ReplaceInvalidUtf8(joint.name), BvhChannelName(channel), frame + 1,
+                                 value_index, hierarchy_.channel_values,
+                                 ReplaceInvalidUtf8(token.text.substr(0, 40))));
   }
 
   // A position channel that holds the OFFSET in every frame moves nothing.

@@ -153,6 +153,7 @@ BvhSkeleton BuildBvhSkeleton(const Asset& asset, const Clip& clip,
       joint.end_site = node.parent >= 0 ? rest_offset : Vec3{0, 0, 0};
     } else if (is_end_site[children[n][0]]) {
       const size_t leaf = children[n][0];
+      joint.end_site_node = static_cast<int>(leaf);
       joint.end_site =
           InParentRestFrame(rest, static_cast<int>(leaf), rig.nodes[leaf].rest_translation);
     }

@@ -32,6 +32,7 @@ struct BvhJoint {
   bool has_position_channels = false;    // the ROOT always; others when their translation moves
   EulerOrder order;
   std::optional<Vec3> end_site;  // metres; leaves only
+  int end_site_node = -1;        // the rig's leaf node the End Site stands for, if one does
   std::vector<int> children;     // joint indices, in file order
 };
 

@@ -44,6 +44,43 @@ bool BvhCursor::AtEnd() {
   return position_ == text_.size();
 }
 
+bool BvhCursor::MoreOnLine() {
+  while (position_ < text_.size() && IsSpace(text_[position_]) && !IsLineEnd(text_[position_])) {
+    ++position_;
+  }
+  return position_ < text_.size() && !IsLineEnd(text_[position_]);
+}
+
+size_t BvhCursor::SkipRestOfLine() {
+  size_t tokens = 0;
+  while (MoreOnLine()) {
+    ++tokens;
+    while (position_ < text_.size() && !IsSpace(text_[position_])) ++position_;
+  }
+  while (position_ < text_.size() && IsLineEnd(text_[position_])) ++position_;
+  return tokens;
+}
+
+bool BvhCursor::LinesHoldAtLeast(size_t offset, uint64_t lines, size_t tokens) const {
+  size_t i = offset;
+  for (uint64_t line = 0; line < lines; ++line) {
+    size_t count = 0;
+    // Blank lines are skipped, as both readers skip them.
+    while (count == 0) {
+      if (i >= text_.size()) return false;
+      while (i < text_.size() && !IsLineEnd(text_[i])) {
+        while (i < text_.size() && (text_[i] == ' ' || text_[i] == '\t')) ++i;
+        if (i >= text_.size() || IsLineEnd(text_[i])) break;
+        ++count;
+        while (i < text_.size() && !IsSpace(text_[i])) ++i;
+      }
+      while (i < text_.size() && IsLineEnd(text_[i])) ++i;
+    }
+    if (count < tokens) return false;
+  }
+  return true;
+}
+
 bool BvhCursor::ParseNumberHere(double* out) {
   const char* begin = text_.data() + position_;
   const char* end = text_.data() + text_.size();

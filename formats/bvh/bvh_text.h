@@ -3,6 +3,7 @@
 // CRLF, tabs and odd spacing are all just separators.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -37,6 +38,14 @@ class BvhCursor {
     return ParseNumberHere(out);
   }
   size_t value_offset() const { return value_offset_; }  // where the last TryValue looked
+  // Whether a token follows on the current line. Line ends are CR or LF: three.js's BVHLoader
+  // splits the text at /[\r\n]+/, Blender's importer reads it in universal-newline mode.
+  bool MoreOnLine();
+  // Skips the rest of the current line and its line end; returns the tokens skipped.
+  size_t SkipRestOfLine();
+  // From `offset`, whether each of the next `lines` lines holding tokens holds at least
+  // `tokens` of them (a frame fits on every line). Reads ahead only; O(bytes read).
+  bool LinesHoldAtLeast(size_t offset, uint64_t lines, size_t tokens) const;
 
   [[noreturn]] void Fail(size_t offset, const std::string& message) const;
   [[noreturn]] void FailAt(const BvhToken& token, const std::string& expected) const;
@@ -51,6 +60,7 @@ class BvhCursor {
 
  private:
   static bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+  static bool IsLineEnd(char c) { return c == '\r' || c == '\n'; }
   void SkipSpace() {
     while (position_ < text_.size() && IsSpace(text_[position_])) ++position_;
   }

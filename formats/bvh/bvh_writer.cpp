@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "animconv/clip_poser.h"
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
 #include "animconv/resample.h"
@@ -174,6 +175,13 @@ void MeasureFrames(const Asset& asset, const BvhSkeleton& skeleton, const BvhFra
     }
   }
   const double fps = 1 / frames.interval_seconds;
+  // The fix: the keys' own grid where one holds them all (a higher rate than 30 fps never lands
+  // on 24 fps keys); else more frames, which bring every key closer to a frame.
+  std::string advice = requested ? "; use a higher --fps" : "; pass a higher --fps";
+  if (frames.key_grid_seconds && !frames.on_key_grid) {
+    advice = fmt::format("; pass --fps {:.6g}, the rate whose frames hold every key",
+                         1 / *frames.key_grid_seconds);
+  }
   for (const Path path : {Path::kRotation, Path::kTranslation}) {
     const size_t p = static_cast<size_t>(path);
     const double tolerance = ToleranceOf(ReduceOptions{}, path);
@@ -185,9 +193,105 @@ void MeasureFrames(const Asset& asset, const BvhSkeleton& skeleton, const BvhFra
                     frames.interval_text, fps, ErrorInPrintedUnit(path, errors.max[p]),
                     PrintedUnit(path),
                     asset.rig.nodes[static_cast<size_t>(errors.worst_node[p])].name, PathName(path),
-                    ErrorInPrintedUnit(path, tolerance),
-                    requested ? "; use a higher --fps" : "; pass a higher --fps"));
+                    ErrorInPrintedUnit(path, tolerance), advice));
   }
+}
+
+// BVH has no scale: a node's rest scale goes into its children's OFFSETs (bvh_skeleton.cpp).
+// That is exact for a uniform scale, which commutes with the rotations below it, but not for a
+// non-uniform or mirroring one: a joint rotating below it turns its OFFSETs unscaled, where the
+// source turns them inside the scale (review 3: P scaled (1, 2, 1), its child rotating 90°, the
+// grandchild 1 m off with exit 0 and no word). Only for such a rig are the frames played as a BVH
+// player plays them (each joint's written rotation down the chain, from the OFFSETs and position
+// channels) and compared with the source's world positions; over the translation tolerance a
+// warning names the scaled nodes and the error.
+void MeasureRestScale(const Asset& asset, const Clip& clip, const BvhSkeleton& skeleton,
+                      const BvhFrames& frames, Diagnostics* diagnostics) {
+  const double scale_tolerance = ToleranceOf(ReduceOptions{}, Path::kScale);
+  std::vector<std::string> scaled;
+  for (const BvhJoint& joint : skeleton.joints) {
+    if (joint.node < 0) continue;
+    const Vec3& s = asset.rig.nodes[static_cast<size_t>(joint.node)].rest_scale;
+    const double largest = std::max({std::fabs(s[0]), std::fabs(s[1]), std::fabs(s[2])});
+    const double spread =
+        std::max({std::fabs(s[0] - s[1]), std::fabs(s[0] - s[2]), std::fabs(s[1] - s[2])});
+    if (spread > scale_tolerance * largest) {
+      scaled.push_back(fmt::format("{} ({:g}, {:g}, {:g})", joint.name, s[0], s[1], s[2]));
+    }
+  }
+  if (scaled.empty()) return;
+  const RestPose rest(asset.rig);
+  ClipPoser poser(asset.rig, clip);
+  const size_t count = skeleton.joints.size();
+  std::vector<Quat> world(count);
+  std::vector<Vec3> position(count);
+  double worst = 0, worst_time = 0;
+  int worst_node = 0;
+  for (size_t f = 0; f < frames.count; ++f) {
+    const double seconds = frames.Time(f);
+    poser.Pose(seconds);
+    for (size_t j = 0; j < count; ++j) {
+      const BvhJoint& joint = skeleton.joints[j];
+      Quat local{0, 0, 0, 1};
+      Vec3 offset = joint.offset;
+      if (joint.node >= 0) {
+        // What the writer writes (WriteBvh): the same rotation and position channels.
+        if (joint.rotation) {
+          Quat source;
+          EvaluateChannel(*joint.rotation, seconds, source.data());
+          const Quat parent = rest.ParentWorldRotation(joint.node);
+          const Quat rest_inverse =
+              Conjugate(asset.rig.nodes[static_cast<size_t>(joint.node)].rest_rotation);
+          local = Multiply(Multiply(parent, Multiply(Normalized(source), rest_inverse)),
+                           Conjugate(parent));
+        }
+        if (joint.has_position_channels) {
+          Vec3 translation = joint.rest_translation;
+          if (joint.translation) EvaluateChannel(*joint.translation, seconds, translation.data());
+          const Vec3 moved = rest.ParentToWorld(joint.node, translation);
+          const Vec3 origin = rest.ParentToWorld(joint.node, {0, 0, 0});
+          for (size_t c = 0; c < 3; ++c) offset[c] = moved[c] - origin[c];
+        }
+      }
+      Quat parent_world{0, 0, 0, 1};
+      Vec3 parent_position{0, 0, 0};
+      if (joint.parent >= 0) {
+        parent_world = world[static_cast<size_t>(joint.parent)];
+        parent_position = position[static_cast<size_t>(joint.parent)];
+      }
+      world[j] = Multiply(parent_world, local);
+      const Vec3 turned = Rotate(parent_world, offset);
+      for (size_t c = 0; c < 3; ++c) position[j][c] = parent_position[c] + turned[c];
+      auto compare = [&](int node, const Vec3& played) {
+        const glm::dmat4& source = poser.World(node);
+        const double error = std::sqrt(std::pow(played[0] - source[3][0], 2) +
+                                       std::pow(played[1] - source[3][1], 2) +
+                                       std::pow(played[2] - source[3][2], 2));
+        if (error > worst) {
+          worst = error;
+          worst_time = seconds;
+          worst_node = node;
+        }
+      };
+      if (joint.node >= 0) compare(joint.node, position[j]);
+      // An End Site that stands for a rig leaf is where the player draws that node.
+      if (joint.end_site_node >= 0 && joint.end_site) {
+        const Vec3 site = Rotate(world[j], *joint.end_site);
+        compare(joint.end_site_node,
+                {position[j][0] + site[0], position[j][1] + site[1], position[j][2] + site[2]});
+      }
+    }
+  }
+  const double tolerance = ToleranceOf(ReduceOptions{}, Path::kTranslation);
+  if (!(worst > tolerance)) return;
+  AddDiagnostic(
+      diagnostics, Severity::kWarning,
+      fmt::format("bvh: BVH has no scale, and the non-uniform rest scale of {} cannot "
+                  "go into OFFSETs that the joints below turn unscaled: joints play up "
+                  "to {:.3g} m off the input ({} at {:g} s; tolerance {:g}); a .glb "
+                  "keeps it",
+                  NameList(scaled), worst, asset.rig.nodes[static_cast<size_t>(worst_node)].name,
+                  worst_time, tolerance));
 }
 
 }  // namespace
@@ -223,6 +327,7 @@ std::string WriteBvh(const Asset& asset, const WriteOptions& options) {
   }
   MeasureFrames(asset, skeleton, frames, options.row_interval_seconds.has_value(),
                 options.diagnostics);
+  MeasureRestScale(asset, clip, skeleton, frames, options.diagnostics);
 
   // Per joint, the constant rotations of the re-expression (docs/formats/bvh.md): the BVH local
   // rotation is Wr_parent · L(t) · R_rest⁻¹ · Wr_parent⁻¹, which makes its world rotation

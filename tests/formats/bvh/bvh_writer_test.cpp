@@ -391,17 +391,17 @@ TEST(BvhWriterTest, UsesTheKeysOwnGridExactly) {
 
 TEST(BvhWriterTest, KeysOffOneGridAreSampledAndTheErrorIsWarned) {
   Asset asset = MakeAsset({"Hips"});
-  // Keys at 0, 0.05 and 0.12 s with a sharp corner at 0.05: the densest rate, 20 fps, is held
-  // to 30 fps, whose frames miss the corner.
+  // Keys at 0, 0.05 and 0.123 s with a sharp corner at 0.05 (no grid up to 120 fps holds
+  // them): the densest rate, 20 fps, is held to 30 fps, whose frames miss the corner.
   asset.clips[0].channels.push_back(
-      MakeChannel(0, Path::kRotation, {0, 0.05, 0.12},
+      MakeChannel(0, Path::kRotation, {0, 0.05, 0.123},
                   Flatten({{0, 0, 0, 1}, AxisAngle(0, 40), {0, 0, 0, 1}}), 4));
   Diagnostics diagnostics;
   WriteOptions options;
   options.diagnostics = &diagnostics;
   const ParsedBvh bvh = ParseBvh(WriteBvh(asset, options));
   EXPECT_NEAR(bvh.frame_time, 1 / 30.0, 1e-7);
-  EXPECT_EQ(bvh.frames, 5u);  // 0 .. 0.1333 s covers 0.12 s
+  EXPECT_EQ(bvh.frames, 5u);  // 0 .. 0.1333 s covers 0.123 s
   bool warned = false;
   for (const Diagnostic& diagnostic : diagnostics) {
     if (diagnostic.severity == Severity::kWarning &&
@@ -411,10 +411,10 @@ TEST(BvhWriterTest, KeysOffOneGridAreSampledAndTheErrorIsWarned) {
     }
   }
   EXPECT_TRUE(warned);
-  // With --fps 100 the corner is a frame and nothing is off.
+  // With --fps 1000 every key is a frame and nothing is off.
   diagnostics.clear();
-  options.row_interval_seconds = 0.01;
-  EXPECT_EQ(ParseBvh(WriteBvh(asset, options)).frames, 13u);
+  options.row_interval_seconds = 0.001;
+  EXPECT_EQ(ParseBvh(WriteBvh(asset, options)).frames, 124u);
   for (const Diagnostic& diagnostic : diagnostics) {
     EXPECT_NE(diagnostic.severity, Severity::kWarning) << diagnostic.text;
   }

@@ -73,6 +73,16 @@ std::string ShortestInterval(double interval, size_t frames, double* value) {
 
 }  // namespace
 
+double FrameSampleSeconds(const Channel& channel, double seconds) {
+  // A linear or cubic channel is sampled where the player shows the frame: a key a hair away
+  // moves it by no more than its speed times that hair (moving a fast hand's frames 1e-6 s took
+  // Fox's walk past 1e-5 m in BVHLoader). Only a step's jump is worth the hair.
+  if (channel.interpolation != Interpolation::kStep) return seconds;
+  const std::vector<double>& times = channel.times_seconds;
+  const auto after = std::upper_bound(times.begin(), times.end(), seconds);
+  return after != times.end() && *after - seconds <= GridTolerance(seconds) ? *after : seconds;
+}
+
 BvhFrames ChooseBvhFrames(const Clip& clip, const std::vector<const Channel*>& channels,
                           std::optional<double> requested) {
   BvhFrames frames;

@@ -39,4 +39,12 @@ struct BvhFrames {
 BvhFrames ChooseBvhFrames(const Clip& clip, const std::vector<const Channel*>& channels,
                           std::optional<double> requested);
 
+// The time `channel` is sampled at for a frame at `seconds`: for a step channel, its next key's
+// time where that is within the grid tolerance above (float32 key times, and the written Frame
+// Time's last digits, put a key on a frame a hair after it); else `seconds`. Sampled at the
+// frame's own time, a step channel still held its old value there: a step at 1 s was missed by
+// frame 30 at 30 x 0.03333333333 s, and the BVH ended 60 degrees from the clip's last pose
+// (review 4).
+double FrameSampleSeconds(const Channel& channel, double seconds);
+
 }  // namespace animconv

@@ -154,7 +154,7 @@ Channel SampledOnFrames(const Channel& channel, const BvhFrames& frames) {
   sampled.values.resize(frames.count * static_cast<size_t>(channel.width));
   for (size_t f = 0; f < frames.count; ++f) {
     sampled.times_seconds[f] = frames.Time(f);
-    EvaluateChannel(channel, frames.Time(f),
+    EvaluateChannel(channel, FrameSampleSeconds(channel, frames.Time(f)),
                     &sampled.values[f * static_cast<size_t>(channel.width)]);
   }
   return sampled;
@@ -186,6 +186,14 @@ void MeasureFrames(const Asset& asset, const BvhSkeleton& skeleton, const BvhFra
     const size_t p = static_cast<size_t>(path);
     const double tolerance = ToleranceOf(ReduceOptions{}, path);
     if (errors.worst_node[p] < 0 || errors.max[p] <= tolerance) continue;
+    // No frame rate plays a step: a BVH's frames interpolate linearly, so each jump is a ramp
+    // over one frame (at 30 fps, 60 degrees over the last 1/30 s before it).
+    bool step = false;
+    for (const BvhJoint& joint : skeleton.joints) {
+      const Channel* channel = path == Path::kRotation ? joint.rotation : joint.translation;
+      step = step || (channel && joint.node == errors.worst_node[p] &&
+                      channel->interpolation == Interpolation::kStep && channel->key_count() > 1);
+    }
     AddDiagnostic(
         diagnostics, Severity::kWarning,
         fmt::format("bvh: one Frame Time for the whole clip: frames every {} s ({:.6g} fps) play "
@@ -193,7 +201,11 @@ void MeasureFrames(const Asset& asset, const BvhSkeleton& skeleton, const BvhFra
                     frames.interval_text, fps, ErrorInPrintedUnit(path, errors.max[p]),
                     PrintedUnit(path),
                     asset.rig.nodes[static_cast<size_t>(errors.worst_node[p])].name, PathName(path),
-                    ErrorInPrintedUnit(path, tolerance), advice));
+                    ErrorInPrintedUnit(path, tolerance),
+                    step ? "; it is a step channel, whose jumps a BVH plays as ramps over one "
+                           "frame: a higher --fps shortens them, a format with step keys (.glb, "
+                           "three.js JSON) keeps them"
+                         : advice));
   }
 }
 
@@ -247,7 +259,10 @@ void MeasureRestScale(const Asset& asset, const Clip& clip, const BvhSkeleton& s
         }
         if (joint.has_position_channels) {
           Vec3 translation = joint.rest_translation;
-          if (joint.translation) EvaluateChannel(*joint.translation, seconds, translation.data());
+          if (joint.translation) {
+            EvaluateChannel(*joint.translation, FrameSampleSeconds(*joint.translation, seconds),
+                            translation.data());
+          }
           const Vec3 moved = rest.ParentToWorld(joint.node, translation);
           const Vec3 origin = rest.ParentToWorld(joint.node, {0, 0, 0});
           for (size_t c = 0; c < 3; ++c) offset[c] = moved[c] - origin[c];
@@ -380,7 +395,8 @@ std::string WriteBvh(const Asset& asset, const WriteOptions& options) {
       Quat local{0, 0, 0, 1};
       if (joint.rotation) {
         Quat source;
-        EvaluateChannel(*joint.rotation, seconds, source.data());
+        EvaluateChannel(*joint.rotation, FrameSampleSeconds(*joint.rotation, seconds),
+                        source.data());
         const Quat& parent = constants[j].parent_rest_world;
         local = Multiply(Multiply(parent, Multiply(Normalized(source), constants[j].rest_inverse)),
                          Conjugate(parent));

@@ -80,5 +80,37 @@ TEST(BvhFramesTest, AdviceIsTheKeysOwnRate) {
       << diagnostics[0].text;
 }
 
+// A frame samples a channel at its own key where one is within the grid tolerance: the written
+// Frame Time's last digits (30 x 0.03333333333 s) and float32 key times put a key a hair after
+// its frame, where a step channel still held its old value, and the BVH ended 60 degrees from the
+// clip's last pose (review 4). Its step is a ramp over one frame in any BVH: the warning says so.
+TEST(BvhFramesTest, AFrameTakesTheKeyItsTimeRoundsPast) {
+  Asset asset = Clip({0, 0.5, 1});
+  asset.clips[0].channels[0].interpolation = Interpolation::kStep;
+  const Channel& channel = asset.clips[0].channels[0];
+  EXPECT_EQ(FrameSampleSeconds(channel, 30 * 0.03333333333), 1.0);
+  EXPECT_EQ(FrameSampleSeconds(channel, 0.5 - 1e-9), 0.5);
+  EXPECT_EQ(FrameSampleSeconds(channel, 0.5 + 1e-9), 0.5 + 1e-9);  // past it: the new value
+  EXPECT_EQ(FrameSampleSeconds(channel, 0.75), 0.75);              // no key near
+  EXPECT_EQ(FrameSampleSeconds(channel, 1.5), 1.5);
+  Asset linear = Clip({0, 0.5, 1});  // sampled where the player shows the frame
+  EXPECT_EQ(FrameSampleSeconds(linear.clips[0].channels[0], 0.5 - 1e-9), 0.5 - 1e-9);
+  Diagnostics diagnostics;
+  WriteOptions options;
+  options.diagnostics = &diagnostics;
+  options.row_interval_seconds = 1 / 30.0;
+  const std::string text = WriteBvh(asset, options);
+  // The last frame is the last key's pose (position 0 0 0, rotation Z X Y 0 0 0); the frame
+  // before it still holds the middle key's 30 degrees about X.
+  const std::string last_line = text.substr(text.rfind('\n', text.size() - 2) + 1);
+  EXPECT_EQ(last_line, "0 0 0 0 0 0\n");
+  const std::string before_last = text.substr(0, text.rfind('\n', text.size() - 2));
+  EXPECT_EQ(before_last.substr(before_last.rfind('\n') + 1), "0 0 0 0 30 0");
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_NE(diagnostics[0].text.find("it is a step channel, whose jumps a BVH plays as ramps"),
+            std::string::npos)
+      << diagnostics[0].text;
+}
+
 }  // namespace
 }  // namespace animconv

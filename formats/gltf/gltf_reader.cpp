@@ -79,6 +79,30 @@ void CheckAssetAndExtensions(const json& document, const GltfErrors& errors) {
 
 Quat RotationFromGlm(const glm::dquat& q) { return {q.x, q.y, q.z, q.w}; }
 
+// A TRS matrix (column-major) as its columns say: the translation is the last, the scale the
+// first three's lengths (the first negated where the matrix mirrors), the rotation what is left.
+// For the matrices glm::decompose refuses because their determinant is below double's epsilon: a
+// node scaled 1e-6, the dequantization --compress-meshes folds into a matrix node, read back as
+// "cannot be decomposed" (review 1, session 33). False where a column or m[15] is 0.
+bool DecomposeByColumns(const glm::dmat4& m, glm::dvec3& scale, glm::dquat& rotation,
+                        glm::dvec3& translation) {
+  if (m[3][3] == 0) return false;
+  const double w = m[3][3];
+  glm::dmat3 axes{glm::dvec3{m[0]} / w, glm::dvec3{m[1]} / w, glm::dvec3{m[2]} / w};
+  for (int c = 0; c < 3; ++c) {
+    scale[c] = glm::length(axes[c]);
+    if (!(scale[c] > 0) || !std::isfinite(scale[c])) return false;
+    axes[c] /= scale[c];
+  }
+  if (glm::determinant(axes) < 0) {
+    scale.x = -scale.x;
+    axes[0] = -axes[0];
+  }
+  rotation = glm::quat_cast(axes);
+  translation = glm::dvec3{m[3]} / w;
+  return true;
+}
+
 // Node TRS from `translation`/`rotation`/`scale` or a decomposed `matrix` (column-major).
 void ReadRestPose(const json& definition, const std::string& pointer, const GltfErrors& errors,
                   Node& node) {
@@ -88,7 +112,8 @@ void ReadRestPose(const json& definition, const std::string& pointer, const Gltf
     glm::dvec3 scale, translation, skew;
     glm::dvec4 perspective;
     glm::dquat rotation;
-    if (!glm::decompose(m, scale, rotation, translation, skew, perspective)) {
+    if (!glm::decompose(m, scale, rotation, translation, skew, perspective) &&
+        !DecomposeByColumns(m, scale, rotation, translation)) {
       errors.Fail(pointer + "/matrix", "the matrix cannot be decomposed into TRS");
     }
     node.rest_translation = {translation.x, translation.y, translation.z};

@@ -175,6 +175,32 @@ TEST(GltfReaderTest, DecomposesMatrixNodes) {
   EXPECT_NEAR(std::fabs(node.rest_rotation[3]), std::sqrt(0.5), 1e-12);
 }
 
+// A matrix scaled 1e-6 (the dequantization --compress-meshes folds into a matrix node) has a
+// determinant below double's epsilon, which glm::decompose refuses: such an output of ours read
+// back as "the matrix cannot be decomposed into TRS". Its columns decompose it, a mirror too.
+TEST(GltfReaderTest, DecomposesMatrixNodesScaledFarBelowOne) {
+  GltfFixture gltf;
+  gltf.AddNodes({"n"});
+  gltf.document()["nodes"][0]["matrix"] = {0, 2e-6, 0,    0, -2e-6, 0, 0, 0,
+                                           0, 0,    2e-6, 0, 1,     2, 3, 1};
+  Node node = Read(gltf.Text()).rig.nodes[0];
+  EXPECT_NEAR(node.rest_translation[0], 1, 1e-12);
+  EXPECT_NEAR(node.rest_translation[2], 3, 1e-12);
+  for (int c = 0; c < 3; ++c) EXPECT_NEAR(node.rest_scale[c], 2e-6, 1e-18) << c;
+  EXPECT_NEAR(std::fabs(node.rest_rotation[2]), std::sqrt(0.5), 1e-12);
+  EXPECT_NEAR(std::fabs(node.rest_rotation[3]), std::sqrt(0.5), 1e-12);
+  // Mirrored (x negated): the scale's first component carries the sign.
+  gltf.document()["nodes"][0]["matrix"] = {-1e-6, 0, 0,    0, 0, 1e-6, 0, 0,
+                                           0,     0, 1e-6, 0, 0, 0,    0, 1};
+  node = Read(gltf.Text()).rig.nodes[0];
+  EXPECT_NEAR(node.rest_scale[0], -1e-6, 1e-18);
+  EXPECT_NEAR(node.rest_scale[1], 1e-6, 1e-18);
+  EXPECT_NEAR(std::fabs(node.rest_rotation[3]), 1, 1e-12);
+  // A zero column is no TRS.
+  gltf.document()["nodes"][0]["matrix"] = {0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  EXPECT_THROW(Read(gltf.Text()), Error);
+}
+
 TEST(GltfReaderTest, CubicSplineKeepsTangents) {
   GltfFixture gltf;
   gltf.AddNodes({"n"});

@@ -88,53 +88,6 @@ bool MatchedByName(const Rig& a, int na, const Rig& b, int nb) {
          ThreeObjectNames(b)[static_cast<size_t>(nb)];
 }
 
-// The union of the key times, plus `between` evenly spaced times inside every consecutive pair:
-// a reduced curve can be exact at every key and still wrong between them.
-std::vector<double> SampleTimes(std::vector<double> times, int between) {
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  const size_t keys = times.size();
-  for (size_t k = 0; k + 1 < keys; ++k) {
-    for (int i = 1; i <= between; ++i) {
-      times.push_back(times[k] + (times[k + 1] - times[k]) * i / (between + 1));
-    }
-  }
-  std::sort(times.begin(), times.end());
-  return times;
-}
-
-// `times` plus, for every cubic-spline channel, the times that halve each interval between them
-// until the channel's curve stays within `fraction` of its --reduce tolerance of its chord between
-// consecutive samples (AppendChordTimes). Between two samples a linear or slerp side is its chord,
-// so the error there is the error at the samples' ends to within that bound: keys and midpoints
-// alone cannot see a cubic replaced by its chord, which agrees at every key. Adds the count of new
-// times to `added`.
-std::vector<double> AdaptiveTimes(std::vector<double> times,
-                                  const std::vector<const Channel*>& channels, double fraction,
-                                  size_t* added) {
-  std::vector<double> extra;
-  for (const Channel* channel : channels) {
-    if (channel->interpolation != Interpolation::kCubicSpline || !(fraction > 0)) continue;
-    const double target = fraction * ToleranceOf(ReduceOptions{}, channel->path);
-    for (size_t k = 0; k + 1 < times.size(); ++k) {
-      // Outside its keys the channel holds its end value.
-      if (times[k + 1] <= channel->times_seconds.front() ||
-          times[k] >= channel->times_seconds.back()) {
-        continue;
-      }
-      AppendChordTimes(*channel, times[k], times[k + 1], target, &extra);
-      extra.pop_back();  // times[k + 1] itself
-    }
-  }
-  if (extra.empty()) return times;
-  const size_t before = times.size();
-  times.insert(times.end(), extra.begin(), extra.end());
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  *added += times.size() - before;
-  return times;
-}
-
 void SetFromErrors(const std::vector<double>& times, const std::vector<double>& errors,
                    ChannelDiff* diff) {
   for (size_t s = 0; s < errors.size(); ++s) {
@@ -187,29 +140,33 @@ struct Side {
   const Channel* channel = nullptr;
   std::vector<double> constant;
 
-  std::vector<double> At(double seconds) const {
+  // The value at `seconds`, or its limit from the left (`before`, EvaluateChannelBefore).
+  std::vector<double> At(double seconds, bool before = false) const {
     if (!channel) return constant;
     std::vector<double> value(static_cast<size_t>(channel->width));
-    EvaluateChannel(*channel, seconds, value.data());
+    if (before) {
+      EvaluateChannelBefore(*channel, seconds, value.data());
+    } else {
+      EvaluateChannel(*channel, seconds, value.data());
+    }
     return value;
   }
 };
 
-// Compares two sides over `times`; appends every sample's error to `all_errors`.
+// Compares two sides over `times`; appends every sample's error to `all_errors`. Where a step side
+// jumps, the error at that time is the larger of the values' and their left limits' (what a player
+// shows just before the key).
 void Measure(Path path, const Side& a, const Side& b, const std::vector<double>& times,
              ChannelDiff* diff, std::vector<double>* all_errors) {
+  const std::vector<double> jumps = JumpTimes({a.channel, b.channel});
   std::vector<double> errors;
   errors.reserve(times.size());
   for (const double t : times) {
-    const double error = DiffError(path, a.At(t), b.At(t));
-    if (errors.empty() || error > diff->max) {
-      diff->max = error;
-      diff->time_of_max_seconds = t;
-    }
+    double error = DiffError(path, a.At(t), b.At(t));
+    if (IsJump(jumps, t)) error = std::max(error, DiffError(path, a.At(t, true), b.At(t, true)));
     errors.push_back(error);
   }
-  diff->samples = errors.size();
-  diff->p99 = Percentile99(errors);
+  SetFromErrors(times, errors, diff);
   all_errors->insert(all_errors->end(), errors.begin(), errors.end());
 }
 
@@ -248,20 +205,30 @@ void MeasureHierarchical(const Asset& a, const Clip& ca, const Asset& b, const C
   const double distance = *options.hierarchical_distance_metres;
   const Poser pose_a(skeleton, a.rig, ca);
   const Poser pose_b(skeleton, b.rig, cb);
+  // Where a step channel jumps, the poses just before count too (their left limits).
+  const std::vector<double> jumps = JumpTimes(channels);
   std::vector<std::vector<double>> errors(skeleton.nodes.size());
   for (const double t : times) {
-    const std::vector<glm::dmat4> world_a = pose_a.WorldAt(t);
-    const std::vector<glm::dmat4> world_b = pose_b.WorldAt(t);
-    for (size_t n = 0; n < skeleton.nodes.size(); ++n) {
-      double error = 0;
-      for (size_t axis = 0; axis < 3; ++axis) {
-        glm::dvec4 point(0, 0, 0, 1);
-        point[static_cast<glm::length_t>(axis)] = distance;
-        const glm::dvec4 in_a = world_a[n] * point;
-        const glm::dvec4 in_b = world_b[n] * point;
-        error = std::max(error, ValueError(Path::kTranslation, &in_a[0], 3, &in_b[0], 3));
+    const bool jump = IsJump(jumps, t);
+    for (const bool before : {false, true}) {
+      if (before && !jump) continue;
+      const std::vector<glm::dmat4> world_a = pose_a.PoseAt(t, nullptr, before);
+      const std::vector<glm::dmat4> world_b = pose_b.PoseAt(t, nullptr, before);
+      for (size_t n = 0; n < skeleton.nodes.size(); ++n) {
+        double error = 0;
+        for (size_t axis = 0; axis < 3; ++axis) {
+          glm::dvec4 point(0, 0, 0, 1);
+          point[static_cast<glm::length_t>(axis)] = distance;
+          const glm::dvec4 in_a = world_a[n] * point;
+          const glm::dvec4 in_b = world_b[n] * point;
+          error = std::max(error, ValueError(Path::kTranslation, &in_a[0], 3, &in_b[0], 3));
+        }
+        if (before) {
+          errors[n].back() = std::max(errors[n].back(), error);
+        } else {
+          errors[n].push_back(error);
+        }
       }
-      errors[n].push_back(error);
     }
   }
   std::vector<double> all_errors;
@@ -391,8 +358,8 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
                         {side_a.channel ? side_a.channel : side_b.channel,
                          side_b.channel ? side_b.channel : side_a.channel},
                         options.cubic_chord_fraction, &channel.adaptive_samples);
-      diff.adaptive_samples += channel.adaptive_samples;
       Measure(any.path, side_a, side_b, times, &channel, &unit_errors[channel.unit]);
+      diff.adaptive_samples += channel.adaptive_samples;
     }
     channel.node = node_a >= 0 ? a.rig.nodes[static_cast<size_t>(node_a)].name
                                : b.rig.nodes[static_cast<size_t>(node_b)].name;

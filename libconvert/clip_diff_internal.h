@@ -53,6 +53,12 @@ std::vector<double> AdaptiveTimes(std::vector<double> times,
                                   const std::vector<const Channel*>& channels, double fraction,
                                   size_t* added);
 
+// The times at which a step channel among `channels` (null ones skipped) jumps: each key time but
+// its first, sorted. Just before them the step holds its previous key, which the other curve may
+// be farthest from (a step against the linear curve through the same keys: the whole last step).
+std::vector<double> JumpTimes(const std::vector<const Channel*>& channels);
+bool IsJump(const std::vector<double>& jumps, double seconds);
+
 // A copy with unit-length rotation keys: a quaternion's length carries no rotation.
 Channel Renormalized(const Channel& channel);
 
@@ -105,8 +111,10 @@ class Poser {
 
   std::vector<glm::dmat4> WorldAt(double seconds) const { return PoseAt(seconds, nullptr); }
   // Also the world rotations, the product of the local rotations from the root down (scale left
-  // out, as RestPose does), when `rotations` is not null.
-  std::vector<glm::dmat4> PoseAt(double seconds, std::vector<Quat>* rotations) const;
+  // out, as RestPose does), when `rotations` is not null. `before`: every channel's limit from
+  // the left (EvaluateChannelBefore), the pose just before a step channel's key.
+  std::vector<glm::dmat4> PoseAt(double seconds, std::vector<Quat>* rotations,
+                                 bool before = false) const;
 
  private:
   const Rig& skeleton_;

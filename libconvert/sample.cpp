@@ -75,6 +75,17 @@ void EvaluateChannel(const Channel& channel, double seconds, double* out) {
   EvaluateInSegment(channel, seconds, next, nullptr, nullptr, out);
 }
 
+void EvaluateChannelBefore(const Channel& channel, double seconds, double* out) {
+  const auto& times = channel.times_seconds;
+  const size_t next =
+      static_cast<size_t>(std::upper_bound(times.begin(), times.end(), seconds) - times.begin());
+  if (channel.interpolation == Interpolation::kStep && next >= 2 && times[next - 1] == seconds) {
+    std::copy_n(channel.key_value(next - 2), static_cast<size_t>(channel.width), out);
+    return;
+  }
+  EvaluateInSegment(channel, seconds, next, nullptr, nullptr, out);
+}
+
 void ChannelCursor::Evaluate(const Channel& channel, double seconds, double* out) {
   const auto& times = channel.times_seconds;
   const size_t count = times.size();

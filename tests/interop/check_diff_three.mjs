@@ -7,10 +7,14 @@
 // GLTFCubicSplineInterpolant); the poses are set on three's objects and world values come from
 // three's matrixWorld. For every channel diff reports:
 //   (a) at the channel's time_of_max_seconds, the error three.js measures equals diff's max within
-//       float32 (three keeps keys and interpolated values in Float32Arrays);
-//   (b) on a dense grid (the key times of both clips plus 8 evenly spaced times between each pair)
-//       three.js never measures more than diff's max plus float32 plus the chord fraction diff
-//       documents (1 % of the --reduce tolerance: 0.001°, 1 µm, 1e-5 ratio, 1e-5 weight).
+//       float32 (three keeps keys and interpolated values in Float32Arrays); where a discrete
+//       (step) track has a key at that time, the larger of three's error there and just before it
+//       (diff reports a step's left limit at the key's time);
+//   (b) on a dense grid (the key times of both clips plus 8 evenly spaced times between each pair,
+//       and the times just before each discrete track's keys, where a step still holds its
+//       previous key) three.js never measures more than diff's max plus float32 plus the chord
+//       fraction diff documents (1 % of the --reduce tolerance: 0.001°, 1 µm, 1e-5 ratio, 1e-5
+//       weight).
 // The error is diff's: in the space diff says it used (`space.name`), rotations as the angle
 // between the two (rest-relative world rotations W(t)·W_rest⁻¹ in world space), translations as
 // the distance (B's world positions times space.translation_scale), scales as max |b/a − 1| with
@@ -422,6 +426,16 @@ async function checkPair(fileA, fileB) {
     return errorOf(channel, a, b, entry.namesA, entry.namesB);
   };
 
+  // The key times of discrete tracks: just before them a step still holds its previous key.
+  // BEFORE is far below any key spacing and far above a double's resolution of a clip's times.
+  const BEFORE = 1e-9;
+  const jumps = new Set();
+  for (const clip of [clipA, clipB]) {
+    for (const track of clip.tracks) {
+      if (track.getInterpolation() !== THREE.InterpolateDiscrete) continue;
+      track.times.forEach((t, k) => { if (k > 0) jumps.add(t); });
+    }
+  }
   // (a) at each channel's time of max.
   const byTime = new Map();
   for (const entry of channels) {
@@ -433,6 +447,10 @@ async function checkPair(fileA, fileB) {
     poseA.at(t);
     poseB.at(t);
     for (const entry of entries) entry.atMax = measure(entry);
+    if (!jumps.has(Math.fround(t)) && !jumps.has(t)) continue;
+    poseA.at(t - BEFORE);
+    poseB.at(t - BEFORE);
+    for (const entry of entries) entry.atMax = Math.max(entry.atMax, measure(entry));
   }
   // (b) the dense grid: both clips' key times and 8 between each pair.
   const keys = new Set();
@@ -440,6 +458,7 @@ async function checkPair(fileA, fileB) {
   const sorted = [...keys].sort((x, y) => x - y);
   const grid = [];
   sorted.forEach((t, k) => {
+    if (jumps.has(t)) grid.push(t - BEFORE);
     grid.push(t);
     if (k + 1 < sorted.length) for (let i = 1; i <= BETWEEN; ++i) grid.push(t + (sorted[k + 1] - t) * i / (BETWEEN + 1));
   });

@@ -113,20 +113,19 @@ TEST(ClipDiffTest, ARemovedKeyOfACurvedRotationReportsTheErrorAtItsTime) {
   EXPECT_DOUBLE_EQ(diff.channels[0].time_of_max_seconds, 0.1);
 }
 
-TEST(ClipDiffTest, ErrorBetweenKeysIsMeasuredAtTheMidpoints) {
-  // Step and linear agree at every key and differ most just before the second key; the
-  // midpoint sample sees half of the 10° step.
+TEST(ClipDiffTest, AStepAgainstLinearIsMeasuredJustBeforeItsNextKeyWhateverTheSamplesBetween) {
+  // Step and linear agree at every key and differ most just before the second key, where the
+  // step still holds its first key: the whole 10° step, reported at the key's time (the samples
+  // between keys saw 5° at the midpoint, 9° with 9 samples between).
   Asset a = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 10)}, Interpolation::kStep);
   const Asset b = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 10)});
-  DiffOptions keys_only;
-  keys_only.samples_between_keys = 0;
-  EXPECT_EQ(Diff(a, b, keys_only).channels[0].max, 0);
-  const ClipDiff diff = Diff(a, b);
-  EXPECT_NEAR(diff.channels[0].max, 5, 1e-9);
-  EXPECT_DOUBLE_EQ(diff.channels[0].time_of_max_seconds, 0.05);
-  DiffOptions dense;
-  dense.samples_between_keys = 9;
-  EXPECT_NEAR(Diff(a, b, dense).channels[0].max, 9, 1e-9);  // at 0.09 s
+  for (const int between : {0, 1, 9}) {
+    DiffOptions options;
+    options.samples_between_keys = between;
+    const ClipDiff diff = Diff(a, b, options);
+    EXPECT_NEAR(diff.channels[0].max, 10, 1e-9) << between;
+    EXPECT_DOUBLE_EQ(diff.channels[0].time_of_max_seconds, 0.1) << between;
+  }
 }
 
 TEST(ClipDiffTest, SignAndLengthOfQuaternionsAreNotErrors) {

@@ -40,6 +40,25 @@ TEST(SampleTest, StepHoldsThePreviousKey) {
   EXPECT_EQ(out, 1);
 }
 
+TEST(SampleTest, TheLeftLimitOfAStepIsThePreviousKeyAtEachKeyButTheFirst) {
+  const Channel step = MakeChannel(0, Path::kTranslation, {0, 1, 2}, {0, 0, 0, 1, 0, 0, 5, 0, 0}, 3,
+                                   Interpolation::kStep);
+  double out[3];
+  EvaluateChannelBefore(step, 1, out);
+  EXPECT_EQ(out[0], 0);  // just before t = 1 the step still holds key 0
+  EvaluateChannelBefore(step, 2, out);
+  EXPECT_EQ(out[0], 1);
+  EvaluateChannelBefore(step, 0, out);
+  EXPECT_EQ(out[0], 0);  // nothing before the first key: it holds
+  EvaluateChannelBefore(step, 1.5, out);
+  EXPECT_EQ(out[0], 1);  // between keys the value itself
+  // Linear curves are continuous: the left limit is the value.
+  Channel linear = step;
+  linear.interpolation = Interpolation::kLinear;
+  EvaluateChannelBefore(linear, 2, out);
+  EXPECT_EQ(out[0], 5);
+}
+
 TEST(SampleTest, KeyTimesReturnKeyValuesExactly) {
   const Channel channel = MakeChannel(0, Path::kRotation, {0, 0.2},
                                       {0.1, 0.2, 0.3, 0.927362, 0.3, 0.1, 0.2, 0.927362}, 4);

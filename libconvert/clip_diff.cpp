@@ -252,6 +252,18 @@ void MeasureHierarchical(const Asset& a, const Clip& ca, const Asset& b, const C
   diff->hierarchical_overall = Summarize(nodes, std::move(all_errors));
 }
 
+// What a player shows of the node when no channel animates it: its rest TRS, and for weights the
+// mesh's default weights (glTF mesh.weights, which GLTFLoader sets as the morph influences), else
+// 0. RestValue's zeros compared a clip that leaves a mesh at its 0.7 default with one holding 0 as
+// the same.
+std::vector<double> ShownAtRest(const Node& node, Path path) {
+  if (path == Path::kWeights &&
+      node.morph_default_weights.size() == static_cast<size_t>(node.morph_target_count)) {
+    return node.morph_default_weights;
+  }
+  return RestValue(node, path);
+}
+
 BoneDiff& BoneFor(const std::string& node, std::vector<BoneDiff>* bones) {
   for (BoneDiff& bone : *bones) {
     if (bone.node == node) return bone;
@@ -336,7 +348,7 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
       }
       const int width = channel_a ? prepared_a.width : prepared_b.width;
       // The other rig's node may have another morph target count: compare against zeros then.
-      std::vector<double> rest = RestValue(rest_node, any.path);
+      std::vector<double> rest = ShownAtRest(rest_node, any.path);
       rest.resize(static_cast<size_t>(width), 0.0);
       Side side_a;
       Side side_b;

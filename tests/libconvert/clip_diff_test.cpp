@@ -194,6 +194,25 @@ TEST(ClipDiffTest, AChannelOnlyInOneClipIsComparedWithTheOtherRigsRest) {
   EXPECT_EQ(diff.only_in_b, std::vector<std::string>{"hips.translation"});
 }
 
+TEST(ClipDiffTest, AWeightsChannelOnlyInOneClipIsComparedWithTheMeshsDefaultWeights) {
+  // The review's d9: GLTFLoader shows mesh.weights where nothing animates them, so a clip without
+  // a weights channel leaves the face at 0.7, not 0.
+  Asset shown = MakeAsset({"Face"});
+  shown.rig.nodes[0].morph_target_count = 2;
+  shown.rig.nodes[0].morph_default_weights = {0.7, 0};
+  Asset held = shown;
+  held.clips[0].channels.push_back(MakeChannel(0, Path::kWeights, {0, 1}, {0, 0, 0, 0}, 2));
+  for (const auto& [x, y] : {std::pair{&shown, &held}, std::pair{&held, &shown}}) {
+    const ClipDiff diff = Diff(*x, *y);
+    ASSERT_EQ(diff.channels.size(), 1u);
+    EXPECT_DOUBLE_EQ(diff.channels[0].max, 0.7);
+  }
+  // Held at the default: no error (was a false 0.7 against zeros).
+  held.clips[0].channels[0].values = {0.7, 0, 0.7, 0};
+  EXPECT_EQ(Diff(shown, held).channels[0].max, 0);
+  EXPECT_EQ(Diff(held, shown).channels[0].max, 0);
+}
+
 TEST(ClipDiffTest, NodesSharingANameMatchInTheirOrder) {
   // As in RobotExpressive: a joint and the mesh node under it are both "Head", and only the mesh
   // node has morph weights.

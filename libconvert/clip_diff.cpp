@@ -32,11 +32,43 @@ bool HasUnnamedNodes(const Rig& rig) {
                      [](const Node& node) { return node.generated_name; });
 }
 
+// How many nodes of `rig` three.js names `sanitized` once it sanitises their names.
+size_t CountSanitized(const Rig& rig, const std::string& sanitized) {
+  return static_cast<size_t>(std::count_if(rig.nodes.begin(), rig.nodes.end(), [&](const Node& n) {
+    return ThreeSanitized(n.name) == sanitized;
+  }));
+}
+
+// Whether two nodes of `rig` have one name once three.js sanitises them.
+bool NamesRepeat(const Rig& rig) {
+  std::vector<std::string> names;
+  names.reserve(rig.nodes.size());
+  for (const Node& node : rig.nodes) names.push_back(ThreeSanitized(node.name));
+  std::sort(names.begin(), names.end());
+  return std::adjacent_find(names.begin(), names.end()) != names.end();
+}
+
+// The node of `rig` whose three.js object has the name of node `index` of `own`'s, else -1.
+int MatchObjectName(const Rig& rig, const Rig& own, int index) {
+  const std::string object = ThreeObjectNames(own)[static_cast<size_t>(index)];
+  const std::vector<std::string> objects = ThreeObjectNames(rig);
+  const auto found = std::find(objects.begin(), objects.end(), object);
+  return found == objects.end() ? -1 : static_cast<int>(found - objects.begin());
+}
+
 // The node of `rig` named like node `index` of `own` (exactly, else as three.js sanitises names).
-// Names need not be unique (RobotExpressive has a joint and a mesh node both called "Head"), so
-// the k-th node of a name matches the k-th node of that name in `rig`, else the first.
+// Names need not be unique (RobotExpressive has a joint and a mesh node both called "Head"): where
+// a name repeats on either side the nodes are told apart as three.js tells them apart, by the
+// unique names GLTFLoader gives their objects in scene order ("Head", "Head_1"), which a three.js
+// clip of the glTF names its tracks after; else the k-th node of a name matches the k-th node of
+// that name in `rig`, else the first.
 int MatchName(const Rig& rig, const Rig& own, int index) {
   const Node& node = own.nodes[static_cast<size_t>(index)];
+  const std::string sanitized = ThreeSanitized(node.name);
+  if (CountSanitized(own, sanitized) > 1 || CountSanitized(rig, sanitized) > 1) {
+    const int by_object = MatchObjectName(rig, own, index);
+    if (by_object >= 0) return by_object;
+  }
   size_t occurrence = 0;
   for (int n = 0; n < index; ++n) occurrence += own.nodes[static_cast<size_t>(n)].name == node.name;
   int first = -1;
@@ -46,19 +78,16 @@ int MatchName(const Rig& rig, const Rig& own, int index) {
     if (occurrence-- == 0) return static_cast<int>(n);
   }
   if (first >= 0) return first;
-  const std::string sanitized = ThreeSanitized(node.name);
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     if (ThreeSanitized(rig.nodes[n].name) == sanitized) return static_cast<int>(n);
   }
   // A glTF node without a name is named after its mesh in three.js (its track "mesh_0" or
-  // "inner_box"), which the other side's generated "node_2" does not show.
-  if (!HasUnnamedNodes(own) && !HasUnnamedNodes(rig)) return -1;
-  const std::string object = ThreeObjectNames(own)[static_cast<size_t>(index)];
-  const std::vector<std::string> objects = ThreeObjectNames(rig);
-  for (size_t n = 0; n < objects.size(); ++n) {
-    if (objects[n] == object) return static_cast<int>(n);
+  // "inner_box"), which the other side's generated "node_2" does not show; a repeated name took a
+  // suffix ("Head_1"), which the other side's own "Head_1" may be.
+  if (!HasUnnamedNodes(own) && !HasUnnamedNodes(rig) && !NamesRepeat(own) && !NamesRepeat(rig)) {
+    return -1;
   }
-  return -1;
+  return MatchObjectName(rig, own, index);
 }
 
 // The node of `rig` that stands for node `index` of `own`: the same name, else the same humanoid
@@ -83,7 +112,9 @@ bool MatchedByName(const Rig& a, int na, const Rig& b, int nb) {
   const std::string& name_a = a.nodes[static_cast<size_t>(na)].name;
   const std::string& name_b = b.nodes[static_cast<size_t>(nb)].name;
   if (name_a == name_b || ThreeSanitized(name_a) == ThreeSanitized(name_b)) return true;
-  if (!HasUnnamedNodes(a) && !HasUnnamedNodes(b)) return false;
+  if (!HasUnnamedNodes(a) && !HasUnnamedNodes(b) && !NamesRepeat(a) && !NamesRepeat(b)) {
+    return false;
+  }
   return ThreeObjectNames(a)[static_cast<size_t>(na)] ==
          ThreeObjectNames(b)[static_cast<size_t>(nb)];
 }

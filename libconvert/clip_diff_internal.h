@@ -26,6 +26,7 @@ std::string ThreeSanitized(const std::string& name);
 // named nodes first, sanitised and made unique in scene order ("name_1", ...), then one object per
 // mesh primitive named after the mesh ("mesh_<index>" when unnamed); a node without a name of its
 // own holding a one-primitive mesh *is* that mesh object, so it goes by the mesh object's name.
+// A rig read from three.js (Rig::three_object_names) keeps its names: they are the objects'.
 std::vector<std::string> ThreeObjectNames(const Rig& rig);
 // The same, with the object names of each node's mesh primitives (empty for nodes without a mesh).
 struct ThreeNames {
@@ -34,10 +35,12 @@ struct ThreeNames {
 };
 ThreeNames NameThreeObjects(const Rig& rig);
 
-// The node of `rig` that stands for node `index` of `own`: the same name, else the same name as
-// three.js sanitises it (ThreeSanitized, on both sides), else, when a side has nodes without a
-// name of their own, the same three.js object name (ThreeObjectNames: an unnamed glTF node and
-// the three.js track named after its mesh), else the same humanoid bone; -1 when there is none.
+// The node of `rig` that stands for node `index` of `own`: where the name repeats on either side
+// (also once sanitised), the same three.js object name (ThreeObjectNames: GLTFLoader's "Head",
+// "Head_1"); else the same name, else the same name as three.js sanitises it (ThreeSanitized, on
+// both sides), else, when a side has nodes without a name of their own or repeated names, the same
+// three.js object name (an unnamed glTF node and the three.js track named after its mesh), else
+// the same humanoid bone; -1 when there is none.
 int MatchNode(const Rig& rig, const Rig& own, int index);
 
 // Whether node `na` of `a` and node `nb` of `b` were matched by name (MatchNode's name rules),

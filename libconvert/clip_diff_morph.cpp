@@ -111,6 +111,10 @@ ThreeNames NameThreeObjects(const Rig& rig) {
   for (const size_t n : order) {
     if (names.objects[n].empty()) names.objects[n] = unique(rig.nodes[n].name);
   }
+  // A rig read from three.js holds its objects' own names, which are not made again.
+  if (rig.three_object_names) {
+    for (size_t n = 0; n < rig.nodes.size(); ++n) names.objects[n] = rig.nodes[n].name;
+  }
   return names;
 }
 

@@ -98,11 +98,15 @@ async function loadGltfSide(file) {
     else byName.set(names[index], object);
   });
   const root = gltf.root;
+  // The unique names GLTFLoader gave the objects ("Head", "Head_1" for two nodes "Head"), which a
+  // three.js clip of this glTF names its tracks after.
+  const byObjectName = new Map();
+  nodes.forEach((object) => { if (!byObjectName.has(object.name)) byObjectName.set(object.name, object); });
   const tracks = (clip) => clip.tracks.map((track) => {
     const { nodeName, propertyName, propertyIndex } = THREE.PropertyBinding.parseTrackName(track.name);
     return { track, object: THREE.PropertyBinding.findNode(root, nodeName), propertyName, propertyIndex };
   });
-  return { file, clips: gltf.animations, root, byName, duplicates, tracks, unit: 1 };
+  return { file, clips: gltf.animations, root, byName, byObjectName, duplicates, tracks, unit: 1 };
 }
 
 function loadBvhSide(file) {
@@ -385,10 +389,20 @@ async function checkPair(fileA, fileB) {
   const channels = [];
   let skipped = 0;
   for (const channel of diff.channels) {
-    const nameA = channel.only_in_b && !sideA.byName.has(channel.node) ? null : channel.node;
-    const nameB = channel.node_b || null;
-    const objectA = nameA && sideA.byName.get(nameA);
-    const objectB = nameB && sideB.byName.get(nameB);
+    let nameA = channel.only_in_b && !sideA.byName.has(channel.node) ? null : channel.node;
+    let nameB = channel.node_b || null;
+    let objectA = nameA && sideA.byName.get(nameA);
+    let objectB = nameB && sideB.byName.get(nameB);
+    // A name two nodes of a glTF share, against a side that names it uniquely (its three.js clip,
+    // "Head_1"): the glTF object three.js itself binds that unique name to.
+    if (nameA && nameB && sideA.duplicates.has(nameA) && !sideB.duplicates.has(nameB) && sideA.byObjectName?.has(nameB)) {
+      objectA = sideA.byObjectName.get(nameB);
+      nameA = null;
+    }
+    if (nameA && nameB && sideB.duplicates.has(nameB) && !sideA.duplicates.has(nameA) && sideB.byObjectName?.has(nameA)) {
+      objectB = sideB.byObjectName.get(nameA);
+      nameB = null;
+    }
     if ((nameA && (!objectA || sideA.duplicates.has(nameA))) || (nameB && (!objectB || sideB.duplicates.has(nameB)))) {
       ++skipped;
       continue;
@@ -402,6 +416,19 @@ async function checkPair(fileA, fileB) {
   // those channels are left out, and the count is said.
   if (skipped > 0) console.log(`${fileA} vs ${fileB}: ${skipped} of ${diff.channels.length} channels left out: their node names are not unique`);
   report.check(channels.length > 0 || diff.channels.length === 0, 'no channel three.js can place');
+  // A channel diff calls only in one clip must be one three.js does not bind on the other side:
+  // no track of the other clip animates the object of that name (GLTFLoader's unique object
+  // names for a glTF: "Head_1" is the second node "Head") with that property.
+  const PROPERTY = { rotation: 'quaternion', translation: 'position', scale: 'scale', weights: 'morphTargetInfluences' };
+  for (const channel of diff.channels) {
+    if (!channel.only_in_a && !channel.only_in_b) continue;
+    const [other, clip, name] = channel.only_in_a ? [sideB, clipB, channel.node_b || channel.node] : [sideA, clipA, channel.node];
+    const object = other.byObjectName?.get(name) ?? (other.duplicates.has(name) ? null : other.byName.get(name));
+    if (!object || channel.path === 'weights') continue;
+    const bound = other.tracks(clip).some((entry) => entry.object === object && entry.propertyName === PROPERTY[channel.path]);
+    report.check(!bound, () => `${channel.node}.${channel.path}: diff calls it only in ${channel.only_in_a ? 'A' : 'B'}, ` +
+                               `but three.js binds a track of the other clip to '${name}'`);
+  }
 
   const measure = (entry) => {
     const { channel, objectA, objectB } = entry;

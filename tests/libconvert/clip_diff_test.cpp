@@ -229,6 +229,35 @@ TEST(ClipDiffTest, NodesSharingANameMatchInTheirOrder) {
   EXPECT_DOUBLE_EQ(diff.channels[0].max, 0.5);
 }
 
+TEST(ClipDiffTest, RepeatedNamesMatchTheUniqueNamesGltfLoaderGivesTheirObjects) {
+  // The review's d4: two animated nodes "Head" under a root, and the three.js clip of the glTF,
+  // whose tracks name GLTFLoader's objects "Head" and "Head_1". Pairing the second by its name
+  // found the first (40°, and "only in A Head / only in B Head_1").
+  Asset gltf = MakeAsset({"Root", "Head", "Head"});
+  gltf.rig.nodes[1].parent = 0;
+  gltf.rig.nodes[2].parent = 0;
+  std::vector<double> about_x = {0, 0, 0, 1};
+  std::vector<double> about_y = {0, 0, 0, 1};
+  Append(about_x, AxisAngle({1, 0, 0}, 40));
+  Append(about_y, AxisAngle({0, 1, 0}, 40));
+  gltf.clips[0].channels.push_back(MakeChannel(1, Path::kRotation, {0, 1}, about_x, 4));
+  gltf.clips[0].channels.push_back(MakeChannel(2, Path::kRotation, {0, 1}, about_y, 4));
+  Asset three = MakeAsset({"Head", "Head_1"});
+  three.rig.rest_pose_known = false;
+  three.rig.three_object_names = true;
+  three.clips[0].channels.push_back(MakeChannel(0, Path::kRotation, {0, 1}, about_x, 4));
+  three.clips[0].channels.push_back(MakeChannel(1, Path::kRotation, {0, 1}, about_y, 4));
+  for (const auto& [x, y] : {std::pair{&gltf, &three}, std::pair{&three, &gltf}}) {
+    const ClipDiff diff = Diff(*x, *y);
+    ASSERT_EQ(diff.channels.size(), 2u);
+    EXPECT_TRUE(diff.only_in_a.empty());
+    EXPECT_TRUE(diff.only_in_b.empty());
+    EXPECT_NEAR(diff.overall.at("deg").max, 0, 1e-9);
+  }
+  const ClipDiff diff = Diff(gltf, three);
+  EXPECT_EQ(diff.channels[1].node_b, "Head_1");
+}
+
 TEST(ClipDiffTest, NodesWithOtherNamesMatchByHumanoidBone) {
   Asset a = RotationClip({{0, 0, 0, 1}});
   a.rig.nodes[0].name = "Hips";

@@ -13,6 +13,7 @@
 #include "animconv/transform.h"
 #include "libconvert/clip_diff_internal.h"
 #include "libconvert/clip_select.h"
+#include "libconvert/three_node_name.h"
 #include "libconvert/value_error.h"
 
 namespace animconv {
@@ -35,7 +36,7 @@ bool HasUnnamedNodes(const Rig& rig) {
 // How many nodes of `rig` three.js names `sanitized` once it sanitises their names.
 size_t CountSanitized(const Rig& rig, const std::string& sanitized) {
   return static_cast<size_t>(std::count_if(rig.nodes.begin(), rig.nodes.end(), [&](const Node& n) {
-    return ThreeSanitized(n.name) == sanitized;
+    return SanitizeNodeName(n.name) == sanitized;
   }));
 }
 
@@ -43,7 +44,7 @@ size_t CountSanitized(const Rig& rig, const std::string& sanitized) {
 bool NamesRepeat(const Rig& rig) {
   std::vector<std::string> names;
   names.reserve(rig.nodes.size());
-  for (const Node& node : rig.nodes) names.push_back(ThreeSanitized(node.name));
+  for (const Node& node : rig.nodes) names.push_back(SanitizeNodeName(node.name));
   std::sort(names.begin(), names.end());
   return std::adjacent_find(names.begin(), names.end()) != names.end();
 }
@@ -64,7 +65,7 @@ int MatchObjectName(const Rig& rig, const Rig& own, int index) {
 // that name in `rig`, else the first.
 int MatchName(const Rig& rig, const Rig& own, int index) {
   const Node& node = own.nodes[static_cast<size_t>(index)];
-  const std::string sanitized = ThreeSanitized(node.name);
+  const std::string sanitized = SanitizeNodeName(node.name);
   if (CountSanitized(own, sanitized) > 1 || CountSanitized(rig, sanitized) > 1) {
     const int by_object = MatchObjectName(rig, own, index);
     if (by_object >= 0) return by_object;
@@ -79,7 +80,7 @@ int MatchName(const Rig& rig, const Rig& own, int index) {
   }
   if (first >= 0) return first;
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    if (ThreeSanitized(rig.nodes[n].name) == sanitized) return static_cast<int>(n);
+    if (SanitizeNodeName(rig.nodes[n].name) == sanitized) return static_cast<int>(n);
   }
   // A glTF node without a name is named after its mesh in three.js (its track "mesh_0" or
   // "inner_box"), which the other side's generated "node_2" does not show; a repeated name took a
@@ -111,7 +112,7 @@ int MatchNode(const Rig& rig, const Rig& own, int index) {
 bool MatchedByName(const Rig& a, int na, const Rig& b, int nb) {
   const std::string& name_a = a.nodes[static_cast<size_t>(na)].name;
   const std::string& name_b = b.nodes[static_cast<size_t>(nb)].name;
-  if (name_a == name_b || ThreeSanitized(name_a) == ThreeSanitized(name_b)) return true;
+  if (name_a == name_b || SanitizeNodeName(name_a) == SanitizeNodeName(name_b)) return true;
   if (!HasUnnamedNodes(a) && !HasUnnamedNodes(b) && !NamesRepeat(a) && !NamesRepeat(b)) {
     return false;
   }

@@ -16,11 +16,6 @@ namespace animconv::diff_detail {
 
 inline constexpr double kDegreesPerRadian = 180.0 / 3.14159265358979323846;
 
-// A node name as three.js's PropertyBinding.sanitizeNodeName makes it (ASCII whitespace becomes
-// '_', the reserved characters [ ] . : / are deleted): a three.js clip names "UpperArm.L" of its
-// glTF "UpperArmL", and animconv's three.js reader knows only the track's name.
-std::string ThreeSanitized(const std::string& name);
-
 // The name of the object GLTFLoader makes of each node of a glTF rig, which a three.js clip of it
 // names its tracks after (as animconv's three.js writer does, formats/three/three_names.cpp):
 // named nodes first, sanitised and made unique in scene order ("name_1", ...), then one object per
@@ -37,10 +32,10 @@ ThreeNames NameThreeObjects(const Rig& rig);
 
 // The node of `rig` that stands for node `index` of `own`: where the name repeats on either side
 // (also once sanitised), the same three.js object name (ThreeObjectNames: GLTFLoader's "Head",
-// "Head_1"); else the same name, else the same name as three.js sanitises it (ThreeSanitized, on
-// both sides), else, when a side has nodes without a name of their own or repeated names, the same
-// three.js object name (an unnamed glTF node and the three.js track named after its mesh), else
-// the same humanoid bone; -1 when there is none.
+// "Head_1"); else the same name, else the same name as three.js sanitises it (SanitizeNodeName,
+// libconvert/three_node_name.h, on both sides), else, when a side has nodes without a name of their
+// own or repeated names, the same three.js object name (an unnamed glTF node and the three.js track
+// named after its mesh), else the same humanoid bone; -1 when there is none.
 int MatchNode(const Rig& rig, const Rig& own, int index);
 
 // Whether node `na` of `a` and node `nb` of `b` were matched by name (MatchNode's name rules),

@@ -366,6 +366,22 @@ TEST(ClipDiffTest, NodesMatchByTheNameThreeJsSanitisesThemTo) {
   EXPECT_NEAR(diff.channels[0].max, 1, 1e-9);
 }
 
+TEST(ClipDiffTest, NodesMatchAcrossUnicodeWhitespaceAsThreeJsSanitisesIt) {
+  // The review's d10: a glTF node "Arm\u00a0L" is "Arm_L" in three.js (\s matches U+00A0), as
+  // animconv's three.js writer names it; diff replaced ASCII whitespace only.
+  Asset gltf = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 30)});
+  gltf.rig.nodes[0].name = "Arm\xC2\xA0L";
+  Asset three = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 30)});
+  three.rig.nodes[0].name = "Arm_L";
+  three.rig.rest_pose_known = false;
+  for (const auto& [x, y] : {std::pair{&gltf, &three}, std::pair{&three, &gltf}}) {
+    const ClipDiff diff = Diff(*x, *y);
+    ASSERT_EQ(diff.channels.size(), 1u);
+    EXPECT_FALSE(diff.channels[0].only_in_a);
+    EXPECT_NEAR(diff.channels[0].max, 0, 1e-9);
+  }
+}
+
 TEST(ClipDiffTest, AnUnnamedNodeMatchesTheThreeJsTrackNamedAfterItsMesh) {
   // GLTFLoader makes an unnamed node of a one-primitive mesh that mesh's object, named after the
   // mesh ("mesh_0" unnamed) after every named node, so a named "inner_box" makes it "inner_box_1".

@@ -23,8 +23,11 @@ void EvaluateCubic(const Channel& channel, size_t key, double seconds, double* o
              (-2 * s3 + 3 * s2) * value1[i] + t_delta * (s3 - s2) * in_tangent1[i];
   }
   if (channel.path == Path::kRotation) {
+    // three.js's GLTFCubicSplineQuaternionInterpolant normalises the result, and
+    // Quaternion.normalize() makes a zero quaternion the identity: a curve through 0 plays the
+    // rest rotation there, not a rotation of no length (which diff dropped as NaN).
     const Quat q = LoadQuat(out);
-    if (Length(q) > 0) StoreQuat(Normalized(q), out);
+    StoreQuat(Length(q) > 0 ? Normalized(q) : Quat{0, 0, 0, 1}, out);
   }
 }
 

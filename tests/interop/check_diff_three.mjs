@@ -10,11 +10,11 @@
 //       float32 (three keeps keys and interpolated values in Float32Arrays); where a discrete
 //       (step) track has a key at that time, the larger of three's error there and just before it
 //       (diff reports a step's left limit at the key's time);
-//   (b) on a dense grid (the key times of both clips plus 8 evenly spaced times between each pair,
-//       and the times just before each discrete track's keys, where a step still holds its
-//       previous key) three.js never measures more than diff's max plus float32 plus the chord
-//       fraction diff documents (1 % of the --reduce tolerance: 0.001°, 1 µm, 1e-5 ratio, 1e-5
-//       weight).
+//   (b) on a dense grid (the key times of both clips plus 9 evenly spaced times between each
+//       pair, the midpoint among them, and the times just before each discrete track's keys,
+//       where a step still holds its previous key) three.js never measures more than diff's max
+//       plus float32 plus the chord fraction diff documents (1 % of the --reduce tolerance:
+//       0.001°, 1 µm, 1e-5 ratio, 1e-5 weight).
 // The error is diff's: in the space diff says it used (`space.name`), rotations as the angle
 // between the two (rest-relative world rotations W(t)·W_rest⁻¹ in world space), translations as
 // the distance (B's world positions times space.translation_scale), scales as max |b/a − 1| with
@@ -52,7 +52,7 @@ stubProgressEvent();
 // what its samples can miss of a cubic curve between them.
 const CHORD = { deg: 0.1 * 0.01, m: 1e-4 * 0.01, ratio: 1e-3 * 0.01, weight: 1e-3 * 0.01 };
 const SCALE_FLOOR = 1e-3;  // libconvert/value_error.h kScaleRatioFloor
-const BETWEEN = 8;
+const BETWEEN = 9;  // odd: the midpoint, where a symmetric curve is farthest from its chord
 
 // float32: a key or an interpolated value is rounded to 2^-24 relative per component. An angle
 // from float32 quaternions is good to ~1e-5° (two components of ~6e-8 rad each, plus the
@@ -479,7 +479,7 @@ async function checkPair(fileA, fileB) {
     poseB.at(t - BEFORE);
     for (const entry of entries) entry.atMax = Math.max(entry.atMax, measure(entry));
   }
-  // (b) the dense grid: both clips' key times and 8 between each pair.
+  // (b) the dense grid: both clips' key times and 9 between each pair.
   const keys = new Set();
   for (const clip of [clipA, clipB]) for (const track of clip.tracks) for (const t of track.times) keys.add(t);
   const sorted = [...keys].sort((x, y) => x - y);

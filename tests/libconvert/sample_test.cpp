@@ -101,6 +101,22 @@ TEST(SampleTest, CubicRotationIsRenormalised) {
   EXPECT_NEAR(Length(LoadQuat(out)), 1, 1e-12);
 }
 
+TEST(SampleTest, ACubicRotationThroughZeroIsTheIdentityThereAsThreeJsNormalisesIt) {
+  // The review's d11: q to -q with zero tangents passes through (0, 0, 0, 0) at s = 0.5; three.js's
+  // Quaternion.normalize() makes that the identity.
+  const double h = std::sqrt(0.5);
+  std::vector<double> values = {0, 0, 0, 0, h,  0, 0, h,  0, 0, 0, 0,
+                                0, 0, 0, 0, -h, 0, 0, -h, 0, 0, 0, 0};
+  const Channel channel =
+      MakeChannel(0, Path::kRotation, {0, 1}, values, 4, Interpolation::kCubicSpline);
+  double out[4];
+  EvaluateChannel(channel, 0.5, out);
+  EXPECT_EQ(out[0], 0);
+  EXPECT_EQ(out[1], 0);
+  EXPECT_EQ(out[2], 0);
+  EXPECT_EQ(out[3], 1);
+}
+
 // Random keys of every kind a cursor must follow: rotations (some pairs in opposite hemispheres,
 // some near-parallel), translations, step and cubic splines.
 std::vector<Channel> ChannelsToFollow() {

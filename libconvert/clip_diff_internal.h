@@ -108,9 +108,11 @@ class Poser {
   Poser(const Rig& skeleton, const Rig& clip_rig, const Clip& clip);
 
   std::vector<glm::dmat4> WorldAt(double seconds) const { return PoseAt(seconds, nullptr); }
-  // Also the world rotations, the product of the local rotations from the root down (scale left
-  // out, as RestPose does), when `rotations` is not null. `before`: every channel's limit from
-  // the left (EvaluateChannelBefore), the pose just before a step channel's key.
+  // Also the world rotations, the product of the local rotations from the root down, when
+  // `rotations` is not null: scale left out as RestPose does, but for its signs, whose mirrors
+  // are taken as three.js's Matrix4.decompose takes them (docs/cli.md, `diff`, "Space"). `before`:
+  // every channel's limit from the left (EvaluateChannelBefore), the pose just before a step
+  // channel's key.
   std::vector<glm::dmat4> PoseAt(double seconds, std::vector<Quat>* rotations,
                                  bool before = false) const;
 

@@ -6,7 +6,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <glm/mat3x3.hpp>
+#include <glm/matrix.hpp>
 #include <limits>
 #include <set>
 #include <utility>
@@ -99,12 +102,36 @@ double LegHeight(const Rig& rig, const RestPose& rest, int hips) {
 
 Vec3 Position(const glm::dmat4& world) { return {world[3][0], world[3][1], world[3][2]}; }
 
+// The world scale as three.js's Matrix4.decompose gives it (getWorldScale): the lengths of the
+// axes, x negative where the matrix mirrors (negative determinant). Lengths alone lost the
+// mirror: a node scaled (-1, 1, 1) compared as unscaled.
 Vec3 WorldScale(const glm::dmat4& world) {
   Vec3 scale{};
   for (glm::length_t axis = 0; axis < 3; ++axis) {
     scale[static_cast<size_t>(axis)] = std::hypot(world[axis][0], world[axis][1], world[axis][2]);
   }
+  if (glm::determinant(glm::dmat3(world)) < 0) scale[0] = -scale[0];
   return scale;
+}
+
+// The signs of a chain of scales, per axis (+1 or -1).
+using Signs = std::array<int, 3>;
+
+// D R D for the diagonal D of `signs`: the rotation R seen through those mirrors (its axis
+// mirrored as an axial vector, det(D) D v; the angle kept).
+Quat MirroredBy(const Signs& signs, const Quat& q) {
+  const int det = signs[0] * signs[1] * signs[2];
+  return {det * signs[0] * q[0], det * signs[1] * q[1], det * signs[2] * q[2], q[3]};
+}
+
+// The rotation left of the mirrors `signs` once a mirroring chain's x sign is taken as a negative
+// x scale (three.js's decompose): none, or a half turn about the one axis whose sign stays.
+Quat HalfTurnOf(Signs signs) {
+  if (signs[0] * signs[1] * signs[2] < 0) signs[0] = -signs[0];
+  if (signs[0] > 0 && signs[1] > 0) return {0, 0, 0, 1};
+  if (signs[0] > 0) return {1, 0, 0, 0};
+  if (signs[1] > 0) return {0, 1, 0, 0};
+  return {0, 0, 1, 0};
 }
 
 // The rest-relative world rotation of node `n` (identity for -1, a root's parent).
@@ -119,7 +146,7 @@ Vec3 RelativeScale(const std::vector<glm::dmat4>& now, const std::vector<glm::dm
   if (n < 0) return scale;
   const Vec3 at = WorldScale(now[static_cast<size_t>(n)]);
   const Vec3 base = WorldScale(rest[static_cast<size_t>(n)]);
-  for (size_t i = 0; i < 3; ++i) scale[i] = base[i] > 0 ? at[i] / base[i] : at[i];
+  for (size_t i = 0; i < 3; ++i) scale[i] = base[i] != 0 ? at[i] / base[i] : at[i];
   return scale;
 }
 
@@ -167,6 +194,8 @@ std::vector<glm::dmat4> Poser::PoseAt(double seconds, std::vector<Quat>* rotatio
   const auto evaluate = before ? EvaluateChannelBefore : EvaluateChannel;
   std::vector<glm::dmat4> world(skeleton_.nodes.size());
   if (rotations) rotations->assign(skeleton_.nodes.size(), Quat{0, 0, 0, 1});
+  std::vector<Quat> chain(rotations ? skeleton_.nodes.size() : 0);
+  std::vector<Signs> signs(rotations ? skeleton_.nodes.size() : 0);
   for (const size_t n : order_) {
     const Node& node = skeleton_.nodes[n];
     Vec3 translation = node.rest_translation;
@@ -183,7 +212,16 @@ std::vector<glm::dmat4> Poser::PoseAt(double seconds, std::vector<Quat>* rotatio
     const size_t parent = static_cast<size_t>(node.parent);
     world[n] = node.parent < 0 ? local : world[parent] * local;
     if (rotations) {
-      (*rotations)[n] = node.parent < 0 ? rotation : Multiply((*rotations)[parent], rotation);
+      // The mirrors of the scales above (each axis's sign) move past this rotation to the right,
+      // which turns it into D R D (D the diagonal of signs: a rotation again), so the chain is
+      // R' D with R' a rotation; D's x sign is dropped where the chain mirrors (det D < 0), as
+      // three.js's decompose takes a mirror as a negative x scale, and what is left of D (a half
+      // turn, or nothing) is part of the world rotation.
+      const Signs& above = node.parent < 0 ? Signs{1, 1, 1} : signs[parent];
+      const Quat turned = MirroredBy(above, rotation);
+      chain[n] = node.parent < 0 ? turned : Multiply(chain[parent], turned);
+      for (size_t i = 0; i < 3; ++i) signs[n][i] = above[i] * (scale[i] < 0 ? -1 : 1);
+      (*rotations)[n] = Multiply(chain[n], HalfTurnOf(signs[n]));
     }
   }
   return world;

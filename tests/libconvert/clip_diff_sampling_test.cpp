@@ -2,10 +2,12 @@
 // be the largest a player shows, found against three.js r187 (tests/interop/check_diff_three.mjs).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "animconv/clip_diff.h"
 #include "animconv/quaternion.h"
+#include "animconv/sample.h"
 #include "test_support.h"
 
 namespace animconv {
@@ -85,6 +87,40 @@ TEST(ClipDiffSamplingTest, AStepsLeftLimitCountsInWorldSpaceAndInTheHierarchical
   ASSERT_TRUE(diff.hierarchical_overall);
   EXPECT_NEAR(diff.hierarchical_overall->max, 1, 1e-12);
   EXPECT_EQ(diff.hierarchical_overall->time_of_max_seconds, 1);
+}
+
+// The review's d6: two slerps over 171° arcs whose keys differ by ~0.02° are farthest apart at
+// 0.75 s, 7 % above the keys and the midpoint.
+TEST(ClipDiffSamplingTest, TwoSlerpsPeakingBetweenSamplesAreMeasuredAtThePeak) {
+  const auto clip = [](const Quat& q0, const Quat& q1) {
+    Asset asset = MakeAsset({"Bone"});
+    std::vector<double> values(q0.begin(), q0.end());
+    values.insert(values.end(), q1.begin(), q1.end());
+    asset.clips[0].channels.push_back(MakeChannel(0, Path::kRotation, {0, 1}, values, 4));
+    return asset;
+  };
+  const Asset a = clip(Normalized({-0.9266717827068184, -0.13957425146237207, 0.20688132089480346,
+                                   0.28106681506095127}),
+                       Normalized({-0.2596566684829874, 0.5331900291917843, -0.7685808629315906,
+                                   0.23993804287380474}));
+  const Asset b = clip(Normalized({-0.9266974400712391, -0.13954563671605896, 0.2069040992948272,
+                                   0.28097964967932887}),
+                       Normalized({-0.2596984728320299, 0.5332719238451682, -0.7685677576509622,
+                                   0.2397527066511584}));
+  // The true maximum, on a grid of 20,000 times (the refined peak may lie between its times).
+  double peak = 0;
+  for (int i = 0; i <= 20000; ++i) {
+    Quat qa;
+    Quat qb;
+    EvaluateChannel(a.clips[0].channels[0], i / 20000.0, qa.data());
+    EvaluateChannel(b.clips[0].channels[0], i / 20000.0, qb.data());
+    peak = std::max(peak, AngleBetween(qa, qb) * 180 / kPi);
+  }
+  const ClipDiff diff = Diff(a, b);
+  EXPECT_GT(peak, 0.0254);
+  EXPECT_NEAR(diff.channels[0].max, peak, 1e-9 * peak + 1e-12);
+  EXPECT_NEAR(diff.channels[0].time_of_max_seconds, 0.75, 0.01);
+  EXPECT_GE(diff.channels[0].adaptive_samples, 1u);
 }
 
 TEST(ClipDiffSamplingTest, TwoStepsWithTheSameKeysDifferByNothing) {

@@ -13,6 +13,7 @@
 #include "animconv/transform.h"
 #include "libconvert/clip_diff_internal.h"
 #include "libconvert/clip_select.h"
+#include "libconvert/three_node_name.h"
 #include "libconvert/value_error.h"
 
 namespace animconv {
@@ -32,11 +33,43 @@ bool HasUnnamedNodes(const Rig& rig) {
                      [](const Node& node) { return node.generated_name; });
 }
 
+// How many nodes of `rig` three.js names `sanitized` once it sanitises their names.
+size_t CountSanitized(const Rig& rig, const std::string& sanitized) {
+  return static_cast<size_t>(std::count_if(rig.nodes.begin(), rig.nodes.end(), [&](const Node& n) {
+    return SanitizeNodeName(n.name) == sanitized;
+  }));
+}
+
+// Whether two nodes of `rig` have one name once three.js sanitises them.
+bool NamesRepeat(const Rig& rig) {
+  std::vector<std::string> names;
+  names.reserve(rig.nodes.size());
+  for (const Node& node : rig.nodes) names.push_back(SanitizeNodeName(node.name));
+  std::sort(names.begin(), names.end());
+  return std::adjacent_find(names.begin(), names.end()) != names.end();
+}
+
+// The node of `rig` whose three.js object has the name of node `index` of `own`'s, else -1.
+int MatchObjectName(const Rig& rig, const Rig& own, int index) {
+  const std::string object = ThreeObjectNames(own)[static_cast<size_t>(index)];
+  const std::vector<std::string> objects = ThreeObjectNames(rig);
+  const auto found = std::find(objects.begin(), objects.end(), object);
+  return found == objects.end() ? -1 : static_cast<int>(found - objects.begin());
+}
+
 // The node of `rig` named like node `index` of `own` (exactly, else as three.js sanitises names).
-// Names need not be unique (RobotExpressive has a joint and a mesh node both called "Head"), so
-// the k-th node of a name matches the k-th node of that name in `rig`, else the first.
+// Names need not be unique (RobotExpressive has a joint and a mesh node both called "Head"): where
+// a name repeats on either side the nodes are told apart as three.js tells them apart, by the
+// unique names GLTFLoader gives their objects in scene order ("Head", "Head_1"), which a three.js
+// clip of the glTF names its tracks after; else the k-th node of a name matches the k-th node of
+// that name in `rig`, else the first.
 int MatchName(const Rig& rig, const Rig& own, int index) {
   const Node& node = own.nodes[static_cast<size_t>(index)];
+  const std::string sanitized = SanitizeNodeName(node.name);
+  if (CountSanitized(own, sanitized) > 1 || CountSanitized(rig, sanitized) > 1) {
+    const int by_object = MatchObjectName(rig, own, index);
+    if (by_object >= 0) return by_object;
+  }
   size_t occurrence = 0;
   for (int n = 0; n < index; ++n) occurrence += own.nodes[static_cast<size_t>(n)].name == node.name;
   int first = -1;
@@ -46,19 +79,16 @@ int MatchName(const Rig& rig, const Rig& own, int index) {
     if (occurrence-- == 0) return static_cast<int>(n);
   }
   if (first >= 0) return first;
-  const std::string sanitized = ThreeSanitized(node.name);
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    if (ThreeSanitized(rig.nodes[n].name) == sanitized) return static_cast<int>(n);
+    if (SanitizeNodeName(rig.nodes[n].name) == sanitized) return static_cast<int>(n);
   }
   // A glTF node without a name is named after its mesh in three.js (its track "mesh_0" or
-  // "inner_box"), which the other side's generated "node_2" does not show.
-  if (!HasUnnamedNodes(own) && !HasUnnamedNodes(rig)) return -1;
-  const std::string object = ThreeObjectNames(own)[static_cast<size_t>(index)];
-  const std::vector<std::string> objects = ThreeObjectNames(rig);
-  for (size_t n = 0; n < objects.size(); ++n) {
-    if (objects[n] == object) return static_cast<int>(n);
+  // "inner_box"), which the other side's generated "node_2" does not show; a repeated name took a
+  // suffix ("Head_1"), which the other side's own "Head_1" may be.
+  if (!HasUnnamedNodes(own) && !HasUnnamedNodes(rig) && !NamesRepeat(own) && !NamesRepeat(rig)) {
+    return -1;
   }
-  return -1;
+  return MatchObjectName(rig, own, index);
 }
 
 // The node of `rig` that stands for node `index` of `own`: the same name, else the same humanoid
@@ -82,57 +112,12 @@ int MatchNode(const Rig& rig, const Rig& own, int index) {
 bool MatchedByName(const Rig& a, int na, const Rig& b, int nb) {
   const std::string& name_a = a.nodes[static_cast<size_t>(na)].name;
   const std::string& name_b = b.nodes[static_cast<size_t>(nb)].name;
-  if (name_a == name_b || ThreeSanitized(name_a) == ThreeSanitized(name_b)) return true;
-  if (!HasUnnamedNodes(a) && !HasUnnamedNodes(b)) return false;
+  if (name_a == name_b || SanitizeNodeName(name_a) == SanitizeNodeName(name_b)) return true;
+  if (!HasUnnamedNodes(a) && !HasUnnamedNodes(b) && !NamesRepeat(a) && !NamesRepeat(b)) {
+    return false;
+  }
   return ThreeObjectNames(a)[static_cast<size_t>(na)] ==
          ThreeObjectNames(b)[static_cast<size_t>(nb)];
-}
-
-// The union of the key times, plus `between` evenly spaced times inside every consecutive pair:
-// a reduced curve can be exact at every key and still wrong between them.
-std::vector<double> SampleTimes(std::vector<double> times, int between) {
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  const size_t keys = times.size();
-  for (size_t k = 0; k + 1 < keys; ++k) {
-    for (int i = 1; i <= between; ++i) {
-      times.push_back(times[k] + (times[k + 1] - times[k]) * i / (between + 1));
-    }
-  }
-  std::sort(times.begin(), times.end());
-  return times;
-}
-
-// `times` plus, for every cubic-spline channel, the times that halve each interval between them
-// until the channel's curve stays within `fraction` of its --reduce tolerance of its chord between
-// consecutive samples (AppendChordTimes). Between two samples a linear or slerp side is its chord,
-// so the error there is the error at the samples' ends to within that bound: keys and midpoints
-// alone cannot see a cubic replaced by its chord, which agrees at every key. Adds the count of new
-// times to `added`.
-std::vector<double> AdaptiveTimes(std::vector<double> times,
-                                  const std::vector<const Channel*>& channels, double fraction,
-                                  size_t* added) {
-  std::vector<double> extra;
-  for (const Channel* channel : channels) {
-    if (channel->interpolation != Interpolation::kCubicSpline || !(fraction > 0)) continue;
-    const double target = fraction * ToleranceOf(ReduceOptions{}, channel->path);
-    for (size_t k = 0; k + 1 < times.size(); ++k) {
-      // Outside its keys the channel holds its end value.
-      if (times[k + 1] <= channel->times_seconds.front() ||
-          times[k] >= channel->times_seconds.back()) {
-        continue;
-      }
-      AppendChordTimes(*channel, times[k], times[k + 1], target, &extra);
-      extra.pop_back();  // times[k + 1] itself
-    }
-  }
-  if (extra.empty()) return times;
-  const size_t before = times.size();
-  times.insert(times.end(), extra.begin(), extra.end());
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  *added += times.size() - before;
-  return times;
 }
 
 void SetFromErrors(const std::vector<double>& times, const std::vector<double>& errors,
@@ -182,34 +167,49 @@ using namespace diff_detail;  // NOLINT(build/namespaces): this file's own helpe
 
 const char* const kUnits[] = {"deg", "m", "ratio", "weight"};
 
+// Peaks refined per rotation channel (RefinePeaks): a few golden section searches each, so even
+// a clip of thousands of channels adds little to the keys' samples.
+constexpr size_t kRefinedPeaks = 8;
+
 // One side of a comparison: a channel to evaluate, or a constant value when the clip lacks it.
 struct Side {
   const Channel* channel = nullptr;
   std::vector<double> constant;
 
-  std::vector<double> At(double seconds) const {
+  // The value at `seconds`, or its limit from the left (`before`, EvaluateChannelBefore).
+  std::vector<double> At(double seconds, bool before = false) const {
     if (!channel) return constant;
     std::vector<double> value(static_cast<size_t>(channel->width));
-    EvaluateChannel(*channel, seconds, value.data());
+    if (before) {
+      EvaluateChannelBefore(*channel, seconds, value.data());
+    } else {
+      EvaluateChannel(*channel, seconds, value.data());
+    }
     return value;
   }
 };
 
-// Compares two sides over `times`; appends every sample's error to `all_errors`.
-void Measure(Path path, const Side& a, const Side& b, const std::vector<double>& times,
-             ChannelDiff* diff, std::vector<double>* all_errors) {
+// Compares two sides over `times`; appends every sample's error to `all_errors`. Where a step side
+// jumps, the error at that time is the larger of the values' and their left limits' (what a player
+// shows just before the key); two rotations' largest samples are refined (RefinePeaks).
+void Measure(Path path, const Side& a, const Side& b, std::vector<double> times, ChannelDiff* diff,
+             std::vector<double>* all_errors) {
+  const std::vector<double> jumps = JumpTimes({a.channel, b.channel});
   std::vector<double> errors;
   errors.reserve(times.size());
   for (const double t : times) {
-    const double error = DiffError(path, a.At(t), b.At(t));
-    if (errors.empty() || error > diff->max) {
-      diff->max = error;
-      diff->time_of_max_seconds = t;
-    }
+    double error = DiffError(path, a.At(t), b.At(t));
+    if (IsJump(jumps, t)) error = std::max(error, DiffError(path, a.At(t, true), b.At(t, true)));
     errors.push_back(error);
   }
-  diff->samples = errors.size();
-  diff->p99 = Percentile99(errors);
+  // Between samples translations, scales and weights (linear, or cubic within its chord bound)
+  // differ by at most their ends' difference: a distance between two straight lines is convex,
+  // a ratio of two is monotonic. Two rotations' angle is neither.
+  if (path == Path::kRotation) {
+    RefinePeaks([&](double t) { return DiffError(path, a.At(t), b.At(t)); }, kRefinedPeaks, &times,
+                &errors, &diff->adaptive_samples);
+  }
+  SetFromErrors(times, errors, diff);
   all_errors->insert(all_errors->end(), errors.begin(), errors.end());
 }
 
@@ -248,20 +248,30 @@ void MeasureHierarchical(const Asset& a, const Clip& ca, const Asset& b, const C
   const double distance = *options.hierarchical_distance_metres;
   const Poser pose_a(skeleton, a.rig, ca);
   const Poser pose_b(skeleton, b.rig, cb);
+  // Where a step channel jumps, the poses just before count too (their left limits).
+  const std::vector<double> jumps = JumpTimes(channels);
   std::vector<std::vector<double>> errors(skeleton.nodes.size());
   for (const double t : times) {
-    const std::vector<glm::dmat4> world_a = pose_a.WorldAt(t);
-    const std::vector<glm::dmat4> world_b = pose_b.WorldAt(t);
-    for (size_t n = 0; n < skeleton.nodes.size(); ++n) {
-      double error = 0;
-      for (size_t axis = 0; axis < 3; ++axis) {
-        glm::dvec4 point(0, 0, 0, 1);
-        point[static_cast<glm::length_t>(axis)] = distance;
-        const glm::dvec4 in_a = world_a[n] * point;
-        const glm::dvec4 in_b = world_b[n] * point;
-        error = std::max(error, ValueError(Path::kTranslation, &in_a[0], 3, &in_b[0], 3));
+    const bool jump = IsJump(jumps, t);
+    for (const bool before : {false, true}) {
+      if (before && !jump) continue;
+      const std::vector<glm::dmat4> world_a = pose_a.PoseAt(t, nullptr, before);
+      const std::vector<glm::dmat4> world_b = pose_b.PoseAt(t, nullptr, before);
+      for (size_t n = 0; n < skeleton.nodes.size(); ++n) {
+        double error = 0;
+        for (size_t axis = 0; axis < 3; ++axis) {
+          glm::dvec4 point(0, 0, 0, 1);
+          point[static_cast<glm::length_t>(axis)] = distance;
+          const glm::dvec4 in_a = world_a[n] * point;
+          const glm::dvec4 in_b = world_b[n] * point;
+          error = std::max(error, ValueError(Path::kTranslation, &in_a[0], 3, &in_b[0], 3));
+        }
+        if (before) {
+          errors[n].back() = std::max(errors[n].back(), error);
+        } else {
+          errors[n].push_back(error);
+        }
       }
-      errors[n].push_back(error);
     }
   }
   std::vector<double> all_errors;
@@ -283,6 +293,18 @@ void MeasureHierarchical(const Asset& a, const Clip& ca, const Asset& b, const C
   std::vector<const ChannelDiff*> nodes;
   for (const ChannelDiff& node : diff->hierarchical) nodes.push_back(&node);
   diff->hierarchical_overall = Summarize(nodes, std::move(all_errors));
+}
+
+// What a player shows of the node when no channel animates it: its rest TRS, and for weights the
+// mesh's default weights (glTF mesh.weights, which GLTFLoader sets as the morph influences), else
+// 0. RestValue's zeros compared a clip that leaves a mesh at its 0.7 default with one holding 0 as
+// the same.
+std::vector<double> ShownAtRest(const Node& node, Path path) {
+  if (path == Path::kWeights &&
+      node.morph_default_weights.size() == static_cast<size_t>(node.morph_target_count)) {
+    return node.morph_default_weights;
+  }
+  return RestValue(node, path);
 }
 
 BoneDiff& BoneFor(const std::string& node, std::vector<BoneDiff>* bones) {
@@ -369,7 +391,7 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
       }
       const int width = channel_a ? prepared_a.width : prepared_b.width;
       // The other rig's node may have another morph target count: compare against zeros then.
-      std::vector<double> rest = RestValue(rest_node, any.path);
+      std::vector<double> rest = ShownAtRest(rest_node, any.path);
       rest.resize(static_cast<size_t>(width), 0.0);
       Side side_a;
       Side side_b;
@@ -391,8 +413,8 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
                         {side_a.channel ? side_a.channel : side_b.channel,
                          side_b.channel ? side_b.channel : side_a.channel},
                         options.cubic_chord_fraction, &channel.adaptive_samples);
-      diff.adaptive_samples += channel.adaptive_samples;
       Measure(any.path, side_a, side_b, times, &channel, &unit_errors[channel.unit]);
+      diff.adaptive_samples += channel.adaptive_samples;
     }
     channel.node = node_a >= 0 ? a.rig.nodes[static_cast<size_t>(node_a)].name
                                : b.rig.nodes[static_cast<size_t>(node_b)].name;

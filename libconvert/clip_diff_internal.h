@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -16,16 +17,12 @@ namespace animconv::diff_detail {
 
 inline constexpr double kDegreesPerRadian = 180.0 / 3.14159265358979323846;
 
-// A node name as three.js's PropertyBinding.sanitizeNodeName makes it (ASCII whitespace becomes
-// '_', the reserved characters [ ] . : / are deleted): a three.js clip names "UpperArm.L" of its
-// glTF "UpperArmL", and animconv's three.js reader knows only the track's name.
-std::string ThreeSanitized(const std::string& name);
-
 // The name of the object GLTFLoader makes of each node of a glTF rig, which a three.js clip of it
 // names its tracks after (as animconv's three.js writer does, formats/three/three_names.cpp):
 // named nodes first, sanitised and made unique in scene order ("name_1", ...), then one object per
 // mesh primitive named after the mesh ("mesh_<index>" when unnamed); a node without a name of its
 // own holding a one-primitive mesh *is* that mesh object, so it goes by the mesh object's name.
+// A rig read from three.js (Rig::three_object_names) keeps its names: they are the objects'.
 std::vector<std::string> ThreeObjectNames(const Rig& rig);
 // The same, with the object names of each node's mesh primitives (empty for nodes without a mesh).
 struct ThreeNames {
@@ -34,10 +31,12 @@ struct ThreeNames {
 };
 ThreeNames NameThreeObjects(const Rig& rig);
 
-// The node of `rig` that stands for node `index` of `own`: the same name, else the same name as
-// three.js sanitises it (ThreeSanitized, on both sides), else, when a side has nodes without a
-// name of their own, the same three.js object name (ThreeObjectNames: an unnamed glTF node and
-// the three.js track named after its mesh), else the same humanoid bone; -1 when there is none.
+// The node of `rig` that stands for node `index` of `own`: where the name repeats on either side
+// (also once sanitised), the same three.js object name (ThreeObjectNames: GLTFLoader's "Head",
+// "Head_1"); else the same name, else the same name as three.js sanitises it (SanitizeNodeName,
+// libconvert/three_node_name.h, on both sides), else, when a side has nodes without a name of their
+// own or repeated names, the same three.js object name (an unnamed glTF node and the three.js track
+// named after its mesh), else the same humanoid bone; -1 when there is none.
 int MatchNode(const Rig& rig, const Rig& own, int index);
 
 // Whether node `na` of `a` and node `nb` of `b` were matched by name (MatchNode's name rules),
@@ -52,6 +51,21 @@ std::vector<double> SampleTimes(std::vector<double> times, int between);
 std::vector<double> AdaptiveTimes(std::vector<double> times,
                                   const std::vector<const Channel*>& channels, double fraction,
                                   size_t* added);
+
+// The times at which a step channel among `channels` (null ones skipped) jumps: each key time but
+// its first, sorted. Just before them the step holds its previous key, which the other curve may
+// be farthest from (a step against the linear curve through the same keys: the whole last step).
+std::vector<double> JumpTimes(const std::vector<const Channel*>& channels);
+bool IsJump(const std::vector<double>& jumps, double seconds);
+
+// Two rotations that turn against each other can be farthest apart between samples (two slerps of
+// 171° arcs peak 7 % above their midpoint). Refines the largest samples that are local maxima of
+// `errors` (at the sorted `times`; at most `max_peaks`, none under half the largest) by a golden
+// section search between their neighbours, and appends one sample per refined peak, the largest
+// error found, where it exceeds the peak's; adds their count to `added`. Every value is
+// `error_at`'s at a real time, so the max can only rise to what a player shows.
+void RefinePeaks(const std::function<double(double)>& error_at, size_t max_peaks,
+                 std::vector<double>* times, std::vector<double>* errors, size_t* added);
 
 // A copy with unit-length rotation keys: a quaternion's length carries no rotation.
 Channel Renormalized(const Channel& channel);
@@ -104,9 +118,13 @@ class Poser {
   Poser(const Rig& skeleton, const Rig& clip_rig, const Clip& clip);
 
   std::vector<glm::dmat4> WorldAt(double seconds) const { return PoseAt(seconds, nullptr); }
-  // Also the world rotations, the product of the local rotations from the root down (scale left
-  // out, as RestPose does), when `rotations` is not null.
-  std::vector<glm::dmat4> PoseAt(double seconds, std::vector<Quat>* rotations) const;
+  // Also the world rotations, the product of the local rotations from the root down, when
+  // `rotations` is not null: scale left out as RestPose does, but for its signs, whose mirrors
+  // are taken as three.js's Matrix4.decompose takes them (docs/cli.md, `diff`, "Space"). `before`:
+  // every channel's limit from the left (EvaluateChannelBefore), the pose just before a step
+  // channel's key.
+  std::vector<glm::dmat4> PoseAt(double seconds, std::vector<Quat>* rotations,
+                                 bool before = false) const;
 
  private:
   const Rig& skeleton_;

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "libconvert/clip_diff_internal.h"
+#include "libconvert/three_node_name.h"
 
 namespace animconv::diff_detail {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 // The names a weights channel's target can go by: the node's own, its mesh's as three.js names
 // the mesh object (the mesh name, "mesh_<index>" when it has none), and its primitives' objects.
 std::set<std::string> MorphNames(const Node& node, const std::vector<std::string>& primitives) {
-  std::set<std::string> names = {node.name, ThreeSanitized(node.name)};
+  std::set<std::string> names = {node.name, SanitizeNodeName(node.name)};
   // GLTFLoader's objects of the mesh's primitives ("Head_2", "Head_3" when a bone is also called
   // "Head"), which a three.js clip of the glTF names its tracks after.
   names.insert(primitives.begin(), primitives.end());
@@ -25,7 +26,7 @@ std::set<std::string> MorphNames(const Node& node, const std::vector<std::string
     const std::string mesh =
         node.mesh->name.empty() ? fmt::format("mesh_{}", node.mesh->index) : node.mesh->name;
     names.insert(mesh);
-    names.insert(ThreeSanitized(mesh));
+    names.insert(SanitizeNodeName(mesh));
   }
   return names;
 }
@@ -70,23 +71,13 @@ void Rearrange(const std::vector<int>& source, Channel* channel) {
 
 }  // namespace
 
-std::string ThreeSanitized(const std::string& name) {
-  std::string out;
-  for (const char c : name) {
-    if (c == '[' || c == ']' || c == '.' || c == ':' || c == '/') continue;
-    out.push_back(c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v' ? '_'
-                                                                                            : c);
-  }
-  return out;
-}
-
 ThreeNames NameThreeObjects(const Rig& rig) {
   // GLTFLoader visits the scene depth first from the roots (DepthFirstOrder, model.h).
   const std::vector<size_t> order = DepthFirstOrder(rig);
   // GLTFLoader.createUniqueName: sanitised, then "name_1", "name_2", ... in call order.
   std::map<std::string, int> used;
   const auto unique = [&](const std::string& raw) {
-    const std::string name = ThreeSanitized(raw);
+    const std::string name = SanitizeNodeName(raw);
     const auto [it, fresh] = used.emplace(name, 0);
     return fresh ? name : fmt::format("{}_{}", name, ++it->second);
   };
@@ -110,6 +101,10 @@ ThreeNames NameThreeObjects(const Rig& rig) {
   }
   for (const size_t n : order) {
     if (names.objects[n].empty()) names.objects[n] = unique(rig.nodes[n].name);
+  }
+  // A rig read from three.js holds its objects' own names, which are not made again.
+  if (rig.three_object_names) {
+    for (size_t n = 0; n < rig.nodes.size(); ++n) names.objects[n] = rig.nodes[n].name;
   }
   return names;
 }

@@ -6,7 +6,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <glm/mat3x3.hpp>
+#include <glm/matrix.hpp>
 #include <limits>
 #include <set>
 #include <utility>
@@ -99,12 +102,36 @@ double LegHeight(const Rig& rig, const RestPose& rest, int hips) {
 
 Vec3 Position(const glm::dmat4& world) { return {world[3][0], world[3][1], world[3][2]}; }
 
+// The world scale as three.js's Matrix4.decompose gives it (getWorldScale): the lengths of the
+// axes, x negative where the matrix mirrors (negative determinant). Lengths alone lost the
+// mirror: a node scaled (-1, 1, 1) compared as unscaled.
 Vec3 WorldScale(const glm::dmat4& world) {
   Vec3 scale{};
   for (glm::length_t axis = 0; axis < 3; ++axis) {
     scale[static_cast<size_t>(axis)] = std::hypot(world[axis][0], world[axis][1], world[axis][2]);
   }
+  if (glm::determinant(glm::dmat3(world)) < 0) scale[0] = -scale[0];
   return scale;
+}
+
+// The signs of a chain of scales, per axis (+1 or -1).
+using Signs = std::array<int, 3>;
+
+// D R D for the diagonal D of `signs`: the rotation R seen through those mirrors (its axis
+// mirrored as an axial vector, det(D) D v; the angle kept).
+Quat MirroredBy(const Signs& signs, const Quat& q) {
+  const int det = signs[0] * signs[1] * signs[2];
+  return {det * signs[0] * q[0], det * signs[1] * q[1], det * signs[2] * q[2], q[3]};
+}
+
+// The rotation left of the mirrors `signs` once a mirroring chain's x sign is taken as a negative
+// x scale (three.js's decompose): none, or a half turn about the one axis whose sign stays.
+Quat HalfTurnOf(Signs signs) {
+  if (signs[0] * signs[1] * signs[2] < 0) signs[0] = -signs[0];
+  if (signs[0] > 0 && signs[1] > 0) return {0, 0, 0, 1};
+  if (signs[0] > 0) return {1, 0, 0, 0};
+  if (signs[1] > 0) return {0, 1, 0, 0};
+  return {0, 0, 1, 0};
 }
 
 // The rest-relative world rotation of node `n` (identity for -1, a root's parent).
@@ -119,7 +146,7 @@ Vec3 RelativeScale(const std::vector<glm::dmat4>& now, const std::vector<glm::dm
   if (n < 0) return scale;
   const Vec3 at = WorldScale(now[static_cast<size_t>(n)]);
   const Vec3 base = WorldScale(rest[static_cast<size_t>(n)]);
-  for (size_t i = 0; i < 3; ++i) scale[i] = base[i] > 0 ? at[i] / base[i] : at[i];
+  for (size_t i = 0; i < 3; ++i) scale[i] = base[i] != 0 ? at[i] / base[i] : at[i];
   return scale;
 }
 
@@ -162,26 +189,39 @@ Poser::Poser(const Rig& skeleton, const Rig& clip_rig, const Clip& clip)
                    [&](size_t x, size_t y) { return depth[x] < depth[y]; });
 }
 
-std::vector<glm::dmat4> Poser::PoseAt(double seconds, std::vector<Quat>* rotations) const {
+std::vector<glm::dmat4> Poser::PoseAt(double seconds, std::vector<Quat>* rotations,
+                                      bool before) const {
+  const auto evaluate = before ? EvaluateChannelBefore : EvaluateChannel;
   std::vector<glm::dmat4> world(skeleton_.nodes.size());
   if (rotations) rotations->assign(skeleton_.nodes.size(), Quat{0, 0, 0, 1});
+  std::vector<Quat> chain(rotations ? skeleton_.nodes.size() : 0);
+  std::vector<Signs> signs(rotations ? skeleton_.nodes.size() : 0);
   for (const size_t n : order_) {
     const Node& node = skeleton_.nodes[n];
     Vec3 translation = node.rest_translation;
     Quat rotation = Normalized(node.rest_rotation);
     Vec3 scale = node.rest_scale;
     const auto& slots = channels_[n];
-    if (slots[0] >= 0) EvaluateChannel(prepared_[slots[0]], seconds, translation.data());
+    if (slots[0] >= 0) evaluate(prepared_[slots[0]], seconds, translation.data());
     if (slots[1] >= 0) {
-      EvaluateChannel(prepared_[slots[1]], seconds, rotation.data());
+      evaluate(prepared_[slots[1]], seconds, rotation.data());
       rotation = Normalized(rotation);
     }
-    if (slots[2] >= 0) EvaluateChannel(prepared_[slots[2]], seconds, scale.data());
+    if (slots[2] >= 0) evaluate(prepared_[slots[2]], seconds, scale.data());
     const glm::dmat4 local = TrsMatrix(translation, rotation, scale);
     const size_t parent = static_cast<size_t>(node.parent);
     world[n] = node.parent < 0 ? local : world[parent] * local;
     if (rotations) {
-      (*rotations)[n] = node.parent < 0 ? rotation : Multiply((*rotations)[parent], rotation);
+      // The mirrors of the scales above (each axis's sign) move past this rotation to the right,
+      // which turns it into D R D (D the diagonal of signs: a rotation again), so the chain is
+      // R' D with R' a rotation; D's x sign is dropped where the chain mirrors (det D < 0), as
+      // three.js's decompose takes a mirror as a negative x scale, and what is left of D (a half
+      // turn, or nothing) is part of the world rotation.
+      const Signs& above = node.parent < 0 ? Signs{1, 1, 1} : signs[parent];
+      const Quat turned = MirroredBy(above, rotation);
+      chain[n] = node.parent < 0 ? turned : Multiply(chain[parent], turned);
+      for (size_t i = 0; i < 3; ++i) signs[n][i] = above[i] * (scale[i] < 0 ? -1 : 1);
+      (*rotations)[n] = Multiply(chain[n], HalfTurnOf(signs[n]));
     }
   }
   return world;
@@ -342,54 +382,69 @@ void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb
   };
   out->assign(pairs.size(), ChannelDiff{});
   std::vector<std::vector<double>> errors(pairs.size());
+  // The error of pair `p` in the poses given.
+  const auto pair_error = [&](size_t p, const std::vector<glm::dmat4>& world_a,
+                              const std::vector<Quat>& rotation_a,
+                              const std::vector<glm::dmat4>& world_b,
+                              const std::vector<Quat>& rotation_b) {
+    const ChannelPair& pair = pairs[p];
+    const Path path = (pair.a ? *pair.a : *pair.b).path;
+    const int na = pair.node_a;
+    const int nb = pair.node_b;
+    // A side without the node: the other rig's node held at its rest local value under its
+    // animated parent, so only the node's own motion counts (as a local comparison against the
+    // rest value would), not the whole chain above it.
+    const int parent_a = na >= 0 ? a.rig.nodes[static_cast<size_t>(na)].parent : -1;
+    const int parent_b = nb >= 0 ? b.rig.nodes[static_cast<size_t>(nb)].parent : -1;
+    if (path == Path::kRotation) {
+      // Rest-relative: W(t) * W_rest^-1, the rotation the motion adds to the rest pose in model
+      // space, which two rigs with other rest frames share.
+      const Quat qa = na >= 0 ? RestRelative(rotation_a, rest_rotation_a, na)
+                              : turn_rotation(RestRelative(rotation_b, rest_rotation_b, parent_b));
+      const Quat qb = nb >= 0 ? turn_rotation(RestRelative(rotation_b, rest_rotation_b, nb))
+                              : RestRelative(rotation_a, rest_rotation_a, parent_a);
+      // ValueError, as DiffError measures local values (degrees for rotations).
+      return ValueError(path, Normalized(qa).data(), 4, Normalized(qb).data(), 4) *
+             kDegreesPerRadian;
+    }
+    if (path == Path::kTranslation) {
+      Vec3 pa = na >= 0 ? Position(world_a[static_cast<size_t>(na)])
+                        : turn_position(RestUnder(b.rig, world_b, nb, translation_scale));
+      // B's positions (whichever of its nodes gives them) carry the hips-height scale.
+      Vec3 pb =
+          nb >= 0 ? Position(world_b[static_cast<size_t>(nb)]) : RestUnder(a.rig, world_a, na, 1);
+      if (nb >= 0) {
+        for (double& x : pb) x *= translation_scale;
+        pb = turn_position(pb);
+      }
+      return ValueError(path, pa.data(), 3, pb.data(), 3);
+    }
+    // World scale relative to rest, so a parent's constant scale is no error.
+    const Vec3 sa =
+        na >= 0 ? RelativeScale(world_a, rest_a, na) : RelativeScale(world_b, rest_b, parent_b);
+    const Vec3 sb =
+        nb >= 0 ? RelativeScale(world_b, rest_b, nb) : RelativeScale(world_a, rest_a, parent_a);
+    return ValueError(path, sa.data(), 3, sb.data(), 3);
+  };
+  // Where a step channel jumps, the poses just before count too (their left limits).
+  const std::vector<double> jumps = JumpTimes(channels);
   std::vector<Quat> rotation_a;
   std::vector<Quat> rotation_b;
   for (const double t : times) {
-    const std::vector<glm::dmat4> world_a = pose_a.PoseAt(t, &rotation_a);
-    const std::vector<glm::dmat4> world_b = pose_b.PoseAt(t, &rotation_b);
-    for (size_t p = 0; p < pairs.size(); ++p) {
-      const ChannelPair& pair = pairs[p];
-      const Path path = (pair.a ? *pair.a : *pair.b).path;
-      if (ComparedAsValues(a, b, pair)) continue;
-      const int na = pair.node_a;
-      const int nb = pair.node_b;
-      // A side without the node: the other rig's node held at its rest local value under its
-      // animated parent, so only the node's own motion counts (as a local comparison against the
-      // rest value would), not the whole chain above it.
-      const int parent_a = na >= 0 ? a.rig.nodes[static_cast<size_t>(na)].parent : -1;
-      const int parent_b = nb >= 0 ? b.rig.nodes[static_cast<size_t>(nb)].parent : -1;
-      double error = 0;
-      if (path == Path::kRotation) {
-        // Rest-relative: W(t) * W_rest^-1, the rotation the motion adds to the rest pose in model
-        // space, which two rigs with other rest frames share.
-        const Quat qa = na >= 0
-                            ? RestRelative(rotation_a, rest_rotation_a, na)
-                            : turn_rotation(RestRelative(rotation_b, rest_rotation_b, parent_b));
-        const Quat qb = nb >= 0 ? turn_rotation(RestRelative(rotation_b, rest_rotation_b, nb))
-                                : RestRelative(rotation_a, rest_rotation_a, parent_a);
-        error = ValueError(path, Normalized(qa).data(), 4, Normalized(qb).data(), 4) *
-                kDegreesPerRadian;
-      } else if (path == Path::kTranslation) {
-        Vec3 pa = na >= 0 ? Position(world_a[static_cast<size_t>(na)])
-                          : turn_position(RestUnder(b.rig, world_b, nb, translation_scale));
-        // B's positions (whichever of its nodes gives them) carry the hips-height scale.
-        Vec3 pb =
-            nb >= 0 ? Position(world_b[static_cast<size_t>(nb)]) : RestUnder(a.rig, world_a, na, 1);
-        if (nb >= 0) {
-          for (double& x : pb) x *= translation_scale;
-          pb = turn_position(pb);
+    const bool jump = IsJump(jumps, t);
+    for (const bool before : {false, true}) {
+      if (before && !jump) continue;
+      const std::vector<glm::dmat4> world_a = pose_a.PoseAt(t, &rotation_a, before);
+      const std::vector<glm::dmat4> world_b = pose_b.PoseAt(t, &rotation_b, before);
+      for (size_t p = 0; p < pairs.size(); ++p) {
+        if (ComparedAsValues(a, b, pairs[p])) continue;
+        const double error = pair_error(p, world_a, rotation_a, world_b, rotation_b);
+        if (before) {
+          errors[p].back() = std::max(errors[p].back(), error);
+        } else {
+          errors[p].push_back(error);
         }
-        error = ValueError(path, pa.data(), 3, pb.data(), 3);
-      } else {
-        // World scale relative to rest, so a parent's constant scale is no error.
-        const Vec3 sa =
-            na >= 0 ? RelativeScale(world_a, rest_a, na) : RelativeScale(world_b, rest_b, parent_b);
-        const Vec3 sb =
-            nb >= 0 ? RelativeScale(world_b, rest_b, nb) : RelativeScale(world_a, rest_a, parent_a);
-        error = ValueError(path, sa.data(), 3, sb.data(), 3);
       }
-      // ValueError, as DiffError measures local values (degrees for rotations).
-      errors[p].push_back(error);
     }
   }
   for (size_t p = 0; p < pairs.size(); ++p) {

@@ -23,8 +23,11 @@ void EvaluateCubic(const Channel& channel, size_t key, double seconds, double* o
              (-2 * s3 + 3 * s2) * value1[i] + t_delta * (s3 - s2) * in_tangent1[i];
   }
   if (channel.path == Path::kRotation) {
+    // three.js's GLTFCubicSplineQuaternionInterpolant normalises the result, and
+    // Quaternion.normalize() makes a zero quaternion the identity: a curve through 0 plays the
+    // rest rotation there, not a rotation of no length (which diff dropped as NaN).
     const Quat q = LoadQuat(out);
-    if (Length(q) > 0) StoreQuat(Normalized(q), out);
+    StoreQuat(Length(q) > 0 ? Normalized(q) : Quat{0, 0, 0, 1}, out);
   }
 }
 
@@ -72,6 +75,17 @@ void EvaluateChannel(const Channel& channel, double seconds, double* out) {
   const auto& times = channel.times_seconds;
   const size_t next =
       static_cast<size_t>(std::upper_bound(times.begin(), times.end(), seconds) - times.begin());
+  EvaluateInSegment(channel, seconds, next, nullptr, nullptr, out);
+}
+
+void EvaluateChannelBefore(const Channel& channel, double seconds, double* out) {
+  const auto& times = channel.times_seconds;
+  const size_t next =
+      static_cast<size_t>(std::upper_bound(times.begin(), times.end(), seconds) - times.begin());
+  if (channel.interpolation == Interpolation::kStep && next >= 2 && times[next - 1] == seconds) {
+    std::copy_n(channel.key_value(next - 2), static_cast<size_t>(channel.width), out);
+    return;
+  }
   EvaluateInSegment(channel, seconds, next, nullptr, nullptr, out);
 }
 

@@ -48,14 +48,17 @@ std::string DiffText(const std::string& path_a, const std::string& path_b,
   out += fmt::format("A: {} clip '{}'\nB: {} clip '{}'\n", EscapeForTerminal(path_a),
                      EscapeForTerminal(diff.clip_a), EscapeForTerminal(path_b),
                      EscapeForTerminal(diff.clip_b));
+  // The added samples are the cubic splines' halvings and the refined rotation peaks.
   out += fmt::format(
-      "sampling: both clips' keys + {} between each pair{}\n", options.samples_between_keys,
+      "sampling: both clips' keys + {} between each pair{}; rotation peaks refined (+{} "
+      "samples)\n",
+      options.samples_between_keys,
       options.cubic_chord_fraction > 0
           ? fmt::format("; cubic splines halved until within {:g} % of the tolerance of their "
-                        "chord (+{} samples)",
-                        options.cubic_chord_fraction * 100,
-                        diff.adaptive_samples + diff.hierarchical_adaptive_samples)
-          : std::string());
+                        "chord",
+                        options.cubic_chord_fraction * 100)
+          : std::string(),
+      diff.adaptive_samples + diff.hierarchical_adaptive_samples);
   // Same-rig comparisons print as they always did; a world comparison says so and why.
   if (diff.space == DiffSpace::kWorld || options.space != DiffSpace::kAuto) {
     out += fmt::format("space: {} ({}){}\n", DiffSpaceName(diff.space), diff.space_reason,

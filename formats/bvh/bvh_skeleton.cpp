@@ -9,6 +9,7 @@
 
 #include "animconv/rest_pose.h"
 #include "formats/three/three_json.h"
+#include "libconvert/three_node_name.h"
 
 namespace animconv {
 namespace {

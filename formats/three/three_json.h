@@ -33,10 +33,6 @@ struct ThreeTrackName {
 // nullopt where three.js throws "Cannot parse trackName".
 std::optional<ThreeTrackName> ParseThreeTrackName(std::string_view track_name);
 
-// three.js PropertyBinding.sanitizeNodeName: JavaScript whitespace (\s) becomes '_', the reserved
-// characters [ ] . : / are deleted ("mixamorig:Left Arm.001" -> "mixamorigLeft_Arm001").
-std::string SanitizeNodeName(std::string_view name);
-
 // The names three.js objects get when GLTFLoader builds a scene from this rig, so that track
 // names bind: `nodes[n]` for node n's transform, and `morph_objects[n]` for the mesh objects
 // holding node n's morphTargetInfluences (one per primitive of its mesh).

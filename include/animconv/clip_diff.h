@@ -65,7 +65,8 @@ struct ChannelDiff {
   size_t samples = 0;
   size_t adaptive_samples = 0;  // of `samples`, added for a cubic spline (cubic_chord_fraction)
   // A channel only in one clip is compared against the other rig's rest value of the node
-  // (weights: 0); when the other rig lacks the node too, against this rig's own rest value.
+  // (weights: the mesh's default weights, else 0); when the other rig lacks the node too, against
+  // this rig's own rest value.
   bool only_in_a = false;
   bool only_in_b = false;
 };

@@ -14,6 +14,12 @@ namespace animconv {
 // (glTF 2.0 Appendix C (CUBICSPLINE)), rotations renormalised.
 void EvaluateChannel(const Channel& channel, double seconds, double* out);
 
+// The channel's limit from the left at `seconds`: where a step channel jumps (at each key time
+// but the first) the value it held just before, the previous key's; elsewhere EvaluateChannel's
+// value (linear and cubic curves are continuous). A player shows it for every time just short of
+// the key, so the largest difference to another curve can be there (animconv diff).
+void EvaluateChannelBefore(const Channel& channel, double seconds, double* out);
+
 // EvaluateChannel for a channel asked at times that mostly rise (a clip posed frame after frame,
 // finely sampled between keys: --ground and the retarget's foot notes pose a 36,900-key clip at
 // 295,000 times). The segment found last is tried first, then the next one, before searching,

@@ -7,10 +7,14 @@
 // GLTFCubicSplineInterpolant); the poses are set on three's objects and world values come from
 // three's matrixWorld. For every channel diff reports:
 //   (a) at the channel's time_of_max_seconds, the error three.js measures equals diff's max within
-//       float32 (three keeps keys and interpolated values in Float32Arrays);
-//   (b) on a dense grid (the key times of both clips plus 8 evenly spaced times between each pair)
-//       three.js never measures more than diff's max plus float32 plus the chord fraction diff
-//       documents (1 % of the --reduce tolerance: 0.001°, 1 µm, 1e-5 ratio, 1e-5 weight).
+//       float32 (three keeps keys and interpolated values in Float32Arrays); where a discrete
+//       (step) track has a key at that time, the larger of three's error there and just before it
+//       (diff reports a step's left limit at the key's time);
+//   (b) on a dense grid (the key times of both clips plus 9 evenly spaced times between each
+//       pair, the midpoint among them, and the times just before each discrete track's keys,
+//       where a step still holds its previous key) three.js never measures more than diff's max
+//       plus float32 plus the chord fraction diff documents (1 % of the --reduce tolerance:
+//       0.001°, 1 µm, 1e-5 ratio, 1e-5 weight).
 // The error is diff's: in the space diff says it used (`space.name`), rotations as the angle
 // between the two (rest-relative world rotations W(t)·W_rest⁻¹ in world space), translations as
 // the distance (B's world positions times space.translation_scale), scales as max |b/a − 1| with
@@ -48,7 +52,7 @@ stubProgressEvent();
 // what its samples can miss of a cubic curve between them.
 const CHORD = { deg: 0.1 * 0.01, m: 1e-4 * 0.01, ratio: 1e-3 * 0.01, weight: 1e-3 * 0.01 };
 const SCALE_FLOOR = 1e-3;  // libconvert/value_error.h kScaleRatioFloor
-const BETWEEN = 8;
+const BETWEEN = 9;  // odd: the midpoint, where a symmetric curve is farthest from its chord
 
 // float32: a key or an interpolated value is rounded to 2^-24 relative per component. An angle
 // from float32 quaternions is good to ~1e-5° (two components of ~6e-8 rad each, plus the
@@ -94,11 +98,15 @@ async function loadGltfSide(file) {
     else byName.set(names[index], object);
   });
   const root = gltf.root;
+  // The unique names GLTFLoader gave the objects ("Head", "Head_1" for two nodes "Head"), which a
+  // three.js clip of this glTF names its tracks after.
+  const byObjectName = new Map();
+  nodes.forEach((object) => { if (!byObjectName.has(object.name)) byObjectName.set(object.name, object); });
   const tracks = (clip) => clip.tracks.map((track) => {
     const { nodeName, propertyName, propertyIndex } = THREE.PropertyBinding.parseTrackName(track.name);
     return { track, object: THREE.PropertyBinding.findNode(root, nodeName), propertyName, propertyIndex };
   });
-  return { file, clips: gltf.animations, root, byName, duplicates, tracks, unit: 1 };
+  return { file, clips: gltf.animations, root, byName, byObjectName, duplicates, tracks, unit: 1 };
 }
 
 function loadBvhSide(file) {
@@ -381,10 +389,20 @@ async function checkPair(fileA, fileB) {
   const channels = [];
   let skipped = 0;
   for (const channel of diff.channels) {
-    const nameA = channel.only_in_b && !sideA.byName.has(channel.node) ? null : channel.node;
-    const nameB = channel.node_b || null;
-    const objectA = nameA && sideA.byName.get(nameA);
-    const objectB = nameB && sideB.byName.get(nameB);
+    let nameA = channel.only_in_b && !sideA.byName.has(channel.node) ? null : channel.node;
+    let nameB = channel.node_b || null;
+    let objectA = nameA && sideA.byName.get(nameA);
+    let objectB = nameB && sideB.byName.get(nameB);
+    // A name two nodes of a glTF share, against a side that names it uniquely (its three.js clip,
+    // "Head_1"): the glTF object three.js itself binds that unique name to.
+    if (nameA && nameB && sideA.duplicates.has(nameA) && !sideB.duplicates.has(nameB) && sideA.byObjectName?.has(nameB)) {
+      objectA = sideA.byObjectName.get(nameB);
+      nameA = null;
+    }
+    if (nameA && nameB && sideB.duplicates.has(nameB) && !sideA.duplicates.has(nameA) && sideB.byObjectName?.has(nameA)) {
+      objectB = sideB.byObjectName.get(nameA);
+      nameB = null;
+    }
     if ((nameA && (!objectA || sideA.duplicates.has(nameA))) || (nameB && (!objectB || sideB.duplicates.has(nameB)))) {
       ++skipped;
       continue;
@@ -398,6 +416,19 @@ async function checkPair(fileA, fileB) {
   // those channels are left out, and the count is said.
   if (skipped > 0) console.log(`${fileA} vs ${fileB}: ${skipped} of ${diff.channels.length} channels left out: their node names are not unique`);
   report.check(channels.length > 0 || diff.channels.length === 0, 'no channel three.js can place');
+  // A channel diff calls only in one clip must be one three.js does not bind on the other side:
+  // no track of the other clip animates the object of that name (GLTFLoader's unique object
+  // names for a glTF: "Head_1" is the second node "Head") with that property.
+  const PROPERTY = { rotation: 'quaternion', translation: 'position', scale: 'scale', weights: 'morphTargetInfluences' };
+  for (const channel of diff.channels) {
+    if (!channel.only_in_a && !channel.only_in_b) continue;
+    const [other, clip, name] = channel.only_in_a ? [sideB, clipB, channel.node_b || channel.node] : [sideA, clipA, channel.node];
+    const object = other.byObjectName?.get(name) ?? (other.duplicates.has(name) ? null : other.byName.get(name));
+    if (!object || channel.path === 'weights') continue;
+    const bound = other.tracks(clip).some((entry) => entry.object === object && entry.propertyName === PROPERTY[channel.path]);
+    report.check(!bound, () => `${channel.node}.${channel.path}: diff calls it only in ${channel.only_in_a ? 'A' : 'B'}, ` +
+                               `but three.js binds a track of the other clip to '${name}'`);
+  }
 
   const measure = (entry) => {
     const { channel, objectA, objectB } = entry;
@@ -422,6 +453,16 @@ async function checkPair(fileA, fileB) {
     return errorOf(channel, a, b, entry.namesA, entry.namesB);
   };
 
+  // The key times of discrete tracks: just before them a step still holds its previous key.
+  // BEFORE is far below any key spacing and far above a double's resolution of a clip's times.
+  const BEFORE = 1e-9;
+  const jumps = new Set();
+  for (const clip of [clipA, clipB]) {
+    for (const track of clip.tracks) {
+      if (track.getInterpolation() !== THREE.InterpolateDiscrete) continue;
+      track.times.forEach((t, k) => { if (k > 0) jumps.add(t); });
+    }
+  }
   // (a) at each channel's time of max.
   const byTime = new Map();
   for (const entry of channels) {
@@ -433,13 +474,18 @@ async function checkPair(fileA, fileB) {
     poseA.at(t);
     poseB.at(t);
     for (const entry of entries) entry.atMax = measure(entry);
+    if (!jumps.has(Math.fround(t)) && !jumps.has(t)) continue;
+    poseA.at(t - BEFORE);
+    poseB.at(t - BEFORE);
+    for (const entry of entries) entry.atMax = Math.max(entry.atMax, measure(entry));
   }
-  // (b) the dense grid: both clips' key times and 8 between each pair.
+  // (b) the dense grid: both clips' key times and 9 between each pair.
   const keys = new Set();
   for (const clip of [clipA, clipB]) for (const track of clip.tracks) for (const t of track.times) keys.add(t);
   const sorted = [...keys].sort((x, y) => x - y);
   const grid = [];
   sorted.forEach((t, k) => {
+    if (jumps.has(t)) grid.push(t - BEFORE);
     grid.push(t);
     if (k + 1 < sorted.length) for (let i = 1; i <= BETWEEN; ++i) grid.push(t + (sorted[k + 1] - t) * i / (BETWEEN + 1));
   });

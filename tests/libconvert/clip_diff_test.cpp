@@ -113,20 +113,19 @@ TEST(ClipDiffTest, ARemovedKeyOfACurvedRotationReportsTheErrorAtItsTime) {
   EXPECT_DOUBLE_EQ(diff.channels[0].time_of_max_seconds, 0.1);
 }
 
-TEST(ClipDiffTest, ErrorBetweenKeysIsMeasuredAtTheMidpoints) {
-  // Step and linear agree at every key and differ most just before the second key; the
-  // midpoint sample sees half of the 10° step.
+TEST(ClipDiffTest, AStepAgainstLinearIsMeasuredJustBeforeItsNextKeyWhateverTheSamplesBetween) {
+  // Step and linear agree at every key and differ most just before the second key, where the
+  // step still holds its first key: the whole 10° step, reported at the key's time (the samples
+  // between keys saw 5° at the midpoint, 9° with 9 samples between).
   Asset a = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 10)}, Interpolation::kStep);
   const Asset b = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 10)});
-  DiffOptions keys_only;
-  keys_only.samples_between_keys = 0;
-  EXPECT_EQ(Diff(a, b, keys_only).channels[0].max, 0);
-  const ClipDiff diff = Diff(a, b);
-  EXPECT_NEAR(diff.channels[0].max, 5, 1e-9);
-  EXPECT_DOUBLE_EQ(diff.channels[0].time_of_max_seconds, 0.05);
-  DiffOptions dense;
-  dense.samples_between_keys = 9;
-  EXPECT_NEAR(Diff(a, b, dense).channels[0].max, 9, 1e-9);  // at 0.09 s
+  for (const int between : {0, 1, 9}) {
+    DiffOptions options;
+    options.samples_between_keys = between;
+    const ClipDiff diff = Diff(a, b, options);
+    EXPECT_NEAR(diff.channels[0].max, 10, 1e-9) << between;
+    EXPECT_DOUBLE_EQ(diff.channels[0].time_of_max_seconds, 0.1) << between;
+  }
 }
 
 TEST(ClipDiffTest, SignAndLengthOfQuaternionsAreNotErrors) {
@@ -195,6 +194,25 @@ TEST(ClipDiffTest, AChannelOnlyInOneClipIsComparedWithTheOtherRigsRest) {
   EXPECT_EQ(diff.only_in_b, std::vector<std::string>{"hips.translation"});
 }
 
+TEST(ClipDiffTest, AWeightsChannelOnlyInOneClipIsComparedWithTheMeshsDefaultWeights) {
+  // The review's d9: GLTFLoader shows mesh.weights where nothing animates them, so a clip without
+  // a weights channel leaves the face at 0.7, not 0.
+  Asset shown = MakeAsset({"Face"});
+  shown.rig.nodes[0].morph_target_count = 2;
+  shown.rig.nodes[0].morph_default_weights = {0.7, 0};
+  Asset held = shown;
+  held.clips[0].channels.push_back(MakeChannel(0, Path::kWeights, {0, 1}, {0, 0, 0, 0}, 2));
+  for (const auto& [x, y] : {std::pair{&shown, &held}, std::pair{&held, &shown}}) {
+    const ClipDiff diff = Diff(*x, *y);
+    ASSERT_EQ(diff.channels.size(), 1u);
+    EXPECT_DOUBLE_EQ(diff.channels[0].max, 0.7);
+  }
+  // Held at the default: no error (was a false 0.7 against zeros).
+  held.clips[0].channels[0].values = {0.7, 0, 0.7, 0};
+  EXPECT_EQ(Diff(shown, held).channels[0].max, 0);
+  EXPECT_EQ(Diff(held, shown).channels[0].max, 0);
+}
+
 TEST(ClipDiffTest, NodesSharingANameMatchInTheirOrder) {
   // As in RobotExpressive: a joint and the mesh node under it are both "Head", and only the mesh
   // node has morph weights.
@@ -209,6 +227,35 @@ TEST(ClipDiffTest, NodesSharingANameMatchInTheirOrder) {
   EXPECT_TRUE(diff.only_in_b.empty());
   ASSERT_EQ(diff.channels.size(), 1u);
   EXPECT_DOUBLE_EQ(diff.channels[0].max, 0.5);
+}
+
+TEST(ClipDiffTest, RepeatedNamesMatchTheUniqueNamesGltfLoaderGivesTheirObjects) {
+  // The review's d4: two animated nodes "Head" under a root, and the three.js clip of the glTF,
+  // whose tracks name GLTFLoader's objects "Head" and "Head_1". Pairing the second by its name
+  // found the first (40°, and "only in A Head / only in B Head_1").
+  Asset gltf = MakeAsset({"Root", "Head", "Head"});
+  gltf.rig.nodes[1].parent = 0;
+  gltf.rig.nodes[2].parent = 0;
+  std::vector<double> about_x = {0, 0, 0, 1};
+  std::vector<double> about_y = {0, 0, 0, 1};
+  Append(about_x, AxisAngle({1, 0, 0}, 40));
+  Append(about_y, AxisAngle({0, 1, 0}, 40));
+  gltf.clips[0].channels.push_back(MakeChannel(1, Path::kRotation, {0, 1}, about_x, 4));
+  gltf.clips[0].channels.push_back(MakeChannel(2, Path::kRotation, {0, 1}, about_y, 4));
+  Asset three = MakeAsset({"Head", "Head_1"});
+  three.rig.rest_pose_known = false;
+  three.rig.three_object_names = true;
+  three.clips[0].channels.push_back(MakeChannel(0, Path::kRotation, {0, 1}, about_x, 4));
+  three.clips[0].channels.push_back(MakeChannel(1, Path::kRotation, {0, 1}, about_y, 4));
+  for (const auto& [x, y] : {std::pair{&gltf, &three}, std::pair{&three, &gltf}}) {
+    const ClipDiff diff = Diff(*x, *y);
+    ASSERT_EQ(diff.channels.size(), 2u);
+    EXPECT_TRUE(diff.only_in_a.empty());
+    EXPECT_TRUE(diff.only_in_b.empty());
+    EXPECT_NEAR(diff.overall.at("deg").max, 0, 1e-9);
+  }
+  const ClipDiff diff = Diff(gltf, three);
+  EXPECT_EQ(diff.channels[1].node_b, "Head_1");
 }
 
 TEST(ClipDiffTest, NodesWithOtherNamesMatchByHumanoidBone) {
@@ -317,6 +364,22 @@ TEST(ClipDiffTest, NodesMatchByTheNameThreeJsSanitisesThemTo) {
   ASSERT_EQ(diff.channels.size(), 1u);
   EXPECT_EQ(diff.channels[0].node_b, "UpperArmL");
   EXPECT_NEAR(diff.channels[0].max, 1, 1e-9);
+}
+
+TEST(ClipDiffTest, NodesMatchAcrossUnicodeWhitespaceAsThreeJsSanitisesIt) {
+  // The review's d10: a glTF node "Arm\u00a0L" is "Arm_L" in three.js (\s matches U+00A0), as
+  // animconv's three.js writer names it; diff replaced ASCII whitespace only.
+  Asset gltf = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 30)});
+  gltf.rig.nodes[0].name = "Arm\xC2\xA0L";
+  Asset three = RotationClip({{0, 0, 0, 1}, AxisAngle({0, 0, 1}, 30)});
+  three.rig.nodes[0].name = "Arm_L";
+  three.rig.rest_pose_known = false;
+  for (const auto& [x, y] : {std::pair{&gltf, &three}, std::pair{&three, &gltf}}) {
+    const ClipDiff diff = Diff(*x, *y);
+    ASSERT_EQ(diff.channels.size(), 1u);
+    EXPECT_FALSE(diff.channels[0].only_in_a);
+    EXPECT_NEAR(diff.channels[0].max, 0, 1e-9);
+  }
 }
 
 TEST(ClipDiffTest, AnUnnamedNodeMatchesTheThreeJsTrackNamedAfterItsMesh) {

@@ -40,6 +40,25 @@ TEST(SampleTest, StepHoldsThePreviousKey) {
   EXPECT_EQ(out, 1);
 }
 
+TEST(SampleTest, TheLeftLimitOfAStepIsThePreviousKeyAtEachKeyButTheFirst) {
+  const Channel step = MakeChannel(0, Path::kTranslation, {0, 1, 2}, {0, 0, 0, 1, 0, 0, 5, 0, 0}, 3,
+                                   Interpolation::kStep);
+  double out[3];
+  EvaluateChannelBefore(step, 1, out);
+  EXPECT_EQ(out[0], 0);  // just before t = 1 the step still holds key 0
+  EvaluateChannelBefore(step, 2, out);
+  EXPECT_EQ(out[0], 1);
+  EvaluateChannelBefore(step, 0, out);
+  EXPECT_EQ(out[0], 0);  // nothing before the first key: it holds
+  EvaluateChannelBefore(step, 1.5, out);
+  EXPECT_EQ(out[0], 1);  // between keys the value itself
+  // Linear curves are continuous: the left limit is the value.
+  Channel linear = step;
+  linear.interpolation = Interpolation::kLinear;
+  EvaluateChannelBefore(linear, 2, out);
+  EXPECT_EQ(out[0], 5);
+}
+
 TEST(SampleTest, KeyTimesReturnKeyValuesExactly) {
   const Channel channel = MakeChannel(0, Path::kRotation, {0, 0.2},
                                       {0.1, 0.2, 0.3, 0.927362, 0.3, 0.1, 0.2, 0.927362}, 4);
@@ -80,6 +99,22 @@ TEST(SampleTest, CubicRotationIsRenormalised) {
   double out[4];
   EvaluateChannel(channel, 0.5, out);
   EXPECT_NEAR(Length(LoadQuat(out)), 1, 1e-12);
+}
+
+TEST(SampleTest, ACubicRotationThroughZeroIsTheIdentityThereAsThreeJsNormalisesIt) {
+  // The review's d11: q to -q with zero tangents passes through (0, 0, 0, 0) at s = 0.5; three.js's
+  // Quaternion.normalize() makes that the identity.
+  const double h = std::sqrt(0.5);
+  std::vector<double> values = {0, 0, 0, 0, h,  0, 0, h,  0, 0, 0, 0,
+                                0, 0, 0, 0, -h, 0, 0, -h, 0, 0, 0, 0};
+  const Channel channel =
+      MakeChannel(0, Path::kRotation, {0, 1}, values, 4, Interpolation::kCubicSpline);
+  double out[4];
+  EvaluateChannel(channel, 0.5, out);
+  EXPECT_EQ(out[0], 0);
+  EXPECT_EQ(out[1], 0);
+  EXPECT_EQ(out[2], 0);
+  EXPECT_EQ(out[3], 1);
 }
 
 // Random keys of every kind a cursor must follow: rotations (some pairs in opposite hemispheres,

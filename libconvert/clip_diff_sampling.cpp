@@ -19,6 +19,8 @@ constexpr int kGoldenSteps = 24;
 // slerps' angle exceeds the samples around it by a few percent (7 % for 171° arcs), so so low a
 // peak does not rise to the largest.
 constexpr double kPeakFraction = 0.5;
+// How much a refined peak must rise above its sample to be one (RefinePeaks).
+constexpr double kRoundingFraction = 1e-9;
 
 }  // namespace
 
@@ -90,16 +92,30 @@ void RefinePeaks(const std::function<double(double)>& error_at, size_t max_peaks
   if (count < 2 || max_peaks == 0) return;
   const double largest = *std::max_element(errors->begin(), errors->end());
   if (!(largest > 0)) return;
-  // The samples at least as large as their neighbours, largest first.
+  // The samples no neighbour clearly exceeds, largest first, in steps of a billionth of the
+  // largest and then in time order: on a flat error, which samples are peaks and which of them
+  // come first must not hang on the last bits of the maths library (the WebAssembly build
+  // refined another peak than the native one and counted one sample more on walk.csv,
+  // web/test/parity.mjs).
+  const auto clearly_above = [](double x, double y) { return x > y * (1 + kRoundingFraction); };
+  const auto rank = [&](size_t sample) {
+    return std::llround((*errors)[sample] / (largest * kRoundingFraction));
+  };
   std::vector<size_t> peaks;
   for (size_t s = 0; s < count; ++s) {
     const double e = (*errors)[s];
     if (e < kPeakFraction * largest) continue;
-    if ((s > 0 && (*errors)[s - 1] > e) || (s + 1 < count && (*errors)[s + 1] > e)) continue;
+    if ((s > 0 && clearly_above((*errors)[s - 1], e)) ||
+        (s + 1 < count && clearly_above((*errors)[s + 1], e))) {
+      continue;
+    }
     peaks.push_back(s);
   }
-  std::sort(peaks.begin(), peaks.end(),
-            [&](size_t x, size_t y) { return (*errors)[x] > (*errors)[y]; });
+  std::sort(peaks.begin(), peaks.end(), [&](size_t x, size_t y) {
+    const long long rank_x = rank(x);
+    const long long rank_y = rank(y);
+    return rank_x != rank_y ? rank_x > rank_y : (*times)[x] < (*times)[y];
+  });
   if (peaks.size() > max_peaks) peaks.resize(max_peaks);
   constexpr double kInverseGolden = 0.6180339887498949;
   for (const size_t s : peaks) {
@@ -139,7 +155,10 @@ void RefinePeaks(const std::function<double(double)>& error_at, size_t max_peaks
       }
     }
     // One sample per peak, the largest found, so the percentile is not drawn towards the peaks.
-    if (best > (*errors)[s]) {
+    // A rise within a billionth is rounding, not a peak: on a flat error it came and went with
+    // the last bits of the maths library (the WebAssembly build counted one sample more than the
+    // native one on walk.csv, web/test/parity.mjs).
+    if (best > (*errors)[s] * (1 + kRoundingFraction)) {
       times->push_back(best_time);
       errors->push_back(best);
       ++*added;

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <cstring>
+
 #include "animconv/error.h"
 #include "libconvert/text.h"
 
@@ -76,6 +79,52 @@ void AppendFloatList(std::string& out, const double* values, size_t count) {
     }
     if (i > 0) block[used++] = ',';
     used += FormatShortest(static_cast<float>(values[i]), block + used);
+  }
+  out.append(block, used);
+}
+
+void AppendFloatListOfKeys(std::string& out, const double* values, size_t count,
+                           size_t values_per_key) {
+  if (values_per_key == 0 || values_per_key > kMaxRepeatSlots) {
+    AppendFloatList(out, values, count);
+    return;
+  }
+  // The text of each slot's last value, and that value's bits: a value equal to the one a key
+  // before (a bone held still, a component that stays 0.7071068) is copied, not formatted again.
+  // Formatting a float is ~20 ns, the compare and a 16-byte copy ~1 ns; on the 50 MB Unity CSV's
+  // JSON 60 % of the non-zero values repeat their previous key (docs/performance.md, session 34).
+  // A float's shortest text is at most 15 characters ("-1.17549435e-38"); the slot keeps 16.
+  struct Slot {
+    uint32_t bits;
+    uint32_t length;  // 0: nothing cached yet
+    char text[16];
+  };
+  Slot slots[kMaxRepeatSlots];
+  for (size_t j = 0; j < values_per_key; ++j) slots[j].length = 0;
+  char block[4096];
+  size_t used = 0;
+  size_t slot = 0;
+  for (size_t i = 0; i < count; ++i) {
+    if (used > sizeof block - 48) {
+      out.append(block, used);
+      used = 0;
+    }
+    if (i > 0) block[used++] = ',';
+    const float value = static_cast<float>(values[i]);
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    Slot& cached = slots[slot];
+    if (cached.length != 0 && cached.bits == bits) {
+      std::memcpy(block + used, cached.text, sizeof cached.text);
+      used += cached.length;
+    } else {
+      const size_t length = FormatShortest(value, block + used);
+      std::memcpy(cached.text, block + used, sizeof cached.text);
+      cached.bits = bits;
+      cached.length = length <= sizeof cached.text ? static_cast<uint32_t>(length) : 0;
+      used += length;
+    }
+    if (++slot == values_per_key) slot = 0;
   }
   out.append(block, used);
 }

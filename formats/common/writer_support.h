@@ -21,6 +21,12 @@ void AppendJsonString(std::string& out, std::string_view text);
 void AppendFloat(std::string& out, double value);
 // Appends `count` values as float32 shortest text separated by commas (no brackets).
 void AppendFloatList(std::string& out, const double* values, size_t count);
+// The same text for the values of keys, `values_per_key` numbers each (a channel's values: 4 for a
+// rotation, 12 for a cubic one), formatted faster where a value repeats its previous key's. Up to
+// kMaxRepeatSlots values a key; any other count is formatted as AppendFloatList does.
+constexpr size_t kMaxRepeatSlots = 16;
+void AppendFloatListOfKeys(std::string& out, const double* values, size_t count,
+                           size_t values_per_key);
 void AppendDouble(std::string& out, double value);
 
 }  // namespace animconv

@@ -102,6 +102,11 @@ class RowParser {
     const char* p = line.data();
     const char* end = p + line.size();
     for (size_t v = 0; v < expected_; ++v) {
+      if (const size_t taken = ParseExporterValueAndSeparator(p, end, dialect_.decimal_mark,
+                                                              dialect_.separator, out + v)) {
+        p += taken;
+        continue;
+      }
       while (p < end && IsSpace(*p)) ++p;
       if (p == end) Fail(line, p, line_number, MissingValues(v));
       double value;

@@ -131,7 +131,9 @@ void FormatTracks(std::vector<Track>& tracks, TrackTexts& texts,
         const Track& track = tracks[t];
         const std::vector<double>& data = track.per_target ? track.column : track.channel->values;
         texts.values[t].reserve(data.size() * 10 + 16);
-        AppendFloatList(texts.values[t], data.data(), data.size());
+        const size_t values_per_key =
+            track.per_target ? 1 : track.channel->width * track.channel->elements_per_key();
+        AppendFloatListOfKeys(texts.values[t], data.data(), data.size(), values_per_key);
         texts.values_digests[t] = DigestArrayText(texts.values[t]);
         appended(piece);
       },

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <random>
 #include <string>
+#include <utility>
 
 namespace animconv {
 namespace {
@@ -89,6 +90,46 @@ TEST(NumberParseTest, AgreesWithStrtodOnRandomDecimals) {
     ASSERT_TRUE(Parse(buffer, &value)) << buffer;
     ASSERT_EQ(value, std::strtod(buffer, nullptr)) << buffer;
   }
+}
+
+// The 8-byte fast path of the Unity CSV rows: every "d.ddd" and "-d.ddd" followed by the
+// separator, in both dialects, takes the bytes ParseDecimal and the separator take and gives
+// ParseDecimal's value to the bit.
+TEST(NumberParseTest, TheExportersValueAndSeparatorAreParseDecimalsInOneWord) {
+  for (const auto& [mark, separator] : {std::pair<char, char>{'.', ','}, {',', ','}, {',', ';'}}) {
+    for (int digits = 0; digits < 10000; ++digits) {
+      for (const char* sign : {"", "-"}) {
+        char text[32];
+        std::snprintf(text, sizeof text, "%s%d%c%03d%c0.5%c", sign, digits / 1000, mark,
+                      digits % 1000, separator, separator);
+        const char* const end = text + std::strlen(text);
+        double fast = 0;
+        const size_t taken = ParseExporterValueAndSeparator(text, end, mark, separator, &fast);
+        const char* cursor = text;
+        double general = 0;
+        ASSERT_TRUE(ParseDecimal(&cursor, end, mark, &general)) << text;
+        ASSERT_EQ(*cursor, separator) << text;
+        ASSERT_EQ(taken, static_cast<size_t>(cursor + 1 - text)) << text;
+        ASSERT_EQ(std::memcmp(&fast, &general, sizeof fast), 0) << text;  // -0 included
+      }
+    }
+  }
+}
+
+// Every other shape is left to the general path (0 taken, the value untouched).
+TEST(NumberParseTest, TheOneWordPathTakesNoOtherShape) {
+  for (const char* text : {"+0.500,0.5,", "0.5000,0.5,", "0.500e1,0.5", "0.50,0.5,0", " 0.500,0.5,",
+                           "0.500;0.5,0", "10.500,0.5,", "0.5a0,0.5,0", "0,500,0.5,", "--0.500,0.",
+                           "0.500,", "-0.500,", "0.5/0,0.5,", "0:500,0.5,", "0.500\r0.5,"}) {
+    const char* const end = text + std::strlen(text);
+    double value = 42;
+    EXPECT_EQ(ParseExporterValueAndSeparator(text, end, '.', ',', &value), 0u) << text;
+    EXPECT_EQ(value, 42) << text;
+  }
+  // Fewer than 8 bytes left: even a well-shaped value takes the general path.
+  const char* const short_text = "0.500,1";
+  double value = 42;
+  EXPECT_EQ(ParseExporterValueAndSeparator(short_text, short_text + 7, '.', ',', &value), 0u);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 
 #include "libconvert/parallel.h"
 
@@ -98,13 +99,30 @@ bool AngleLimit::ExceededBy(const Quat& a, const Quat& b) const {
 
 size_t NormalizeRotationKeys(Channel& channel) {
   size_t changed = 0;
+  // A key whose bits are its previous key's (a bone held still: most keys of a sampled clip's
+  // quiet bones) takes that key's result instead of a square root and four divisions again.
+  double previous_input[4];
+  double previous_output[4];
+  bool have_previous = false;
+  bool previous_changed = false;
   for (size_t k = 0; k < channel.key_count(); ++k) {
     double* value = channel.key_value(k);
+    if (have_previous && std::memcmp(value, previous_input, sizeof previous_input) == 0) {
+      if (previous_changed) {
+        std::memcpy(value, previous_output, sizeof previous_output);
+        ++changed;
+      }
+      continue;
+    }
+    std::memcpy(previous_input, value, sizeof previous_input);
+    have_previous = true;
     const Quat q = LoadQuat(value);
     // Already unit to double precision: leave the bits alone so text round trips stay exact.
     const double length = Length(q);
-    if (length > 0 && std::fabs(length - 1) > 1e-12) {
+    previous_changed = length > 0 && std::fabs(length - 1) > 1e-12;
+    if (previous_changed) {
       StoreQuat(Normalized(q), value);
+      std::memcpy(previous_output, value, sizeof previous_output);
       ++changed;
     }
   }

@@ -119,9 +119,9 @@ std::string WriteGltfDocument(const Asset& asset, bool glb, const WriteOptions& 
 TextPieces WriteGltfDocumentPieces(const Asset& asset, bool glb, const WriteOptions& options,
                                    const std::function<void(GltfOutputJson&)>& finish);
 
-// A mesh's `weights`, which the reader's tree holds packed (PackedInElement, gltf_buffers.cpp),
-// parsed: at most `keep_at_most` of its numbers (its readers take only as many as the mesh has
-// morph targets, and ignore or refuse any other length); nullopt when the mesh has none.
+// A mesh's or node's `weights`, which the reader's tree holds packed (PackedInElement,
+// gltf_object_list.cpp), parsed: at most `keep_at_most` of its numbers (its readers take only as
+// many as the mesh has morph targets); nullopt when there are none.
 std::optional<nlohmann::json> MeshWeights(const nlohmann::json& mesh, size_t keep_at_most);
 
 // Reports a problem at a JSON pointer of the document being read; the document itself is "/".

@@ -23,7 +23,7 @@ bool PackedInElement(const std::string& list, const JsonPath& path) {
   if (meshes && depth == 2 && path.Is(0, "extras")) return key != "targetNames";
   if (key == "extras") return true;
   if (depth == 1) {
-    // A node's `weights` are read by no one (the reader takes a mesh's, gltf_reader.cpp).
+    // A node's `weights` are read like a mesh's (MeshWeights), only for a node with a mesh.
     if (list == "nodes") {
       return !IsOneOf(key, {"camera", "children", "skin", "matrix", "mesh", "rotation", "scale",
                             "translation", "name", "extensions"});

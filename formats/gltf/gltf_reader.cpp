@@ -141,6 +141,22 @@ struct MeshMorphs {
   std::vector<std::string> target_names;
 };
 
+// node.weights, "the weights of the instantiated morph target" (glTF 2.0 schema), over the mesh's:
+// GLTFLoader (r187 loadNode) sets influence i to node.weights[i] for each i the list holds.
+void ReadNodeWeights(const json& definition, Node& node) {
+  if (node.morph_target_count <= 0) return;
+  const size_t count = static_cast<size_t>(node.morph_target_count);
+  const std::optional<json> found = MeshWeights(definition, count);
+  if (!found || !found->is_array()) return;
+  std::vector<double> weights = node.morph_default_weights;
+  if (weights.size() != count) weights.assign(count, 0.0);
+  for (size_t i = 0; i < found->size(); ++i) {
+    if (!(*found)[i].is_number()) return;
+    weights[i] = (*found)[i].get<double>();
+  }
+  node.morph_default_weights = std::move(weights);
+}
+
 // Morph target count and names of a mesh (every primitive must agree, glTF 2.0 §3.7.2.2).
 MeshMorphs ReadMorphTargets(const json& mesh, size_t mesh_index, const StructureLimits& limits,
                             const GltfErrors& errors) {
@@ -244,6 +260,7 @@ Rig ReadRig(const json& document, const GltfLists& lists, const StructureLimits&
       node.morph_target_count = morphs.target_count;
       node.morph_default_weights = morphs.default_weights;
       node.morph_target_names = morphs.target_names;
+      ReadNodeWeights(definition, node);
     }
   }
   // The children once every node has passed, as before (each node is parsed again: one node's

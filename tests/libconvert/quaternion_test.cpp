@@ -2,9 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
+#include <vector>
 
 #include "test_support.h"
 
@@ -56,6 +58,31 @@ TEST(QuaternionTest, NormalizeKeepsUnitKeysBitExactAndFixesOthers) {
   EXPECT_EQ(channel.values[2], 0.6);
   EXPECT_EQ(channel.values[3], 0.8);
   EXPECT_NEAR(Length(LoadQuat(channel.values.data() + 4)), 1, 1e-15);
+}
+
+// Keys that repeat their previous key's bits take its result: the same bits as normalising each
+// key alone, -0 and unit keys (left as they are) included, and the count of changed keys too.
+TEST(QuaternionTest, NormalizeRotationKeysGivesRepeatedKeysTheirOwnResult) {
+  const std::vector<std::array<double, 4>> pattern = {
+      {0.1, 0.2, 0.3, 0.9},   {0.1, 0.2, 0.3, 0.9}, {-0.0, 0.0, 0.0, 1.0},  {0.0, 0.0, 0.0, 1.0},
+      {0.0, 0.0, 0.0, 1.0},   {0.5, 0.5, 0.5, 0.5}, {0.5, 0.5, 0.5, 0.5},   {0.0, 0.6, 0.0, 0.801},
+      {0.0, 0.6, 0.0, 0.801}, {0.1, 0.2, 0.3, 0.9}, {-0.0, 0.6, 0.0, 0.801}};
+  std::vector<double> times, values;
+  for (size_t k = 0; k < pattern.size(); ++k) {
+    times.push_back(static_cast<double>(k));
+    values.insert(values.end(), pattern[k].begin(), pattern[k].end());
+  }
+  Channel all = testing::MakeChannel(0, Path::kRotation, times, values, 4);
+  const size_t changed = NormalizeRotationKeys(all);
+  size_t changed_alone = 0;
+  for (size_t k = 0; k < pattern.size(); ++k) {
+    Channel one = testing::MakeChannel(
+        0, Path::kRotation, {0}, {pattern[k][0], pattern[k][1], pattern[k][2], pattern[k][3]}, 4);
+    changed_alone += NormalizeRotationKeys(one);
+    EXPECT_EQ(std::memcmp(one.values.data(), all.key_value(k), 4 * sizeof(double)), 0) << k;
+  }
+  EXPECT_EQ(changed, changed_alone);
+  EXPECT_EQ(changed, 6u);
 }
 
 TEST(QuaternionTest, AlignHemispheresMakesConsecutiveDotsNonNegative) {

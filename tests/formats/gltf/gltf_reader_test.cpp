@@ -163,6 +163,26 @@ TEST(GltfReaderTest, HonoursByteStrideAndSparseAndMissingBufferView) {
   EXPECT_EQ(asset.clips[0].channels[1].values, (std::vector<double>{0, 0, 0, 0, 0, 0, 5, 5, 5}));
 }
 
+// node.weights are the node's own default influences, over its mesh's: what GLTFLoader shows
+// where no track animates a target (diff and the expression binds compare against them).
+TEST(GltfReaderTest, NodeWeightsOverrideTheMeshsDefaultWeights) {
+  GltfFixture gltf;
+  gltf.AddNodes({"Root", "Face", "Face2", "Face3", "Face4"});
+  json& document = gltf.document();
+  document["meshes"] = {
+      {{"primitives", {{{"attributes", json::object()}, {"targets", json(3, json::object())}}}},
+       {"weights", {0.25, 0.5, 1}}}};
+  for (int n = 1; n <= 4; ++n) document["nodes"][n]["mesh"] = 0;
+  document["nodes"][1]["weights"] = {0.1, 0.2, 0.3};
+  document["nodes"][2]["weights"] = {0.75};          // shorter: the first target only
+  document["nodes"][3]["weights"] = {0.75, "high"};  // invalid: left out, as a mesh.weights is
+  const Asset asset = ReadFixture(gltf);
+  EXPECT_EQ(asset.rig.nodes[1].morph_default_weights, (std::vector<double>{0.1, 0.2, 0.3}));
+  EXPECT_EQ(asset.rig.nodes[2].morph_default_weights, (std::vector<double>{0.75, 0.5, 1}));
+  EXPECT_EQ(asset.rig.nodes[3].morph_default_weights, (std::vector<double>{0.25, 0.5, 1}));
+  EXPECT_EQ(asset.rig.nodes[4].morph_default_weights, (std::vector<double>{0.25, 0.5, 1}));
+}
+
 TEST(GltfReaderTest, DecomposesMatrixNodes) {
   GltfFixture gltf;
   gltf.AddNodes({"n"});

@@ -16,6 +16,7 @@
 #include "animconv/rest_pose.h"
 #include "pipeline/coverage.h"
 #include "pipeline/retarget_job.h"
+#include "pipeline/step_channels.h"
 
 namespace animconv {
 
@@ -85,40 +86,6 @@ void ReportRetarget(const RetargetReport& report, const std::string& onto,
         fmt::format("the lowest foot point over the clip: {:.4f} m on the input ('{}'), "
                     "{:.4f} m retargeted ('{}'; --ground puts it at 0)",
                     feet_before->metres, feet_before->node, feet_after->metres, feet_after->node));
-  }
-}
-
-// Step channels keep their values under --resample and --interpolation linear, but their changes
-// move: to the next grid time (up to one frame later), or into a 1 ms ramp (docs/timing.md). A
-// player sampling between shows the old value or a blend, so exit 0 comes with a warning naming
-// the channels (the exit-0 sweep holds timing options to the same rule).
-void WarnStepTiming(const Asset& asset, const TimingOptions& timing, Diagnostics* diagnostics) {
-  const bool resample = timing.resample_fps.has_value();
-  const bool to_linear = timing.interpolation == Interpolation::kLinear;
-  if (!resample && !to_linear) return;
-  std::vector<std::string> names;
-  for (const Clip& clip : asset.clips) {
-    for (const Channel& channel : clip.channels) {
-      if (channel.interpolation != Interpolation::kStep || channel.key_count() < 2) continue;
-      names.push_back(fmt::format("{}.{}", asset.rig.nodes[static_cast<size_t>(channel.node)].name,
-                                  PathName(channel.path)));
-    }
-  }
-  if (names.empty()) return;
-  constexpr size_t kShown = 10;
-  std::string list = fmt::format(
-      "{}", fmt::join(names.begin(), names.begin() + std::min(names.size(), kShown), ", "));
-  if (names.size() > kShown) list += fmt::format(" and {} more", names.size() - kShown);
-  if (resample) {
-    AddDiagnostic(diagnostics, Severity::kWarning,
-                  fmt::format("--resample {}: {} step channel(s) change at the next grid time, up "
-                              "to {:.4g} s later than in the input: {}",
-                              *timing.resample_fps, names.size(), 1 / *timing.resample_fps, list));
-  } else {
-    AddDiagnostic(diagnostics, Severity::kWarning,
-                  fmt::format("--interpolation linear: {} step channel(s) ramp over {:g} ms before "
-                              "each change instead of jumping: {}",
-                              names.size(), kStepHoldSeconds * 1000, list));
   }
 }
 
@@ -492,6 +459,8 @@ TextPieces RenderAssetPieces(Asset asset, const Format& format, const ConvertOpt
                               "key's hemisphere",
                               normalized.keys_renormalized, normalized.keys_flipped));
   }
+  // After normalising: the changes the warning measures are between unit quaternions.
+  if (!format.plays_step) StepChannelsToLinear(asset, format, diagnostics);
   WriteOptions write = options.write;
   write.diagnostics = diagnostics;
   write.piece_sink = sink;

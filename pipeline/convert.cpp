@@ -76,6 +76,23 @@ void ReportRetarget(const RetargetReport& report, const std::string& onto,
                             report.source_length_metres, report.target_length_metres)
               : std::string()));
   for (const std::string& note : report.notes) AddDiagnostic(diagnostics, Severity::kInfo, note);
+  // Not a VRM rig, with rest feet below the origin: its hips height was measured from them. Where
+  // that moves the scale off what the origin would give (three-vrm's rule for a VRMA), say so.
+  if (report.hips_scale && report.source_feet_floor_metres) {
+    const double from_origin = report.source_length_metres + *report.source_feet_floor_metres;
+    const double origin_scale = report.target_length_metres / from_origin;
+    if (from_origin > 1e-3 && std::abs(*report.hips_scale / origin_scale - 1) > 1e-3) {
+      AddDiagnostic(
+          diagnostics, Severity::kWarning,
+          fmt::format("hips translation scaled by {:.4g}: the input's rest hips height was "
+                      "measured from its lowest foot or toe joint, {:.4g} m below the origin "
+                      "({:.4g} m), not from the origin ({:.4g} m, a scale of {:.4g}, as three-vrm "
+                      "measures a VRMA's); if the input stands on the origin, pass --hips-scale "
+                      "leg, or --hips-scale none and scale it yourself",
+                      *report.hips_scale, -*report.source_feet_floor_metres,
+                      report.source_length_metres, from_origin, origin_scale));
+    }
+  }
   // Measured only when it is reported: posing the feet at every key is a full pass over the clip
   // (a third of a 50 MB CSV's way to .vrma, whose input has no rest pose to measure before).
   if (!report.hips_scale || !feet_before) return;

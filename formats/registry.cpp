@@ -83,6 +83,7 @@ std::vector<Format> WithWriterTraits(std::vector<Format> formats) {
     format.writes_rest_pose = format.id == "gltf" || format.id == "glb" || format.id == "vrma" ||
                               format.id == "three-hierarchy" || format.id == "bvh";
     format.writes_every_frame = format.id == "bvh" || format.id == "unity-csv";
+    format.plays_step = format.id != "vrma";
   }
   return formats;
 }

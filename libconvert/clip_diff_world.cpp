@@ -87,7 +87,9 @@ double LowestFoot(const Rig& rig, const RestPose& rest) {
   return lowest;
 }
 
+// A VRM or VRMA rig from the origin, as three-vrm and retargeting measure it (Rig::vrm_humanoid).
 double HipsHeight(const Rig& rig, const RestPose& rest, int hips) {
+  if (rig.vrm_humanoid) return rest.WorldPosition(hips)[1];
   return rest.WorldPosition(hips)[1] - std::min(0.0, LowestFoot(rig, rest));
 }
 
@@ -299,8 +301,11 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
     // heights do not.
     const double legs_a = LegHeight(a.rig, rest_a, hips_a);
     const double legs_b = LegHeight(b.rig, rest_b, hips_b);
-    const bool same_legs =
-        legs_a > 1e-3 && legs_b > 1e-3 && std::abs(legs_a / legs_b - 1) <= kSameScaleRatio;
+    // Two VRM rigs are scaled by their hips heights from the origin whatever their legs, as
+    // three-vrm scales a VRMA's hips translation.
+    const bool both_vrm = a.rig.vrm_humanoid && b.rig.vrm_humanoid;
+    const bool same_legs = !both_vrm && legs_a > 1e-3 && legs_b > 1e-3 &&
+                           std::abs(legs_a / legs_b - 1) <= kSameScaleRatio;
     if (!same_legs && height_a > 1e-3 && height_b > 1e-3 &&
         std::abs(height_a / height_b - 1) > kSameScaleRatio) {
       choice.translation_scale = height_a / height_b;

@@ -280,18 +280,26 @@ class Retargeter {
   // rest pose's lowest foot or toe joint is below it: a mocap skeleton drawn around its hips
   // (CMU BVHs: root OFFSET 0, feet at -17 units) stands on no floor at rest, and its hips height
   // is measured from the feet, so the scale does not depend on where the rest pose was drawn.
-  // (docs/retargeting.md, "Hips translation")
-  double HipsHeight(const Rig& rig, const NodeOfBone& bones, const RestPose& rest, int hips) const {
+  // A VRM or VRMA rig (Rig::vrm_humanoid) is measured from the origin whatever its feet do:
+  // three-vrm scales a VRMA's hips translation by the rest hips' world y (restHipsPosition.y,
+  // normalizedRestPose.hips), and a VRMA whose hips hang under a parent node below the origin
+  // played 6.6 cm off otherwise. `floor_out` receives the floor used. (docs/retargeting.md, "Hips
+  // translation")
+  double HipsHeight(const Rig& rig, const NodeOfBone& bones, const RestPose& rest, int hips,
+                    double* floor_out = nullptr) const {
     auto height_of = [&](HumanBone bone) {
       const int node = bones[static_cast<size_t>(bone)];
       if (!rig.rest_pose_known) return HumanoidTPosePosition(bone)[1];
       return node < 0 ? std::numeric_limits<double>::infinity() : rest.WorldPosition(node)[1];
     };
     double floor = 0;
-    for (HumanBone foot : {HumanBone::kLeftFoot, HumanBone::kRightFoot, HumanBone::kLeftToes,
-                           HumanBone::kRightToes}) {
-      floor = std::min(floor, height_of(foot));
+    if (!rig.vrm_humanoid) {
+      for (HumanBone foot : {HumanBone::kLeftFoot, HumanBone::kRightFoot, HumanBone::kLeftToes,
+                             HumanBone::kRightToes}) {
+        floor = std::min(floor, height_of(foot));
+      }
     }
+    if (floor_out != nullptr) *floor_out = floor;
     const double hips_height = rig.rest_pose_known ? rest.WorldPosition(hips)[1]
                                                    : HumanoidTPosePosition(HumanBone::kHips)[1];
     return hips_height - floor;
@@ -332,7 +340,8 @@ class Retargeter {
   // is missing or degenerate.
   double HipsTranslationScale(int source_hips, int target_hips) {
     if (options_.hips_scale == HipsScale::kNone) return 1;
-    double from = HipsHeight(source_.rig, source_bones_, source_rest_, source_hips);
+    double source_floor = 0;
+    double from = HipsHeight(source_.rig, source_bones_, source_rest_, source_hips, &source_floor);
     double to = HipsHeight(target_, target_bones_, target_rest_, target_hips);
     const char* what = "rest hips height";
     if (options_.hips_scale == HipsScale::kLegLength) {
@@ -356,6 +365,9 @@ class Retargeter {
       return 1;
     }
     report_.hips_scale = to / from;
+    if (source_floor < 0 && report_.hips_scale_basis == HipsScale::kHipsHeight) {
+      report_.source_feet_floor_metres = source_floor;
+    }
     report_.source_length_metres = from;
     report_.target_length_metres = to;
     return to / from;

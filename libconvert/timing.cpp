@@ -187,7 +187,8 @@ bool SameValues(const double* a, const double* b, size_t width) {
   return std::equal(a, a + width, b);
 }
 
-// Step -> linear with the shape kept: before each change of value, a key holding the old one.
+}  // namespace
+
 Channel StepToLinear(const Channel& channel) {
   const size_t width = static_cast<size_t>(channel.width);
   Channel out = EmptyLike(channel, Interpolation::kLinear);
@@ -204,6 +205,8 @@ Channel StepToLinear(const Channel& channel) {
   }
   return out;
 }
+
+namespace {
 
 double Smoothstep(double s) { return s * s * (3 - 2 * s); }
 

@@ -16,6 +16,7 @@
 #include "animconv/rest_pose.h"
 #include "pipeline/coverage.h"
 #include "pipeline/retarget_job.h"
+#include "pipeline/step_channels.h"
 
 namespace animconv {
 
@@ -75,6 +76,23 @@ void ReportRetarget(const RetargetReport& report, const std::string& onto,
                             report.source_length_metres, report.target_length_metres)
               : std::string()));
   for (const std::string& note : report.notes) AddDiagnostic(diagnostics, Severity::kInfo, note);
+  // Not a VRM rig, with rest feet below the origin: its hips height was measured from them. Where
+  // that moves the scale off what the origin would give (three-vrm's rule for a VRMA), say so.
+  if (report.hips_scale && report.source_feet_floor_metres) {
+    const double from_origin = report.source_length_metres + *report.source_feet_floor_metres;
+    const double origin_scale = report.target_length_metres / from_origin;
+    if (from_origin > 1e-3 && std::abs(*report.hips_scale / origin_scale - 1) > 1e-3) {
+      AddDiagnostic(
+          diagnostics, Severity::kWarning,
+          fmt::format("hips translation scaled by {:.4g}: the input's rest hips height was "
+                      "measured from its lowest foot or toe joint, {:.4g} m below the origin "
+                      "({:.4g} m), not from the origin ({:.4g} m, a scale of {:.4g}, as three-vrm "
+                      "measures a VRMA's); if the input stands on the origin, pass --hips-scale "
+                      "leg, or --hips-scale none and scale it yourself",
+                      *report.hips_scale, -*report.source_feet_floor_metres,
+                      report.source_length_metres, from_origin, origin_scale));
+    }
+  }
   // Measured only when it is reported: posing the feet at every key is a full pass over the clip
   // (a third of a 50 MB CSV's way to .vrma, whose input has no rest pose to measure before).
   if (!report.hips_scale || !feet_before) return;
@@ -85,40 +103,6 @@ void ReportRetarget(const RetargetReport& report, const std::string& onto,
         fmt::format("the lowest foot point over the clip: {:.4f} m on the input ('{}'), "
                     "{:.4f} m retargeted ('{}'; --ground puts it at 0)",
                     feet_before->metres, feet_before->node, feet_after->metres, feet_after->node));
-  }
-}
-
-// Step channels keep their values under --resample and --interpolation linear, but their changes
-// move: to the next grid time (up to one frame later), or into a 1 ms ramp (docs/timing.md). A
-// player sampling between shows the old value or a blend, so exit 0 comes with a warning naming
-// the channels (the exit-0 sweep holds timing options to the same rule).
-void WarnStepTiming(const Asset& asset, const TimingOptions& timing, Diagnostics* diagnostics) {
-  const bool resample = timing.resample_fps.has_value();
-  const bool to_linear = timing.interpolation == Interpolation::kLinear;
-  if (!resample && !to_linear) return;
-  std::vector<std::string> names;
-  for (const Clip& clip : asset.clips) {
-    for (const Channel& channel : clip.channels) {
-      if (channel.interpolation != Interpolation::kStep || channel.key_count() < 2) continue;
-      names.push_back(fmt::format("{}.{}", asset.rig.nodes[static_cast<size_t>(channel.node)].name,
-                                  PathName(channel.path)));
-    }
-  }
-  if (names.empty()) return;
-  constexpr size_t kShown = 10;
-  std::string list = fmt::format(
-      "{}", fmt::join(names.begin(), names.begin() + std::min(names.size(), kShown), ", "));
-  if (names.size() > kShown) list += fmt::format(" and {} more", names.size() - kShown);
-  if (resample) {
-    AddDiagnostic(diagnostics, Severity::kWarning,
-                  fmt::format("--resample {}: {} step channel(s) change at the next grid time, up "
-                              "to {:.4g} s later than in the input: {}",
-                              *timing.resample_fps, names.size(), 1 / *timing.resample_fps, list));
-  } else {
-    AddDiagnostic(diagnostics, Severity::kWarning,
-                  fmt::format("--interpolation linear: {} step channel(s) ramp over {:g} ms before "
-                              "each change instead of jumping: {}",
-                              names.size(), kStepHoldSeconds * 1000, list));
   }
 }
 
@@ -492,6 +476,8 @@ TextPieces RenderAssetPieces(Asset asset, const Format& format, const ConvertOpt
                               "key's hemisphere",
                               normalized.keys_renormalized, normalized.keys_flipped));
   }
+  // After normalising: the changes the warning measures are between unit quaternions.
+  if (!format.plays_step) StepChannelsToLinear(asset, format, diagnostics);
   WriteOptions write = options.write;
   write.diagnostics = diagnostics;
   write.piece_sink = sink;

@@ -7,10 +7,13 @@
 #include <set>
 #include <utility>
 
+#include "animconv/reduce.h"
 #include "animconv/resample.h"
 #include "animconv/sample.h"
+#include "animconv/timing.h"
 #include "formats/gltf/vrm_expressions.h"
 #include "libconvert/text.h"
+#include "pipeline/vrm_expression_binds.h"
 
 namespace animconv {
 
@@ -145,6 +148,129 @@ const Channel* WeightsOf(const Clip& clip, int node) {
   return nullptr;
 }
 
+// The largest difference between a clip's own influence of a bound morph target and what the
+// written expression tracks give it, played through the model's binds as three-vrm plays them.
+struct ReplayError {
+  double weight = 0;
+  int node = -1;
+  int target = 0;
+  double seconds = 0;
+};
+
+// Compares at every key of either side and halfway between, except halfway inside the 1 ms ramp
+// a step channel becomes (StepToLinear: the step warning names those).
+ReplayError CompareReplay(const Asset& input, const Clip& weights, const Channel& played,
+                          const std::set<int>& bound_targets) {
+  const Node& node = input.rig.nodes[static_cast<size_t>(played.node)];
+  const Channel* source = WeightsOf(weights, played.node);
+  std::vector<double> keys = played.times_seconds;
+  std::vector<double> jumps;
+  if (source) {
+    keys.insert(keys.end(), source->times_seconds.begin(), source->times_seconds.end());
+    if (source->interpolation == Interpolation::kStep) jumps = source->times_seconds;
+  }
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::vector<double> times;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    times.push_back(keys[k]);
+    if (k + 1 == keys.size()) break;
+    const double half = (keys[k] + keys[k + 1]) / 2;
+    const auto next = std::upper_bound(jumps.begin(), jumps.end(), half);
+    if (next == jumps.end() || *next - half >= kStepHoldSeconds) times.push_back(half);
+  }
+  ReplayError worst;
+  std::vector<double> got(static_cast<size_t>(played.width));
+  std::vector<double> want(static_cast<size_t>(played.width));
+  for (const double seconds : times) {
+    EvaluateChannel(played, seconds, got.data());
+    if (source) {
+      EvaluateChannel(*source, seconds, want.data());
+    } else {
+      for (size_t t = 0; t < want.size(); ++t) {
+        want[t] = t < node.morph_default_weights.size() ? node.morph_default_weights[t] : 0;
+      }
+    }
+    for (const int target : bound_targets) {
+      const size_t t = static_cast<size_t>(target);
+      if (t >= got.size()) continue;
+      const double error = std::abs(got[t] - want[t]);
+      if (error > worst.weight) worst = {error, played.node, target, seconds};
+    }
+  }
+  return worst;
+}
+
+// The expression tracks made from a VRM model's morph weights, played back through that model's
+// binds (three-vrm's isBinary and override rules, pipeline/vrm_expression_binds.h), against the
+// clip's own influences of every bound target: the inverse of a bind is one-to-one only where no
+// isBinary threshold, block or blend override and no other expression acts on it (a 0.x isBinary
+// `a` played 0.25 off; a blink that blocks the mouth zeroed `aa`). Beyond the weight tolerance a
+// warning with the error, where and the fix (docs/formats/vrma.md, "Expressions from morph
+// weights").
+void CheckReplayThroughBinds(const Asset& input, const Asset& weights,
+                             const std::vector<int>& made_nodes, Diagnostics* diagnostics) {
+  if (input.vrm_expressions.empty() || made_nodes.empty()) return;
+  std::map<int, std::set<int>> bound;  // node -> targets some expression binds
+  for (const VrmExpression& expression : input.vrm_expressions) {
+    for (const VrmExpression::MorphTargetBind& bind : expression.morph_target_binds) {
+      bound[bind.node].insert(bind.index);
+    }
+  }
+  ReplayError worst;
+  std::string worst_clip;
+  for (size_t c = 0; c < input.clips.size(); ++c) {
+    std::vector<ExpressionWeightTrack> tracks;
+    for (const Channel& channel : input.clips[c].channels) {
+      if (std::find(made_nodes.begin(), made_nodes.end(), channel.node) == made_nodes.end()) {
+        continue;
+      }
+      // What the .vrma holds: step tracks as the writer bakes them (StepToLinear).
+      const Channel written =
+          channel.interpolation == Interpolation::kStep ? StepToLinear(channel) : channel;
+      ExpressionWeightTrack& track = tracks.emplace_back();
+      track.name = input.rig.nodes[static_cast<size_t>(channel.node)].vrma_role->name;
+      track.times_seconds = written.times_seconds;
+      for (size_t k = 0; k < written.key_count(); ++k) {
+        track.weights.push_back(written.key_value(k)[0]);
+      }
+    }
+    if (tracks.empty()) continue;
+    ExpressionBindReport report;
+    for (const Channel& played :
+         ExpressionMorphChannels(input.rig, input.vrm_expressions, tracks, &report)) {
+      const auto targets = bound.find(played.node);
+      if (targets == bound.end()) continue;
+      const ReplayError error = CompareReplay(input, weights.clips[c], played, targets->second);
+      if (error.weight > worst.weight) {
+        worst = error;
+        worst_clip = input.clips[c].name;
+      }
+    }
+  }
+  if (worst.node < 0 || worst.weight <= ToleranceOf(ReduceOptions{}, Path::kWeights)) return;
+  const Node& node = input.rig.nodes[static_cast<size_t>(worst.node)];
+  std::vector<std::string> binders;
+  for (const VrmExpression& expression : input.vrm_expressions) {
+    for (const VrmExpression::MorphTargetBind& bind : expression.morph_target_binds) {
+      if (bind.node == worst.node && bind.index == worst.target) binders.push_back(expression.name);
+    }
+  }
+  const std::string target =
+      static_cast<size_t>(worst.target) < node.morph_target_names.size()
+          ? fmt::format("'{}'", node.morph_target_names[static_cast<size_t>(worst.target)])
+          : fmt::format("{}", worst.target);
+  AddDiagnostic(
+      diagnostics, Severity::kWarning,
+      fmt::format("expressions from morph weights: played back through the model's own binds as "
+                  "three-vrm plays them (isBinary, overrideBlink/LookAt/Mouth), the expressions "
+                  "give the morph targets up to {:.3g} weight off the clip's: {} target {} (bound "
+                  "by {}) at {:.4g} s of clip '{}'; to keep the morph weights as they are, write "
+                  "a .glb or .vrm",
+                  worst.weight, node.name, target, fmt::join(binders, ", "), worst.seconds,
+                  worst_clip));
+}
+
 }  // namespace
 
 std::vector<MorphExpressionRule> MorphExpressionRules(
@@ -191,6 +317,7 @@ void AddExpressionsFromMorphs(Asset& input, const std::vector<BoneMapEntry>& exp
     if (node.vrma_role) existing.insert(node.vrma_role->name);
   }
   std::vector<std::string> made;
+  std::vector<int> made_nodes;
   for (const MorphExpressionRule& rule : rules) {
     if (existing.count(rule.expression)) continue;
     int role_node = -1;
@@ -235,6 +362,7 @@ void AddExpressionsFromMorphs(Asset& input, const std::vector<BoneMapEntry>& exp
             rule.expression, input.rig.nodes[static_cast<size_t>(rule.sources[0].node)].name};
         input.rig.nodes.push_back(std::move(node));
         role_node = static_cast<int>(input.rig.nodes.size()) - 1;
+        made_nodes.push_back(role_node);
         made.push_back(rule.sources.size() > 1
                            ? fmt::format("{} (mean of {})", rule.expression, rule.sources.size())
                            : rule.expression);
@@ -248,6 +376,7 @@ void AddExpressionsFromMorphs(Asset& input, const std::vector<BoneMapEntry>& exp
         diagnostics, Severity::kInfo,
         fmt::format("expressions from morph weights ({}): {}", made.size(), fmt::join(made, ", ")));
   }
+  CheckReplayThroughBinds(input, weights, made_nodes, diagnostics);
 }
 
 }  // namespace animconv

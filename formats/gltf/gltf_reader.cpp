@@ -584,6 +584,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
     asset.clips.push_back(ReadAnimation(animations->At(a), a, asset, accessors, options.limits,
                                         errors, &skipped_channels, options.diagnostics));
   }
+  if (vrm_kind == VrmKind::kVrma) ReadVrmaStepAsPlayed(asset);
   if (skipped_channels > 0) {
     asset.notes.push_back(fmt::format(
         "{} channel(s) without a target node or with a non-TRS/weights path were ignored "

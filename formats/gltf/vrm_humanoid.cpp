@@ -94,11 +94,13 @@ void ReadVrm0(const json& humanoid, const std::string& pointer, HumanBoneAssigne
   }
 }
 
-// VRM 1.0 and VRMA. Files written against the 1.0 beta still use `*ThumbIntermediate`; then every
-// thumb name has the 0.x meaning, which is what three-vrm assumes too (VRM 1.0 humanoid spec: the
-// thumbs renamed from VRM 0.x).
-void ReadVrm1(const json& humanoid, const std::string& pointer, HumanBoneAssigner& assigner,
-              const GltfErrors& errors, Asset& asset) {
+// VRM 1.0 and VRMA. Files written against the 1.0 beta still use `*ThumbIntermediate`. In a VRM
+// model every thumb name then has the 0.x meaning, as three-vrm's VRMHumanoidLoaderPlugin maps
+// them (thumbBoneNameMap; VRM 1.0 humanoid spec: the thumbs renamed from VRM 0.x). In a VRMA
+// three-vrm-animation maps no name: `*ThumbProximal` plays on the 1.0 bone of that name and
+// `*ThumbIntermediate` on none, so a VRMA's thumbs are read so too.
+void ReadVrm1(const json& humanoid, const std::string& pointer, bool vrma,
+              HumanBoneAssigner& assigner, const GltfErrors& errors, Asset& asset) {
   const auto bones = humanoid.find("humanBones");
   if (bones == humanoid.end()) errors.Fail(pointer, "missing required 'humanBones'");
   // One entry's tree at a time (the map is packed, gltf_buffers.cpp): the names first.
@@ -113,12 +115,15 @@ void ReadVrm1(const json& humanoid, const std::string& pointer, HumanBoneAssigne
   if (!is_object) errors.Fail(pointer + "/humanBones", "expected an object");
   if (beta_thumbs) {
     asset.notes.push_back(
-        "humanoid: thumb names follow the VRM 1.0 beta (*ThumbIntermediate); "
-        "read with the 0.x meaning");
+        vrma ? "humanoid: thumb names follow the VRM 1.0 beta (*ThumbIntermediate); read with the "
+               "1.0 meanings and *ThumbIntermediate ignored, as three-vrm-animation reads a VRMA"
+             : "humanoid: thumb names follow the VRM 1.0 beta (*ThumbIntermediate); read with the "
+               "0.x meaning, as three-vrm reads a VRM model");
   }
+  const bool remap = beta_thumbs && !vrma;
   ForEachMember(*bones, [&](const std::string& name, json&& entry) {
     const bool thumb = name.find("Thumb") != std::string::npos;
-    const BoneNaming naming = beta_thumbs && thumb ? BoneNaming::kVrm0 : BoneNaming::kVrm1;
+    const BoneNaming naming = remap && thumb ? BoneNaming::kVrm0 : BoneNaming::kVrm1;
     assigner.Assign(FindHumanBone(name, naming), name, entry,
                     pointer + "/humanBones/" + JsonPointerEscape(name));
   });
@@ -197,14 +202,39 @@ VrmKind ReadVrmHumanoid(const json& document, Asset& asset, const GltfErrors& er
       ReadVrm0(*humanoid, pointer + "/humanoid", assigner, errors);
       asset.coordinates.facing = Facing::kMinusZ;
     } else {
-      ReadVrm1(*humanoid, pointer + "/humanoid", assigner, errors, asset);
+      ReadVrm1(*humanoid, pointer + "/humanoid", candidate.kind == VrmKind::kVrma, assigner, errors,
+               asset);
       asset.coordinates.facing = Facing::kPlusZ;
     }
     assigner.Finish(fmt::format("{} {}", candidate.description, pointer + "/humanoid"));
+    asset.rig.vrm_humanoid = true;
     if (candidate.kind == VrmKind::kVrma) ReadVrmaRoles(*found, pointer, asset, errors);
     return candidate.kind;
   }
   return VrmKind::kNone;
+}
+
+void ReadVrmaStepAsPlayed(Asset& asset) {
+  size_t rotations = 0;
+  size_t expressions = 0;
+  for (Clip& clip : asset.clips) {
+    for (Channel& channel : clip.channels) {
+      if (channel.interpolation != Interpolation::kStep) continue;
+      const Node& node = asset.rig.nodes[static_cast<size_t>(channel.node)];
+      const bool rotation = node.human_bone && channel.path == Path::kRotation;
+      const bool expression = node.vrma_role && node.vrma_role->kind != VrmaRole::Kind::kLookAt &&
+                              channel.path == Path::kTranslation;
+      if (!rotation && !expression) continue;
+      channel.interpolation = Interpolation::kLinear;
+      ++(rotation ? rotations : expressions);
+    }
+  }
+  if (rotations + expressions == 0) return;
+  asset.notes.push_back(fmt::format(
+      "VRMA: {} STEP humanoid rotation and {} STEP expression track(s) read as linear, as "
+      "three-vrm-animation plays them (it rebuilds those tracks without their interpolation; the "
+      "hips translation and lookAt keep STEP)",
+      rotations, expressions));
 }
 
 }  // namespace animconv

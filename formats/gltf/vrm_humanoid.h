@@ -19,4 +19,11 @@ enum class VrmKind { kNone, kVrm0, kVrm1, kVrma };
 // (VRMC_vrm_animation 1.0 schema).
 VrmKind ReadVrmHumanoid(const nlohmann::json& document, Asset& asset, const GltfErrors& errors);
 
+// A VRMA's clips as @pixiv/three-vrm-animation 3.5 plays them: it rebuilds each humanoid rotation
+// track (`new QuaternionKeyframeTrack(name, times, values)`) and each expression track
+// (`NumberKeyframeTrack`) without the sampler's interpolation, so a STEP one plays linearly; the
+// hips translation (`clone()`) and the lookAt track keep theirs. Such STEP channels become linear
+// with the same keys, and a note says how many (docs/formats/vrma.md, "Reading").
+void ReadVrmaStepAsPlayed(Asset& asset);
+
 }  // namespace animconv

@@ -164,6 +164,11 @@ struct Format {
   // Unity CSV rows): removing keys cannot make them smaller, only move the frames off the keys,
   // so --reduce leaves the clip as it is for them.
   bool writes_every_frame = false;
+  // False for formats whose players interpolate STEP samplers linearly (VRMA: three-vrm-animation
+  // 3.5 rebuilds the humanoid rotation and expression tracks without their interpolation): the
+  // pipeline writes step channels as linear ones with a hold key before each change (StepToLinear,
+  // animconv/timing.h), and says so.
+  bool plays_step = true;
 };
 
 const std::vector<Format>& Formats();

@@ -110,6 +110,10 @@ struct Rig {
   std::vector<Node> nodes;
   // False when the source carried no rest pose (e.g. a Unity CSV): rest values are identity.
   bool rest_pose_known = false;
+  // True when the humanoid came from a VRM model or a VRM Animation (VRMC_vrm, VRM,
+  // VRMC_vrm_animation): three-vrm measures such a rig's rest hips height as the hips' world y,
+  // from the origin, and so do retargeting and `diff` (docs/retargeting.md, "Hips translation").
+  bool vrm_humanoid = false;
   // True when node names are the names of the three.js objects the source's tracks bound (a
   // three.js clip or hierarchy): the three.js writer then binds them as they are, not as
   // GLTFLoader would rename the nodes of a glTF (docs/formats/threejs.md, "Node names").

@@ -45,6 +45,10 @@ struct RetargetReport {
   HipsScale hips_scale_basis = HipsScale::kHipsHeight;
   double source_length_metres = 0;
   double target_length_metres = 0;
+  // Set when the source's rest hips height was measured from a foot or toe joint below the origin
+  // (its height, negative), not from the origin as three-vrm measures a VRMA's: the scale differs
+  // from what the origin would give, which ReportRetarget warns about.
+  std::optional<double> source_feet_floor_metres;
   std::vector<std::string> notes;  // what a user should know, one sentence each
 };
 

@@ -92,6 +92,11 @@ void ChangeSpeed(Clip& clip, double factor);
 void OffsetClip(Clip& clip, double seconds);
 void ResampleClip(Clip& clip, double fps, PlaybackErrors* errors = nullptr);
 void ConvertInterpolation(Clip& clip, Interpolation target);
+// A step channel as a linear one that keeps its shape: before each change of value, a key holding
+// the old value kStepHoldSeconds earlier (or half the key interval when that is shorter), so the
+// change becomes a 1 ms ramp. What --interpolation linear does, and what the pipeline does for a
+// format whose players play STEP as linear (Format::plays_step: VRMA).
+Channel StepToLinear(const Channel& channel);
 // Over the last `blend_seconds` (at most the whole clip) each channel gets the difference between
 // its first and last value added in, weighted by smoothstep from 0 to 1 (rotations: that much of
 // the rotation from last to first, by slerp), so the motion keeps its velocity and the final key

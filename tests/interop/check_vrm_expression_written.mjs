@@ -4,7 +4,7 @@
 // played on the VRM model M with @pixiv/three-vrm-animation 3.5.5 (createVRMAnimationClip and an
 // AnimationMixer), and expressionManager.getValue(name) must equal the weight the source morph
 // targets give it, IN being played by GLTFLoader + AnimationMixer, within 1e-6, at every key time
-// of OUT's expression tracks and halfway between:
+// of OUT's expression tracks and halfway between (but inside the 1 ms ramp a STEP source becomes):
 //   --rules arkit  the mean of the ARKit blendshapes the table maps to the expression (eyeBlink_L
 //                  spelt so too);
 //   --rules map    --map FILE's `morph target,expression` lines (--expression-map): the mean of
@@ -32,6 +32,9 @@ const { VRMAnimationLoaderPlugin, VRMLookAtQuaternionProxy, createVRMAnimationCl
   await import('@pixiv/three-vrm-animation');
 
 const TOLERANCE = 1e-6;
+// Key intervals this short are the hold ramps of a STEP source (include/animconv/timing.h,
+// kStepHoldSeconds = 1 ms, float32 times), where the output blends by design (the warning says).
+const HOLD_RAMP = 1.5e-3;
 // docs/formats/vrma.md, "ARKit blendshapes" (pipeline/expressions_from_morphs.cpp).
 const ARKIT = {
   eyeBlinkLeft: 'blinkLeft', eyeBlinkRight: 'blinkRight', jawOpen: 'aa', mouthFunnel: 'oh',
@@ -123,7 +126,11 @@ for (const [name, feeds] of sources) {
   const times = [];
   track.times.forEach((t, k) => {
     times.push(t);
-    if (k + 1 < track.times.length) times.push((t + track.times[k + 1]) / 2);
+    // Not inside the 1 ms ramp a STEP source becomes (animconv's hold key before each change:
+    // three-vrm-animation plays a .vrma's expression tracks linearly whatever the sampler says).
+    if (k + 1 < track.times.length && track.times[k + 1] - t > HOLD_RAMP) {
+      times.push((t + track.times[k + 1]) / 2);
+    }
   });
   for (const t of times) {
     sourceMixer.setTime(t);

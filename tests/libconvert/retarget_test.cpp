@@ -450,6 +450,59 @@ TEST(RetargetTest, HipsHeightOfARestPoseAroundTheOriginIsMeasuredFromTheFeet) {
   EXPECT_NEAR(raised[2], 0.1 * scale, 1e-12);
 }
 
+// A VRM or VRMA rig (Rig::vrm_humanoid) is measured as three-vrm measures it, the rest hips'
+// world y from the origin (restHipsPosition.y), whatever its feet do: a VRMA whose hips hang under
+// a root node 0.1 m below the origin (feet under it) played 6.6 cm off when measured from its feet.
+// The same rig not from a VRM keeps the feet rule, and the report says where its floor was.
+TEST(RetargetTest, HipsHeightOfAVrmRigIsTheRestHipsWorldHeight) {
+  const std::vector<HumanBone> bones = {
+      HumanBone::kHips,         HumanBone::kLeftUpperLeg,  HumanBone::kRightUpperLeg,
+      HumanBone::kLeftLowerLeg, HumanBone::kRightLowerLeg, HumanBone::kLeftFoot,
+      HumanBone::kRightFoot,    HumanBone::kLeftToes,      HumanBone::kRightToes};
+  const Rig target = MakeHumanoidTPoseRig(bones, Facing::kPlusZ);
+  Rig source = target;
+  Node root;
+  root.name = "root";
+  root.rest_translation = {0, -0.1, 0};
+  source.nodes.push_back(root);
+  const int root_index = static_cast<int>(source.nodes.size()) - 1;
+  int hips = -1;
+  for (size_t n = 0; n < source.nodes.size(); ++n) {
+    if (source.nodes[n].human_bone == HumanBone::kHips) hips = static_cast<int>(n);
+  }
+  ASSERT_GE(hips, 0);
+  source.nodes[static_cast<size_t>(hips)].parent = root_index;
+  const double target_hips_height = RestPose(target).WorldPosition(hips)[1];
+  const double source_hips_height = RestPose(source).WorldPosition(hips)[1];
+  ASSERT_NEAR(source_hips_height, target_hips_height - 0.1, 1e-12);
+
+  Clip clip;
+  Channel translation;
+  translation.node = hips;
+  translation.path = Path::kTranslation;
+  translation.width = 3;
+  translation.times_seconds = {0};
+  translation.values = {0, target_hips_height, 0};
+  clip.channels = {translation};
+  for (const bool vrm : {true, false}) {
+    source.vrm_humanoid = vrm;
+    RetargetReport report;
+    RetargetClips(SourceAsset(source, clip, Facing::kPlusZ), target, Facing::kPlusZ,
+                  RetargetOptions{}, &report);
+    ASSERT_TRUE(report.hips_scale);
+    if (vrm) {
+      EXPECT_NEAR(*report.hips_scale, target_hips_height / source_hips_height, 1e-12);
+      EXPECT_FALSE(report.source_feet_floor_metres);
+    } else {
+      ASSERT_TRUE(report.source_feet_floor_metres);
+      EXPECT_LT(*report.source_feet_floor_metres, 0);
+      EXPECT_NEAR(*report.hips_scale,
+                  target_hips_height / (source_hips_height - *report.source_feet_floor_metres),
+                  1e-12);
+    }
+  }
+}
+
 TEST(RetargetTest, NonHumanoidChannelsGoToSameNamedNodesOnly) {
   Rig source = MakeHumanoidTPoseRig({HumanBone::kHips}, Facing::kPlusZ);
   Node tail;

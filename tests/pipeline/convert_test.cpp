@@ -12,7 +12,12 @@
 
 #include "animconv/axes.h"
 #include "animconv/error.h"
+#include "animconv/humanoid.h"
+#include "animconv/humanoid_pose.h"
+#include "animconv/sample.h"
+#include "animconv/timing.h"
 #include "formats/csv/unity_csv.h"
+#include "formats/gltf/gltf.h"
 #include "test_support.h"
 
 namespace animconv {
@@ -263,6 +268,66 @@ TEST(PipelineTest, ReduceLeavesAFormatOfFramesAsItIs) {
     noted |= diagnostic.text.find("no keys to remove") != std::string::npos;
   }
   EXPECT_TRUE(noted);
+}
+
+// three-vrm-animation 3.5 plays a .vrma's rotation and expression tracks linearly whatever the
+// sampler says: a STEP spine glided from key to key (105 degrees off, exit 0). The .vrma holds
+// linear channels with a hold key 1 ms before each change instead, and a warning names them.
+TEST(PipelineTest, StepChannelsBecomeLinearWithHoldKeysInAVrma) {
+  std::vector<HumanBone> bones;
+  for (int b = 0; b < kHumanBoneCount; ++b) {
+    if (GetHumanBoneInfo(static_cast<HumanBone>(b)).required_vrm1) {
+      bones.push_back(static_cast<HumanBone>(b));
+    }
+  }
+  Asset asset;
+  asset.rig = MakeHumanoidTPoseRig(bones, Facing::kPlusZ);
+  asset.coordinates = {Handedness::kRight, Facing::kPlusZ};
+  int spine = -1;
+  for (size_t n = 0; n < asset.rig.nodes.size(); ++n) {
+    if (asset.rig.nodes[n].human_bone == HumanBone::kSpine) spine = static_cast<int>(n);
+  }
+  ASSERT_GE(spine, 0);
+  std::vector<double> values;
+  for (const double degrees : {0.0, 60.0, 60.0, -30.0}) {
+    const Quat q = testing::AxisAngle('X', degrees);
+    values.insert(values.end(), q.begin(), q.end());
+  }
+  asset.clips.resize(1);
+  asset.clips[0].name = "step";
+  asset.clips[0].channels = {
+      testing::MakeChannel(spine, Path::kRotation, {0, 1, 2, 3}, values, 4, Interpolation::kStep)};
+  const Format& vrma = *FindFormat("vrma");
+  Diagnostics diagnostics;
+  const std::string bytes = RenderAsset(PrepareAsset(asset, vrma, ConvertOptions{}, &diagnostics),
+                                        vrma, ConvertOptions{}, &diagnostics);
+  EXPECT_EQ(bytes.find("\"STEP\""), std::string::npos);
+  size_t warned = 0;
+  for (const Diagnostic& diagnostic : diagnostics) {
+    warned += diagnostic.severity == Severity::kWarning &&
+              testing::Has(diagnostic.text,
+                           "1 step channel(s) are written as linear ones that "
+                           "ramp over 1 ms before each change");
+  }
+  EXPECT_EQ(warned, 1u);
+  ReadOptions read;
+  read.source = "step.vrma";
+  const Asset back = ReadGltf(bytes, read);
+  const Channel* channel = nullptr;
+  for (const Channel& c : back.clips[0].channels) {
+    if (back.rig.nodes[static_cast<size_t>(c.node)].human_bone == HumanBone::kSpine) channel = &c;
+  }
+  ASSERT_NE(channel, nullptr);
+  ASSERT_EQ(channel->interpolation, Interpolation::kLinear);
+  // Two changes (at 1 s and 3 s): a hold key before each.
+  ASSERT_EQ(channel->key_count(), 6u);
+  EXPECT_NEAR(channel->times_seconds[1], 1 - kStepHoldSeconds, 1e-6);
+  EXPECT_NEAR(channel->times_seconds[4], 3 - kStepHoldSeconds, 1e-6);
+  for (const size_t k : {size_t{1}, size_t{2}}) {
+    double held[4];
+    EvaluateChannel(*channel, channel->times_seconds[k], held);
+    EXPECT_NEAR(std::abs(held[0]), k == 1 ? 0 : std::sin(M_PI / 6), 1e-6) << k;
+  }
 }
 
 }  // namespace

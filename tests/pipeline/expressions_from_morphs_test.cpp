@@ -98,6 +98,57 @@ TEST(ExpressionsFromMorphsTest, OneToOneBindsAreInvertedAndTheOthersNoted) {
   EXPECT_DOUBLE_EQ(WeightAt(asset, "aa", 0.75), 2 * 0.75);
 }
 
+// The warnings among `diagnostics` that contain `part`.
+size_t WarningsWith(const Diagnostics& diagnostics, const std::string& part) {
+  size_t count = 0;
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (diagnostic.severity == Severity::kWarning && testing::Has(diagnostic.text, part)) ++count;
+  }
+  return count;
+}
+
+// The inverse of a bind is played back through the model's binds as three-vrm plays it: an
+// isBinary expression shows its bind weight or nothing, so the clip's 1.0 on target 0 (weight 2
+// after the inverse) plays 0.5; a blink that blocks the mouth zeroes `aa` while it is above 0.
+// Both are warned with the measured error; a plain bind is exact and is not.
+TEST(ExpressionsFromMorphsTest, InvertedBindsPlayedBackThroughTheModelsBinds) {
+  Asset plain = Face({"a", "b", "c", "d"});
+  VrmExpression aa;
+  aa.name = "aa";
+  aa.preset = true;
+  aa.morph_target_binds = {{0, 0, 0.5}};
+  plain.vrm_expressions = {aa};
+  Diagnostics diagnostics;
+  AddExpressionsFromMorphs(plain, {}, &diagnostics);
+  EXPECT_EQ(WarningsWith(diagnostics, "expressions from morph weights"), 0u);
+
+  Asset binary = Face({"a", "b", "c", "d"});
+  aa.is_binary = true;
+  binary.vrm_expressions = {aa};
+  diagnostics.clear();
+  AddExpressionsFromMorphs(binary, {}, &diagnostics);
+  EXPECT_EQ(WarningsWith(diagnostics,
+                         "up to 0.5 weight off the clip's: Face target 'a' (bound "
+                         "by aa) at 0.5 s"),
+            1u);
+
+  Asset blocked = Face({"a", "b", "c", "d"});
+  aa.is_binary = false;
+  VrmExpression blink;
+  blink.name = "blink";
+  blink.preset = true;
+  blink.override_mouth = VrmExpression::Override::kBlock;
+  blink.morph_target_binds = {{0, 1, 1.0}};
+  blocked.vrm_expressions = {aa, blink};
+  diagnostics.clear();
+  AddExpressionsFromMorphs(blocked, {}, &diagnostics);
+  // Target 0 is 1.0 at 0.5 s, where target 1 (blink) is above 0: aa blocked.
+  EXPECT_EQ(WarningsWith(diagnostics,
+                         "up to 1 weight off the clip's: Face target 'a' (bound by "
+                         "aa) at 0.5 s"),
+            1u);
+}
+
 TEST(ExpressionsFromMorphsTest, AnExpressionTheInputHoldsAlreadyIsLeftAlone) {
   Asset asset = Face({"jawOpen", "x", "y", "z"});
   Node existing;

@@ -131,6 +131,56 @@ TEST(VrmHumanoidTest, VrmaExpressionAndLookAtNodesAreMarked) {
   EXPECT_FALSE(asset.rig.nodes[0].vrma_role);
 }
 
+// three-vrm-animation maps no thumb name of a VRMA (three-vrm maps a model's, the test above):
+// a beta `leftThumbProximal` plays on the 1.0 bone of that name, `*ThumbIntermediate` on none.
+TEST(VrmHumanoidTest, VrmaBetaThumbNamesAreReadAsThreeVrmAnimationReadsThem) {
+  GltfFixture gltf = Vrma(json::object());
+  gltf.AddNodes({"Thumb1", "Thumb2"});
+  gltf.document()["extensions"]["VRMC_vrm_animation"]["humanoid"]["humanBones"] = {
+      {"hips", {{"node", 0}}},
+      {"leftThumbProximal", {{"node", 4}}},
+      {"leftThumbIntermediate", {{"node", 5}}}};
+  const Asset asset = Read(gltf);
+  // VRM 1.0 thumbProximal is Unity ThumbIntermediate.
+  EXPECT_EQ(NodeOf(asset, HumanBone::kLeftThumbIntermediate)->name, "Thumb1");
+  EXPECT_FALSE(asset.rig.nodes[5].human_bone);
+  EXPECT_TRUE(HasNote(asset, "read with the 1.0 meanings and *ThumbIntermediate ignored"));
+}
+
+TEST(VrmHumanoidTest, VrmAndVrmaRigsAreMarkedForThreeVrmsHipsHeight) {
+  EXPECT_TRUE(Read(Vrma(json::object())).rig.vrm_humanoid);
+  EXPECT_TRUE(Read(Vrm1({{"hips", {{"node", 0}}}})).rig.vrm_humanoid);
+  GltfFixture plain;
+  plain.AddNodes({"Hips"});
+  EXPECT_FALSE(Read(plain).rig.vrm_humanoid);
+}
+
+// three-vrm-animation 3.5 rebuilds a VRMA's humanoid rotation and expression tracks without their
+// interpolation (STEP plays linearly) and clones the hips translation and lookAt tracks (STEP
+// kept): a .vrma is read as it plays, so `diff` and conversions see that motion.
+TEST(VrmHumanoidTest, VrmaStepTracksAreReadAsThreeVrmAnimationPlaysThem) {
+  GltfFixture gltf =
+      Vrma({{"expressions", {{"preset", {{"happy", {{"node", 1}}}}}}}, {"lookAt", {{"node", 3}}}});
+  const size_t times = gltf.AddFloats({0, 1}, "SCALAR", 2);
+  const size_t rotations = gltf.AddFloats({0, 0, 0, 1, 0, 0.7071f, 0, 0.7071f}, "VEC4", 2);
+  const size_t positions = gltf.AddFloats({0, 1, 0, 0, 0.5f, 0}, "VEC3", 2);
+  gltf.AddChannel(0, 0, "rotation", times, rotations, "STEP");
+  gltf.AddChannel(0, 0, "translation", times, positions, "STEP");
+  gltf.AddChannel(0, 1, "translation", times, positions, "STEP");
+  gltf.AddChannel(0, 3, "rotation", times, rotations, "STEP");
+  const Asset asset = Read(gltf);
+  ASSERT_EQ(asset.clips.size(), 1u);
+  const std::vector<Channel>& channels = asset.clips[0].channels;
+  ASSERT_EQ(channels.size(), 4u);
+  EXPECT_EQ(channels[0].interpolation, Interpolation::kLinear);  // hips rotation
+  EXPECT_EQ(channels[1].interpolation, Interpolation::kStep);    // hips translation: clone()
+  EXPECT_EQ(channels[2].interpolation, Interpolation::kLinear);  // expression 'happy'
+  EXPECT_EQ(channels[3].interpolation, Interpolation::kStep);    // lookAt: the track as loaded
+  EXPECT_TRUE(HasNote(asset,
+                      "1 STEP humanoid rotation and 1 STEP expression track(s) read as "
+                      "linear"));
+}
+
 TEST(VrmHumanoidTest, VrmaNodeWithTwoRolesIsALocatedError) {
   for (const auto& [extra, pointer, message] :
        {std::tuple{

@@ -177,6 +177,10 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
                                       const BatchOptions& options,
                                       const std::function<void(const BatchResult&)>& progress,
                                       const std::atomic<bool>* stop) {
+  // Every file is written in the batch's format, whatever its output's name says (`--to three`
+  // writes `dance.hierarchy.json` as a three.js clip, not the legacy hierarchy format).
+  ConvertOptions convert = options.convert;
+  if (!options.to.empty()) convert.to = std::string(DetectOutputFormat("", options.to).id);
   CreateOutputFolders(plan);
   std::vector<BatchResult> results(plan.size());
   for (size_t i = 0; i < plan.size(); ++i) results[i].item = plan[i];
@@ -204,7 +208,7 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
       } else {
         ConvertReport report;
         try {
-          ConvertFile(result.item.input, result.item.output, options.convert, &report);
+          ConvertFile(result.item.input, result.item.output, convert, &report);
           result.status = BatchStatus::kConverted;
           result.input_bytes = report.input_bytes;
           result.output_bytes = report.output_bytes;

@@ -55,6 +55,8 @@ struct BatchResult {
 // a time) after each file. When `stop` becomes true no new file is started; files in flight
 // finish, so only complete outputs exist (WriteFileAtomic). Results are in plan order. Every
 // output folder is created first: Error(kIo) naming the first that cannot be, before any file.
+// Every file is written in `options.to`'s format (ConvertOptions::to), whatever its output name
+// says.
 std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
                                       const BatchOptions& options,
                                       const std::function<void(const BatchResult&)>& progress,

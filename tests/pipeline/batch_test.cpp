@@ -204,5 +204,44 @@ TEST(BatchTest, EveryOutputIsWrittenInTheToFormatWhateverItsName) {
   }
 }
 
+// Inputs are never written: `batch in -o in --to csv` would write walk.unity.bvh's output over
+// the input walk.unity.csv, then convert what it had just written. Refused before anything is
+// written, however the output folder is spelt (here through a link to the input folder).
+TEST(BatchTest, AnOutputThatIsAnotherInputIsRefusedBeforeAnythingIsWritten) {
+  TempDir dir;
+  fs::create_directories(dir.File("in"));
+  testing::WriteText(dir.File("in/walk.unity.bvh"),
+                     testing::ReadText(testing::SourcePath("data/bvh/cmu_walk.bvh")));
+  const std::string csv = testing::ReadText(testing::SourcePath("data/unity/walk.csv"));
+  testing::WriteText(dir.File("in/walk.unity.csv"), csv);
+  fs::create_directory_symlink(dir.File("in"), dir.File("link"));
+  for (const std::string& output_dir : {dir.File("in"), dir.File("link")}) {
+    BatchOptions options;
+    options.inputs = {dir.File("in")};
+    options.output_dir = output_dir;
+    options.to = "csv";
+    options.jobs = 1;
+    options.overwrite = true;
+    try {
+      PlanBatch(options);
+      FAIL() << "no error for -o " << output_dir;
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::kUsage);
+      EXPECT_NE(error.message().find("walk.unity.bvh' would be written to '" + output_dir +
+                                     "/walk.unity.csv', which is the input '" +
+                                     dir.File("in/walk.unity.csv") + "'"),
+                std::string::npos)
+          << error.message();
+    }
+    // A plan made by hand is refused the same way by ConvertBatch.
+    const std::vector<BatchItem> plan = {
+        {dir.File("in/walk.unity.bvh"), output_dir + "/walk.unity.csv"},
+        {dir.File("in/walk.unity.csv"), output_dir + "/walk.csv"}};
+    EXPECT_THROW(ConvertBatch(plan, options, nullptr, nullptr), Error);
+  }
+  EXPECT_TRUE(testing::ReadText(dir.File("in/walk.unity.csv")) == csv);
+  EXPECT_FALSE(fs::exists(dir.File("in/walk.csv")));
+}
+
 }  // namespace
 }  // namespace animconv

@@ -91,13 +91,40 @@ int MatchName(const Rig& rig, const Rig& own, int index) {
   return MatchObjectName(rig, own, index);
 }
 
-// The node of `rig` that stands for node `index` of `own`: the same name, else the same humanoid
-// bone. A name both rigs give different humanoid bones loses to the bone: "leftThumbProximal" is
-// Unity's first thumb joint and VRM 1.0's second (docs/cli.md, humanoid names), so a Unity-named
-// clip and its .vrma pair by bone, not by the shared word.
+// A VRM Animation's expression and lookAt nodes are their role: three-vrm-animation plays an
+// expression node's track as the weight of the expression it is listed under, whatever the node is
+// called, and the lookAt node's as the gaze. Two expressions are the same by name (preset or custom
+// is three-vrm's call by the name too).
+bool SameRole(const VrmaRole& x, const VrmaRole& y) {
+  const bool look_x = x.kind == VrmaRole::Kind::kLookAt;
+  const bool look_y = y.kind == VrmaRole::Kind::kLookAt;
+  return look_x == look_y && (look_x || x.name == y.name);
+}
+
+bool HasRoles(const Rig& rig) {
+  return std::any_of(rig.nodes.begin(), rig.nodes.end(),
+                     [](const Node& node) { return node.vrma_role.has_value(); });
+}
+
+// The node of `rig` that stands for node `index` of `own`: between two rigs with VRMA roles, a
+// role node's by role; the same name, else the same humanoid bone. A name both rigs give different
+// humanoid bones loses to the bone: "leftThumbProximal" is Unity's first thumb joint and VRM 1.0's
+// second (docs/cli.md, humanoid names), so a Unity-named clip and its .vrma pair by bone, not by
+// the shared word.
 int MatchNode(const Rig& rig, const Rig& own, int index) {
   const Node& node = own.nodes[static_cast<size_t>(index)];
-  const int by_name = MatchName(rig, own, index);
+  // Between two rigs with roles a role node pairs by its role only (swapping which nodes are
+  // `happy` and `aa` swaps what plays), and a node without one never with a role node.
+  const bool roles = HasRoles(rig) && HasRoles(own);
+  if (roles && node.vrma_role) {
+    for (size_t n = 0; n < rig.nodes.size(); ++n) {
+      const std::optional<VrmaRole>& role = rig.nodes[n].vrma_role;
+      if (role && SameRole(*role, *node.vrma_role)) return static_cast<int>(n);
+    }
+    return -1;
+  }
+  int by_name = MatchName(rig, own, index);
+  if (roles && by_name >= 0 && rig.nodes[static_cast<size_t>(by_name)].vrma_role) by_name = -1;
   if (by_name >= 0) {
     const std::optional<HumanBone>& other = rig.nodes[static_cast<size_t>(by_name)].human_bone;
     if (node.human_bone && other && *other != *node.human_bone) {
@@ -307,6 +334,35 @@ std::vector<double> ShownAtRest(const Node& node, Path path) {
   return RestValue(node, path);
 }
 
+// Whether the pair is a VRM Animation expression: a translation channel of an expression node
+// (Node::vrma_role), whose x is the expression's weight (VRMC_vrm_animation; three-vrm-animation
+// reads x alone, unclamped, linear even from a STEP sampler, and leaves an expression without a
+// track at 0).
+bool IsExpressionPair(const Asset& a, const Asset& b, const ChannelPair& pair) {
+  if ((pair.a ? *pair.a : *pair.b).path != Path::kTranslation) return false;
+  const auto expression = [](const Rig& rig, int n) {
+    if (n < 0) return false;
+    const std::optional<VrmaRole>& role = rig.nodes[static_cast<size_t>(n)].vrma_role;
+    return role && role->kind != VrmaRole::Kind::kLookAt;
+  };
+  return expression(a.rig, pair.node_a) || expression(b.rig, pair.node_b);
+}
+
+// An expression node's translation channel as the one weight it plays. A STEP track plays linear:
+// three-vrm-animation makes a NumberKeyframeTrack of it without its interpolation (as `convert`
+// reads it onto a model, pipeline/vrm_expression_binds.cpp).
+Channel ExpressionWeight(const Channel& translation) {
+  Channel weight = translation;
+  weight.path = Path::kWeights;
+  if (weight.interpolation == Interpolation::kStep) weight.interpolation = Interpolation::kLinear;
+  weight.width = 1;
+  weight.values.clear();
+  for (size_t i = 0; i < translation.values.size(); i += 3) {
+    weight.values.push_back(translation.values[i]);
+  }
+  return weight;
+}
+
 BoneDiff& BoneFor(const std::string& node, std::vector<BoneDiff>* bones) {
   for (BoneDiff& bone : *bones) {
     if (bone.node == node) return bone;
@@ -370,11 +426,13 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
     const int node_b = pair.node_b;
     const Channel& any = channel_a ? *channel_a : *channel_b;
     ChannelDiff channel;
+    const bool expression = IsExpressionPair(a, b, pair);
+    const Path measured = expression ? Path::kWeights : any.path;
     if (space.space == DiffSpace::kWorld && !ComparedAsValues(a, b, pair)) {
       channel = std::move(world[p]);
     } else {
       channel.path = any.path;
-      channel.unit = PrintedUnit(any.path);
+      channel.unit = PrintedUnit(measured);
       // The missing side holds the other rig's rest value, else this rig's own.
       const Node& rest_node = channel_a ? (node_b >= 0 ? b.rig.nodes[static_cast<size_t>(node_b)]
                                                        : a.rig.nodes[static_cast<size_t>(node_a)])
@@ -383,15 +441,18 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
       std::vector<double> key_times;
       Channel prepared_a;
       Channel prepared_b;
-      if (channel_a) prepared_a = Renormalized(*channel_a);
-      if (channel_b) prepared_b = Renormalized(*channel_b);
+      if (channel_a)
+        prepared_a = expression ? ExpressionWeight(*channel_a) : Renormalized(*channel_a);
+      if (channel_b)
+        prepared_b = expression ? ExpressionWeight(*channel_b) : Renormalized(*channel_b);
       if (any.path == Path::kWeights && channel_a && channel_b) {
         AlignMorphTargets(&a.rig.nodes[static_cast<size_t>(node_a)],
                           &b.rig.nodes[static_cast<size_t>(node_b)], &prepared_a, &prepared_b);
       }
       const int width = channel_a ? prepared_a.width : prepared_b.width;
       // The other rig's node may have another morph target count: compare against zeros then.
-      std::vector<double> rest = ShownAtRest(rest_node, any.path);
+      std::vector<double> rest =
+          expression ? std::vector<double>{0} : ShownAtRest(rest_node, any.path);
       rest.resize(static_cast<size_t>(width), 0.0);
       Side side_a;
       Side side_b;
@@ -413,14 +474,14 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
                         {side_a.channel ? side_a.channel : side_b.channel,
                          side_b.channel ? side_b.channel : side_a.channel},
                         options.cubic_chord_fraction, &channel.adaptive_samples);
-      Measure(any.path, side_a, side_b, times, &channel, &unit_errors[channel.unit]);
+      Measure(measured, side_a, side_b, times, &channel, &unit_errors[channel.unit]);
       diff.adaptive_samples += channel.adaptive_samples;
     }
     channel.node = node_a >= 0 ? a.rig.nodes[static_cast<size_t>(node_a)].name
                                : b.rig.nodes[static_cast<size_t>(node_b)].name;
     if (node_b >= 0) channel.node_b = b.rig.nodes[static_cast<size_t>(node_b)].name;
     channel.path = any.path;
-    channel.unit = PrintedUnit(any.path);
+    channel.unit = PrintedUnit(measured);
     channel.only_in_a = !channel_b;
     channel.only_in_b = !channel_a;
     const std::string name = fmt::format("{}.{}", channel.node, PathName(channel.path));
@@ -438,10 +499,10 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
   }
   for (const ChannelDiff& channel : diff.channels) {
     BoneDiff& bone = BoneFor(channel.node, &diff.bones);
-    double* slot = channel.path == Path::kRotation      ? &bone.rotation_deg
-                   : channel.path == Path::kTranslation ? &bone.translation_m
-                   : channel.path == Path::kScale       ? &bone.scale_ratio
-                                                        : &bone.weight;
+    double* slot = channel.unit == PrintedUnit(Path::kRotation)      ? &bone.rotation_deg
+                   : channel.unit == PrintedUnit(Path::kTranslation) ? &bone.translation_m
+                   : channel.unit == PrintedUnit(Path::kScale)       ? &bone.scale_ratio
+                                                                     : &bone.weight;
     *slot = std::max(*slot, channel.max);
   }
   if (options.hierarchical_distance_metres) {

@@ -30,6 +30,9 @@ namespace {
 // and a scale to ~1e-7 relative, so a rig read back from its own output agrees far within it.
 constexpr double kSameAngleRadians = 1e-5;
 constexpr double kSameScaleRatio = 1e-5;
+// Rest positions closer than this times the larger distance from the origin (at least 1 m) are
+// the same: float32 rounds a position to ~6e-8 of its size.
+constexpr double kSamePositionRatio = 1e-5;
 
 Vec3 ParentScale(const RestPose& rest, int node) {
   const Vec3 origin = rest.ParentToWorld(node, {0, 0, 0});
@@ -44,8 +47,22 @@ Vec3 ParentScale(const RestPose& rest, int node) {
 }
 
 // Whether a local value of node `na` of A means something else on node `nb` of B: a different rest
-// world rotation of the node or of its parent, or a different world scale of its parent.
-bool RestFramesDiffer(const RestPose& rest_a, int na, const RestPose& rest_b, int nb) {
+// world rotation of the node or of its parent, or a different world scale of its parent; for a
+// node with a translation channel (`translated`), also a different rest world position of its
+// parent: the same local translation puts the node elsewhere in the model (a .vrma whose hips hang
+// under a node moved by (0.5, 0, 2) plays its hips 2.06 m from the same numbers under none, as
+// three-vrm-animation applies the hips parent's world matrix to the hips track).
+bool RestFramesDiffer(const RestPose& rest_a, int na, const RestPose& rest_b, int nb,
+                      bool translated) {
+  if (translated) {
+    const Vec3 origin_a = rest_a.ParentToWorld(na, {0, 0, 0});
+    const Vec3 origin_b = rest_b.ParentToWorld(nb, {0, 0, 0});
+    const double apart =
+        std::hypot(origin_a[0] - origin_b[0], origin_a[1] - origin_b[1], origin_a[2] - origin_b[2]);
+    const double size = std::max({1.0, std::hypot(origin_a[0], origin_a[1], origin_a[2]),
+                                  std::hypot(origin_b[0], origin_b[1], origin_b[2])});
+    if (apart > kSamePositionRatio * size) return true;
+  }
   if (AngleBetween(Normalized(rest_a.WorldRotation(na)), Normalized(rest_b.WorldRotation(nb))) >
           kSameAngleRadians ||
       AngleBetween(Normalized(rest_a.ParentWorldRotation(na)),
@@ -168,7 +185,11 @@ Vec3 RestUnder(const Rig& rig, const std::vector<glm::dmat4>& world, int n, doub
 Poser::Poser(const Rig& skeleton, const Rig& clip_rig, const Clip& clip)
     : skeleton_(skeleton), channels_(skeleton.nodes.size(), std::array<int, 3>{-1, -1, -1}) {
   for (const Channel& channel : clip.channels) {
-    if (channel.path == Path::kWeights) continue;
+    // Weights, and a VRMA's expression and lookAt nodes (values, not poses), move no node.
+    if (channel.path == Path::kWeights ||
+        clip_rig.nodes[static_cast<size_t>(channel.node)].vrma_role) {
+      continue;
+    }
     const int node =
         &clip_rig == &skeleton ? channel.node : MatchNode(skeleton, clip_rig, channel.node);
     if (node < 0) continue;
@@ -250,6 +271,12 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
   size_t unknown = 0;  // pairs that may differ, with a rig that has no rest pose
   std::string first_unknown;
   bool translations = false;
+  std::set<std::pair<int, int>> translated;  // node pairs with a translation channel on a side
+  for (const ChannelPair& pair : pairs) {
+    if ((pair.a ? *pair.a : *pair.b).path == Path::kTranslation) {
+      translated.insert({pair.node_a, pair.node_b});
+    }
+  }
   for (const ChannelPair& pair : pairs) {
     const Channel& any = pair.a ? *pair.a : *pair.b;
     if (ComparedAsValues(a, b, pair)) continue;
@@ -272,7 +299,8 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
       }
       continue;
     }
-    if (RestFramesDiffer(rest_a, pair.node_a, rest_b, pair.node_b)) {
+    if (RestFramesDiffer(rest_a, pair.node_a, rest_b, pair.node_b,
+                         translated.count({pair.node_a, pair.node_b}) > 0)) {
       if (differing++ == 0) first = name;
     }
   }

@@ -1,6 +1,7 @@
 #include "animconv/batch.h"
 
 #include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +10,9 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
+#include <utility>
 
 #include "animconv/error.h"
 #include "animconv/io.h"
@@ -103,6 +106,36 @@ std::string OutputPath(const fs::path& relative, const std::string& output_dir,
   return (folder / (Stem(relative) + std::string(extension))).lexically_normal().string();
 }
 
+// Inputs are never written: an output that is another input of the batch (the same file, by
+// device and inode, however it is spelt: `in/x.csv`, `./in/x.csv`, a link) would be replaced and
+// then converted with its new content (`walk.unity.bvh` -> `walk.unity.csv` over the CSV input).
+// Refused before anything is written. An output that is its own input is `ConvertFile`'s refusal,
+// that file's failure.
+void RefuseOutputsOverInputs(const std::vector<BatchItem>& plan) {
+  using FileId = std::pair<dev_t, ino_t>;
+  const auto identity = [](const std::string& path, FileId* id) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0) return false;
+    *id = {info.st_dev, info.st_ino};
+    return true;
+  };
+  std::map<FileId, const BatchItem*> inputs;
+  for (const BatchItem& item : plan) {
+    FileId id;
+    if (identity(item.input, &id)) inputs.emplace(id, &item);
+  }
+  for (const BatchItem& item : plan) {
+    FileId id;
+    if (!identity(item.output, &id)) continue;  // not there: no input is at that path
+    const auto found = inputs.find(id);
+    if (found == inputs.end() || found->second == &item) continue;
+    ThrowUsage(fmt::format(
+        "batch: '{}' would be written to '{}', which is the input '{}' of this batch; inputs "
+        "are never written: choose another output folder (-o)",
+        item.input, item.output, found->second->input));
+  }
+}
+
 }  // namespace
 
 const char* BatchStatusName(BatchStatus status) {
@@ -170,6 +203,7 @@ std::vector<BatchItem> PlanBatch(const BatchOptions& options) {
                       found->second->input, item.input, item.output));
     }
   }
+  RefuseOutputsOverInputs(plan);
   return plan;
 }
 
@@ -177,6 +211,11 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
                                       const BatchOptions& options,
                                       const std::function<void(const BatchResult&)>& progress,
                                       const std::atomic<bool>* stop) {
+  RefuseOutputsOverInputs(plan);  // also for a plan not made by PlanBatch
+  // Every file is written in the batch's format, whatever its output's name says (`--to three`
+  // writes `dance.hierarchy.json` as a three.js clip, not the legacy hierarchy format).
+  ConvertOptions convert = options.convert;
+  if (!options.to.empty()) convert.to = std::string(DetectOutputFormat("", options.to).id);
   CreateOutputFolders(plan);
   std::vector<BatchResult> results(plan.size());
   for (size_t i = 0; i < plan.size(); ++i) results[i].item = plan[i];
@@ -204,7 +243,7 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
       } else {
         ConvertReport report;
         try {
-          ConvertFile(result.item.input, result.item.output, options.convert, &report);
+          ConvertFile(result.item.input, result.item.output, convert, &report);
           result.status = BatchStatus::kConverted;
           result.input_bytes = report.input_bytes;
           result.output_bytes = report.output_bytes;

@@ -32,7 +32,8 @@ struct BatchItem {
 // The outputs mirror the input tree: a folder's files keep their path below the folder, a file
 // given by name goes to the top of the output folder; the extension becomes the output format's.
 // Error(kUsage) when there are no inputs, both overwrite and skip_existing are set, two inputs
-// would write the same output or nothing is found.
+// would write the same output, an output would be another input of the batch (the same file by
+// device and inode: inputs are never written) or nothing is found.
 std::vector<BatchItem> PlanBatch(const BatchOptions& options);
 
 enum class BatchStatus { kConverted, kSkipped, kFailed, kNotStarted };
@@ -55,6 +56,8 @@ struct BatchResult {
 // a time) after each file. When `stop` becomes true no new file is started; files in flight
 // finish, so only complete outputs exist (WriteFileAtomic). Results are in plan order. Every
 // output folder is created first: Error(kIo) naming the first that cannot be, before any file.
+// Every file is written in `options.to`'s format (ConvertOptions::to), whatever its output name
+// says; a plan whose output is another of its inputs is refused as PlanBatch refuses it.
 std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
                                       const BatchOptions& options,
                                       const std::function<void(const BatchResult&)>& progress,

@@ -143,5 +143,25 @@ TEST(BatchCommandTest, UsageErrors) {
             1);
 }
 
+// The reviewers' repro: the batch's outputs in its input folder, one of them another input's
+// name (walk.unity.bvh -> walk.unity.csv). Exit 1 before anything is written; the input is as it
+// was.
+TEST(BatchCommandTest, AnOutputOverAnotherInputIsAUsageErrorAndWritesNothing) {
+  TempDir dir;
+  fs::create_directories(dir.File("in"));
+  testing::WriteText(dir.File("in/walk.unity.bvh"),
+                     testing::ReadText(testing::SourcePath("data/bvh/cmu_walk.bvh")));
+  const std::string csv = testing::ReadText(testing::SourcePath("data/unity/walk.csv"));
+  testing::WriteText(dir.File("in/walk.unity.csv"), csv);
+  const auto result = RunAnimconv("batch " + dir.File("in") + " -o " + dir.File("in") +
+                                  " --to csv --overwrite -j 1");
+  EXPECT_EQ(result.exit_code, 1) << result.output;
+  EXPECT_NE(result.output.find("which is the input '" + dir.File("in/walk.unity.csv") + "'"),
+            std::string::npos)
+      << result.output;
+  EXPECT_TRUE(testing::ReadText(dir.File("in/walk.unity.csv")) == csv);
+  EXPECT_FALSE(fs::exists(dir.File("in/walk.csv")));
+}
+
 }  // namespace
 }  // namespace animconv

@@ -305,6 +305,9 @@ function valueOf(channel, pose, object, world, ownRest) {
 }
 
 function errorOf(channel, a, b, namesA, namesB) {
+  // A VRMA expression node's translation is the expression's weight, its x (three-vrm-animation
+  // reads x alone): diff reports it as a weight.
+  if (channel.path === 'translation' && channel.unit === 'weight') return Math.abs(a[0] - b[0]);
   switch (channel.path) {
     case 'rotation': return angleDegrees(a, b);
     case 'translation': return Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);

@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "animconv/error.h"
 #include "test_support.h"
@@ -169,6 +170,77 @@ TEST(BatchTest, CollidingOutputsAndMissingInputsAreUsageErrors) {
   }
   options.inputs = {dir.File("nothing-here")};
   EXPECT_THROW(PlanBatch(options), Error);
+}
+
+// The batch's --to decides the writer, not the output's name: `dance.hierarchy.bvh` becomes
+// `dance.hierarchy.json`, which by its name alone is the legacy hierarchy format (three r187
+// cannot parse it), and `walk.unity.bvh` with `--to csv` becomes `walk.unity.csv`, a Unity CSV
+// by name. Each output must hold the bytes `convert` writes in the asked format.
+TEST(BatchTest, EveryOutputIsWrittenInTheToFormatWhateverItsName) {
+  TempDir dir;
+  fs::create_directories(dir.File("lib"));
+  const std::string bvh = testing::ReadText(testing::SourcePath("data/bvh/cmu_walk.bvh"));
+  testing::WriteText(dir.File("lib/dance.hierarchy.bvh"), bvh);
+  testing::WriteText(dir.File("lib/walk.unity.bvh"), bvh);
+  for (const auto& [to, extension] : {std::pair<std::string, std::string>{"three", ".json"},
+                                      std::pair<std::string, std::string>{"csv", ".csv"}}) {
+    BatchOptions options = Options(dir, 2);
+    options.output_dir = dir.File("out-" + to);
+    options.to = to;
+    const std::vector<BatchResult> results =
+        ConvertBatch(PlanBatch(options), options, nullptr, nullptr);
+    ASSERT_EQ(results.size(), 2u);
+    for (const BatchResult& result : results) {
+      ASSERT_EQ(result.status, BatchStatus::kConverted) << result.message;
+      // What `convert` writes of that input to a name that says only the format.
+      const std::string expected = dir.File("expected" + extension);
+      fs::remove(expected);
+      ConvertFile(result.item.input, expected, ConvertOptions{});
+      EXPECT_TRUE(testing::ReadText(result.item.output) == testing::ReadText(expected))
+          << result.item.output << " is not written as --to " << to;
+    }
+    EXPECT_EQ(results[0].item.output, dir.File("out-" + to + "/dance.hierarchy" + extension));
+    EXPECT_EQ(results[1].item.output, dir.File("out-" + to + "/walk.unity" + extension));
+  }
+}
+
+// Inputs are never written: `batch in -o in --to csv` would write walk.unity.bvh's output over
+// the input walk.unity.csv, then convert what it had just written. Refused before anything is
+// written, however the output folder is spelt (here through a link to the input folder).
+TEST(BatchTest, AnOutputThatIsAnotherInputIsRefusedBeforeAnythingIsWritten) {
+  TempDir dir;
+  fs::create_directories(dir.File("in"));
+  testing::WriteText(dir.File("in/walk.unity.bvh"),
+                     testing::ReadText(testing::SourcePath("data/bvh/cmu_walk.bvh")));
+  const std::string csv = testing::ReadText(testing::SourcePath("data/unity/walk.csv"));
+  testing::WriteText(dir.File("in/walk.unity.csv"), csv);
+  fs::create_directory_symlink(dir.File("in"), dir.File("link"));
+  for (const std::string& output_dir : {dir.File("in"), dir.File("link")}) {
+    BatchOptions options;
+    options.inputs = {dir.File("in")};
+    options.output_dir = output_dir;
+    options.to = "csv";
+    options.jobs = 1;
+    options.overwrite = true;
+    try {
+      PlanBatch(options);
+      FAIL() << "no error for -o " << output_dir;
+    } catch (const Error& error) {
+      EXPECT_EQ(error.kind(), ErrorKind::kUsage);
+      EXPECT_NE(error.message().find("walk.unity.bvh' would be written to '" + output_dir +
+                                     "/walk.unity.csv', which is the input '" +
+                                     dir.File("in/walk.unity.csv") + "'"),
+                std::string::npos)
+          << error.message();
+    }
+    // A plan made by hand is refused the same way by ConvertBatch.
+    const std::vector<BatchItem> plan = {
+        {dir.File("in/walk.unity.bvh"), output_dir + "/walk.unity.csv"},
+        {dir.File("in/walk.unity.csv"), output_dir + "/walk.csv"}};
+    EXPECT_THROW(ConvertBatch(plan, options, nullptr, nullptr), Error);
+  }
+  EXPECT_TRUE(testing::ReadText(dir.File("in/walk.unity.csv")) == csv);
+  EXPECT_FALSE(fs::exists(dir.File("in/walk.csv")));
 }
 
 }  // namespace

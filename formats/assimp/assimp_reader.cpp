@@ -260,7 +260,9 @@ Asset ReadOnThisStack(std::string_view bytes, const ReadOptions& options) {
   }
   AssimpClipOptions clip_options;
   clip_options.source = options.source;
-  asset.clips = ConvertAssimpAnimations(*scene, rig, clip_options, &asset.notes);
+  clip_options.cut_to_take = family == Family::kFbx;
+  asset.clips =
+      ConvertAssimpAnimations(*scene, rig, clip_options, &asset.notes, options.diagnostics);
   asset.rig = std::move(rig.rig);
   asset.coordinates = {Handedness::kRight, Facing::kUnknown};
   NameClips(asset.clips, options.source, &asset.notes);

@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 
 #include "animconv/error.h"
 #include "animconv/quaternion.h"
+#include "animconv/sample.h"
 
 namespace animconv {
 namespace {
@@ -60,8 +62,8 @@ bool ConstantAtRest(const Channel& channel, const Node& node) {
 class AnimationConverter {
  public:
   AnimationConverter(const AssimpRig& rig, const AssimpClipOptions& options,
-                     std::vector<std::string>* notes)
-      : rig_(rig), options_(options), notes_(*notes) {}
+                     std::vector<std::string>* notes, Diagnostics* diagnostics)
+      : rig_(rig), options_(options), notes_(*notes), diagnostics_(diagnostics) {}
 
   Clip Convert(const aiAnimation& animation) {
     clip_ = Clip{};
@@ -74,6 +76,11 @@ class AnimationConverter {
           "convention)",
           clip_.name, ticks_per_second_));
     }
+    take_end_.reset();
+    cut_before_ = cut_after_ = 0;
+    unkeyed_starts_.clear();
+    const double duration = Seconds(animation.mDuration);
+    if (options_.cut_to_take && std::isfinite(duration) && duration > 0) take_end_ = duration;
     GroupChannels(animation);
     for (size_t n = 0; n < rig_.chains.size(); ++n) AddNodeChannels(static_cast<int>(n));
     for (unsigned c = 0; c < animation.mNumMorphMeshChannels; ++c) {
@@ -85,11 +92,15 @@ class AnimationConverter {
           "weight animation is)",
           clip_.name, animation.mNumMeshChannels));
     }
-    const double duration = Seconds(animation.mDuration);
-    if (std::isfinite(duration) && duration > clip_.duration() + 1e-9) {
-      clip_.duration_seconds = duration;
+    if (take_end_) {
+      clip_.duration_seconds = *take_end_;
+      SayCut();
+    } else {
+      if (std::isfinite(duration) && duration > clip_.duration() + 1e-9) {
+        clip_.duration_seconds = duration;
+      }
+      StartAtZero();
     }
-    StartAtZero();
     return std::move(clip_);
   }
 
@@ -138,6 +149,7 @@ class AnimationConverter {
       channel.values.resize(kept * static_cast<size_t>(channel.width));
     }
     if (channel.key_count() == 0) return;
+    if (take_end_) CutToTake(channel, node);
     if (ConstantAtRest(channel, node)) return;
     clip_.channels.push_back(std::move(channel));
   }
@@ -280,7 +292,70 @@ class AnimationConverter {
     return -1;
   }
 
-  // FBX takes may start before 0; the model's times start at 0 or later.
+  // FBX: keys before the take's start (negative times) and after its end are not the take's.
+  // Assimp 5.2 keeps the first key of every rotation curve wherever it lies and samples the
+  // node's other curves at it (FBXConverter.cpp, GetRotationKeyframeList), then subtracts the
+  // take's LocalStart from every time: a key at -0.83 s is one 0.83 s before the take. The
+  // channel keeps its keys inside [0, end], with a key at 0 and at the end holding the value
+  // its keys interpolate to there (within Assimp's 10000-FBX-tick slack a key is on the edge).
+  void CutToTake(Channel& channel, const Node& node) {
+    constexpr double kSlack = 1e-6;  // seconds; Assimp's slack is 10000 / 46186158000 s
+    const double end = *take_end_;
+    const std::vector<double>& times = channel.times_seconds;
+    size_t first = 0;
+    while (first < times.size() && times[first] < -kSlack) ++first;
+    size_t last = times.size();
+    while (last > first && times[last - 1] > end + kSlack) --last;
+    const bool keyed_start = first < last && times[first] <= kSlack;
+    const bool keyed_end = first < last && times[last - 1] >= end - kSlack;
+    if (first == 0 && last == times.size() && times.front() >= 0 && times.back() <= end) return;
+    const size_t width = static_cast<size_t>(channel.width);
+    Channel cut{channel.node, channel.path, channel.interpolation, {}, {}, channel.width};
+    const auto add = [&](double seconds, const double* value) {
+      if (!cut.times_seconds.empty() && !(seconds > cut.times_seconds.back())) return;
+      cut.times_seconds.push_back(seconds);
+      cut.values.insert(cut.values.end(), value, value + width);
+    };
+    std::vector<double> value(width);
+    if (!keyed_start && first > 0) {
+      EvaluateChannel(channel, 0, value.data());
+      add(0, value.data());
+      if (first < times.size()) unkeyed_starts_.push_back(node.name);
+    }
+    for (size_t k = first; k < last; ++k) add(std::clamp(times[k], 0.0, end), channel.key_value(k));
+    if (!keyed_end && last < times.size()) {
+      EvaluateChannel(channel, end, value.data());
+      add(end, value.data());
+    }
+    cut_before_ += first;
+    cut_after_ += times.size() - last;
+    channel = std::move(cut);
+  }
+
+  void SayCut() {
+    if (cut_before_ + cut_after_ > 0) {
+      notes_.push_back(fmt::format(
+          "animation '{}': {} key(s) before the take's start and {} after its end ({} s) left out "
+          "(Assimp 5.2 keeps them; the take is [0, {}] s)",
+          clip_.name, cut_before_, cut_after_, *take_end_, *take_end_));
+    }
+    if (unkeyed_starts_.empty()) return;
+    std::sort(unkeyed_starts_.begin(), unkeyed_starts_.end());
+    unkeyed_starts_.erase(std::unique(unkeyed_starts_.begin(), unkeyed_starts_.end()),
+                          unkeyed_starts_.end());
+    std::string names;
+    for (const std::string& name : unkeyed_starts_)
+      names += (names.empty() ? "'" : ", '") + name + "'";
+    AddDiagnostic(
+        diagnostics_, Severity::kWarning,
+        fmt::format("animation '{}' starts between two keys of {}: Assimp 5.2 drops the key "
+                    "before the take's start, so up to the first key inside the take these "
+                    "nodes may play differently from the file; key the take's first frame (or "
+                    "bake the animation) in the program that wrote it",
+                    clip_.name, names));
+  }
+
+  // Takes of other formats may start before 0; the model's times start at 0 or later.
   void StartAtZero() {
     double first = 0;
     for (const Channel& channel : clip_.channels) {
@@ -298,7 +373,11 @@ class AnimationConverter {
   const AssimpRig& rig_;
   const AssimpClipOptions& options_;
   std::vector<std::string>& notes_;
+  Diagnostics* diagnostics_;
   Clip clip_;
+  std::optional<double> take_end_;  // cut_to_take: the take's length in seconds
+  size_t cut_before_ = 0, cut_after_ = 0;
+  std::vector<std::string> unkeyed_starts_;  // nodes whose keys straddle the take's start
   double ticks_per_second_ = 0;
   std::map<std::string, const aiNodeAnim*> by_node_;
 };
@@ -307,8 +386,9 @@ class AnimationConverter {
 
 std::vector<Clip> ConvertAssimpAnimations(const aiScene& scene, const AssimpRig& rig,
                                           const AssimpClipOptions& options,
-                                          std::vector<std::string>* notes) {
-  AnimationConverter converter(rig, options, notes);
+                                          std::vector<std::string>* notes,
+                                          Diagnostics* diagnostics) {
+  AnimationConverter converter(rig, options, notes, diagnostics);
   std::vector<Clip> clips;
   for (unsigned a = 0; a < scene.mNumAnimations; ++a) {
     clips.push_back(converter.Convert(*scene.mAnimations[a]));

@@ -21,6 +21,7 @@
 #include "formats/assimp/assimp_rig.h"
 #include "formats/assimp/assimp_stack.h"
 #include "formats/assimp/fbx_claims.h"
+#include "formats/assimp/fbx_curves.h"
 #include "formats/common/source_name.h"
 #include "formats/common/utf8_names.h"
 #include "libconvert/text.h"
@@ -177,6 +178,24 @@ void DropUnanimatedMorphTargets(Asset& asset, Family family, std::vector<std::st
   }
 }
 
+// Assimp 5.2 plays every FBX curve as straight lines between its keys: the curves whose own
+// interpolation (constant, cubic) makes that differ beyond the tolerances are warned about.
+void SayNonLinearCurves(std::string_view bytes, double metres, const ReadOptions& options,
+                        std::vector<std::string>* notes) {
+  size_t within = 0;
+  const std::vector<std::string> warnings = NonLinearCurveWarnings(
+      FindNonLinearFbxCurves(bytes, options.limits.keys_per_channel), metres, &within);
+  for (const std::string& warning : warnings) {
+    AddDiagnostic(options.diagnostics, Severity::kWarning, warning);
+  }
+  if (within > 0) {
+    notes->push_back(fmt::format(
+        "{} FBX curve(s) with constant or cubic keys play as straight lines between them (Assimp "
+        "5.2), within 0.1 mm, 0.1 deg and 0.1 % of the file's curves",
+        within));
+  }
+}
+
 Asset ReadOnThisStack(std::string_view bytes, const ReadOptions& options);
 
 }  // namespace
@@ -260,7 +279,9 @@ Asset ReadOnThisStack(std::string_view bytes, const ReadOptions& options) {
   }
   AssimpClipOptions clip_options;
   clip_options.source = options.source;
-  asset.clips = ConvertAssimpAnimations(*scene, rig, clip_options, &asset.notes);
+  clip_options.cut_to_take = family == Family::kFbx;
+  asset.clips =
+      ConvertAssimpAnimations(*scene, rig, clip_options, &asset.notes, options.diagnostics);
   asset.rig = std::move(rig.rig);
   asset.coordinates = {Handedness::kRight, Facing::kUnknown};
   NameClips(asset.clips, options.source, &asset.notes);
@@ -272,6 +293,7 @@ Asset ReadOnThisStack(std::string_view bytes, const ReadOptions& options) {
   }
   const double metres = MetresPerUnit(*scene, family, &asset.notes);
   if (metres != 1) ScaleLengths(asset, metres);
+  if (family == Family::kFbx) SayNonLinearCurves(bytes, metres, options, &asset.notes);
   return asset;
 }
 

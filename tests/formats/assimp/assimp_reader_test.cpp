@@ -157,15 +157,69 @@ TEST(AssimpReaderTest, FbxUnitsBecomeMetres) {
   EXPECT_FALSE(HasNote(m, "to metres"));
 }
 
-TEST(AssimpReaderTest, TakesStartingBeforeZeroAreShifted) {
+// Take 'anim 2' runs 0.833-1.333 s of the file's time line (Box001 0 -> 15 units along the file's
+// Y), 'spin' 1.5-2.0 s (0 -> 180 deg about Z): Assimp 5.2 makes the times relative to the take's
+// start but keeps each rotation curve's first key (file time 0, now -0.83 s and -1.5 s). Each
+// take is a 0.5 s clip that moves from its first instant (Blender's reading of LocalStart/Stop).
+TEST(AssimpReaderTest, FbxTakesAreCutToTheirRange) {
   const std::string path = SharedData("fbx/assimp-nonbsd_multiple_animations_test.fbx");
   if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent";
   const Asset asset = Read(ReadBytes(path), path);
   ASSERT_EQ(asset.clips.size(), 3u);
-  EXPECT_TRUE(HasNote(asset, "animation 'spin' starts at -1.5 s: shifted to start at 0"));
+  EXPECT_FALSE(HasNote(asset, "shifted to start at 0"));
+  const int box = NodeNamed(asset, "Box001");
+  ASSERT_GE(box, 0);
   for (const Clip& clip : asset.clips) {
-    for (const Channel& channel : clip.channels) EXPECT_GE(channel.times_seconds.front(), 0);
+    for (const Channel& channel : clip.channels) {
+      EXPECT_GE(channel.times_seconds.front(), 0) << clip.name;
+      EXPECT_LE(channel.times_seconds.back(), clip.duration() + 1e-9) << clip.name;
+    }
   }
+  EXPECT_NEAR(asset.clips[0].duration(), 20.0 / 30, 1e-6);  // 'anim 1' starts at 0
+  const Clip& lift = asset.clips[1];
+  EXPECT_EQ(lift.name, "anim 2");
+  EXPECT_NEAR(lift.duration(), 0.5, 1e-6);
+  const Channel* translation = FindChannel(lift, box, Path::kTranslation);
+  ASSERT_NE(translation, nullptr);
+  Vec3 at0, at_quarter, at_half;
+  EvaluateChannel(*translation, 0, at0.data());
+  EvaluateChannel(*translation, 0.25, at_quarter.data());
+  EvaluateChannel(*translation, 0.5, at_half.data());
+  const auto distance = [](const Vec3& a, const Vec3& b) {
+    return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+  };
+  EXPECT_NEAR(distance(at0, at_half), 15, 1e-5);      // 15 units (metres here) in the 0.5 s take
+  EXPECT_NEAR(distance(at0, at_quarter), 7.5, 1e-5);  // moving from its start, not after it
+  const Clip& spin = asset.clips[2];
+  EXPECT_EQ(spin.name, "spin");
+  EXPECT_NEAR(spin.duration(), 0.5, 1e-6);
+  const Channel* rotation = FindChannel(spin, box, Path::kRotation);
+  ASSERT_NE(rotation, nullptr);
+  Quat r0, r_quarter, r_half;
+  EvaluateChannel(*rotation, 0, r0.data());
+  EvaluateChannel(*rotation, 0.25, r_quarter.data());
+  EvaluateChannel(*rotation, 0.5, r_half.data());
+  EXPECT_NEAR(AngleBetween(r0, r_half) * 180 / kPi, 180, 1e-3);
+  EXPECT_NEAR(AngleBetween(r0, r_quarter) * 180 / kPi, 90, 0.1);
+}
+
+// Other formats have no take range: a COLLADA animation whose keys start before 0 keeps every
+// key, shifted to start at 0 (turn.dae with its times 0.75 s earlier).
+TEST(AssimpReaderTest, ColladaKeysBeforeZeroAreShiftedNotCut) {
+  std::string dae = ReadBytes(testing::SourcePath("data/dae/turn.dae"));
+  const std::string times = ">0 0.5 1</float_array>";
+  ASSERT_NE(dae.find(times), std::string::npos);
+  dae.replace(dae.find(times), times.size(), ">-0.75 -0.25 0.25</float_array>");
+  const Asset asset = Read(dae, "turn_early.dae");
+  ASSERT_EQ(asset.clips.size(), 1u);
+  EXPECT_TRUE(HasNote(asset, "starts at -0.75 s: shifted to start at 0"));
+  const Channel* rotation = FindChannel(asset.clips[0], NodeNamed(asset, "arm"), Path::kRotation);
+  ASSERT_NE(rotation, nullptr);
+  ASSERT_EQ(rotation->key_count(), 3u);
+  EXPECT_NEAR(rotation->times_seconds[0], 0, 1e-9);
+  EXPECT_NEAR(rotation->times_seconds[2], 1, 1e-9);
+  ExpectNear(AxisAngle('Z', 0), LoadQuat(rotation->key_value(0)), "arm at 0 s");
+  ExpectNear(AxisAngle('Z', 90), LoadQuat(rotation->key_value(2)), "arm at 1 s");
 }
 
 TEST(AssimpReaderTest, LostFbxBlendShapeAnimationIsSaid) {

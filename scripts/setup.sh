@@ -10,6 +10,7 @@ shift || true
 need=(build-essential cmake
   libassimp-dev libglm-dev libfmt-dev libspdlog-dev libboost-program-options-dev
   nlohmann-json3-dev libmeshoptimizer-dev libgtest-dev libgmock-dev libbenchmark-dev
+  zlib1g-dev  # the FBX curve scan inflates binary FBX arrays (formats/assimp/fbx_curves.cpp)
   pkgconf  # tests/install: the installed package through pkg-config
   assimp-utils  # `assimp export`, the peer of bench/bvh_vs_assimp_export.sh
   blender python3-numpy  # tests/blender: Blender 3.4 headless imports our outputs

@@ -4,10 +4,12 @@
 #include <cmath>
 
 #include "animconv/error.h"
+#include "animconv/resample.h"
 #include "animconv/sample.h"
 #include "formats/common/writer_support.h"
 #include "formats/csv/unity_csv.h"
 #include "libconvert/text.h"
+#include "libconvert/value_error.h"
 
 namespace animconv {
 
@@ -91,6 +93,42 @@ std::vector<double> RowTimes(const Clip& clip, const std::vector<const Channel*>
   return keys;
 }
 
+// Rows have no interpolation: a reader plays from row to row linearly, so a step channel's jump
+// becomes a ramp over the row before it, as in a BVH's frames (bvh_writer.cpp). Found by the
+// exit-0 sweep (a VRM's STEP rotations 75 degrees off between rows, no warning): the channels
+// that change are named, with the largest local jump (a row-to-row ramp is off by up to that in
+// its own joint; `diff` measures the sum down a chain of them in model space).
+void WarnStepRamps(const Asset& asset, const std::vector<const Channel*>& columns,
+                   const std::vector<double>& times, Diagnostics* diagnostics) {
+  if (times.size() < 2) return;
+  std::vector<std::string> names;
+  double largest_radians = 0;
+  for (const Channel* channel : columns) {
+    if (!channel || channel->interpolation != Interpolation::kStep) continue;
+    double jump = 0;
+    for (size_t k = 1; k < channel->key_count(); ++k) {
+      jump = std::max(jump, ValueError(Path::kRotation, channel->key_value(k - 1), 4,
+                                       channel->key_value(k), 4));
+    }
+    if (jump <= 0) continue;
+    largest_radians = std::max(largest_radians, jump);
+    names.push_back(asset.rig.nodes[static_cast<size_t>(channel->node)].name);
+  }
+  if (names.empty()) return;
+  constexpr size_t kShown = 30;
+  std::string list = fmt::format(
+      "{}", fmt::join(names.begin(), names.begin() + std::min(names.size(), kShown), ", "));
+  if (names.size() > kShown) list += fmt::format(" and {} more", names.size() - kShown);
+  AddDiagnostic(
+      diagnostics, Severity::kWarning,
+      fmt::format("unity-csv: rows play linearly from one to the next, so {} step "
+                  "channel(s) ramp over the {} s before each jump instead of jumping "
+                  "(local jumps of up to {:.3g} deg): {}; a format with step keys (.glb, three.js "
+                  "JSON) keeps the jumps",
+                  names.size(), times[1] - times[0],
+                  ErrorInPrintedUnit(Path::kRotation, largest_radians), list));
+}
+
 }  // namespace
 
 std::string WriteUnityCsv(const Asset& asset, const WriteOptions& options) {
@@ -132,6 +170,7 @@ std::string WriteUnityCsv(const Asset& asset, const WriteOptions& options) {
   }
 
   const std::vector<double> times = RowTimes(clip, column_channel, options);
+  WarnStepRamps(asset, column_channel, times, options.diagnostics);
   std::string out;
   out.reserve(times.size() * bones.size() * 4 * 8);
   char buffer[40];

@@ -106,5 +106,42 @@ TEST(UnityCsvWriterTest, ColumnsMatchBonesByHumanoidIdentityOrName) {
   EXPECT_EQ(WriteUnityCsv(asset, options), "1,0,0,0,0,0,0,1,\n");
 }
 
+// Rows play linearly: a step channel that jumps ramps over the row before each jump. The warning
+// names the channels that jump (found by the exit-0 sweep: a VRM's STEP rotations, 75 degrees off
+// between rows with exit 0 and no warning); a step channel that holds still is not named.
+TEST(UnityCsvWriterTest, StepChannelsThatJumpAreWarnedAboutAsRampsBetweenRows) {
+  Asset asset = testing::MakeAsset({"hips", "spine"});
+  asset.rig.nodes[0].human_bone = HumanBone::kHips;
+  asset.rig.nodes[1].human_bone = HumanBone::kSpine;
+  asset.clips[0].channels.push_back(
+      testing::MakeChannel(0, Path::kRotation, {0, 0.5},
+                           {0, 0, 0, 1, 0, 0.5, 0, 0.8660254037844386}, 4, Interpolation::kStep));
+  asset.clips[0].channels.push_back(testing::MakeChannel(
+      1, Path::kRotation, {0, 0.5}, {0, 0, 0, 1, 0, 0, 0, 1}, 4, Interpolation::kStep));
+  Diagnostics diagnostics;
+  WriteOptions options;
+  options.bone_names = {"Hips", "Spine"};
+  options.diagnostics = &diagnostics;
+  options.row_interval_seconds = 0.25;
+  WriteUnityCsv(asset, options);
+  std::vector<std::string> ramps;
+  for (const Diagnostic& diagnostic : diagnostics) {
+    if (diagnostic.text.find("step channel") != std::string::npos) ramps.push_back(diagnostic.text);
+  }
+  ASSERT_EQ(ramps.size(), 1u);
+  EXPECT_EQ(diagnostics.size(), 2u);  // and the rows' rate (0.25 s, not the reader's 0.2 s)
+  EXPECT_NE(ramps[0].find("1 step channel(s) ramp over the 0.25 s before each jump"),
+            std::string::npos)
+      << ramps[0];
+  EXPECT_NE(ramps[0].find("(local jumps of up to 60 deg): hips;"), std::string::npos) << ramps[0];
+
+  asset.clips[0].channels[0].interpolation = Interpolation::kLinear;  // rows play it as it is
+  diagnostics.clear();
+  WriteUnityCsv(asset, options);
+  for (const Diagnostic& diagnostic : diagnostics) {
+    EXPECT_EQ(diagnostic.text.find("step channel"), std::string::npos) << diagnostic.text;
+  }
+}
+
 }  // namespace
 }  // namespace animconv

@@ -67,20 +67,33 @@ void AppendFloat(std::string& out, double value) {
   out.append(buffer, FormatShortest(static_cast<float>(value), buffer));
 }
 
-void AppendFloatList(std::string& out, const double* values, size_t count) {
-  // Numbers are most of every output: format them into a small stack buffer and append it in
-  // blocks, rather than growing the string per number or zero-filling space for the worst case.
+namespace {
+
+// Numbers are most of every output: each is formatted by `format(i, at)` (its length returned)
+// into a small stack buffer appended in blocks, rather than growing the string per number or
+// zero-filling space for the worst case. Up to 40 characters a number, and 16 readable bytes
+// after each (AppendFloatListOfKeys copies fixed 16-byte texts).
+template <typename FormatNumber>
+void AppendNumbersInBlocks(std::string& out, size_t count, FormatNumber format) {
   char block[4096];
   size_t used = 0;
   for (size_t i = 0; i < count; ++i) {
-    if (used > sizeof block - 48) {
+    if (used > sizeof block - 64) {
       out.append(block, used);
       used = 0;
     }
     if (i > 0) block[used++] = ',';
-    used += FormatShortest(static_cast<float>(values[i]), block + used);
+    used += format(i, block + used);
   }
   out.append(block, used);
+}
+
+}  // namespace
+
+void AppendFloatList(std::string& out, const double* values, size_t count) {
+  AppendNumbersInBlocks(out, count, [values](size_t i, char* at) {
+    return FormatShortest(static_cast<float>(values[i]), at);
+  });
 }
 
 void AppendFloatListOfKeys(std::string& out, const double* values, size_t count,
@@ -101,32 +114,23 @@ void AppendFloatListOfKeys(std::string& out, const double* values, size_t count,
   };
   Slot slots[kMaxRepeatSlots];
   for (size_t j = 0; j < values_per_key; ++j) slots[j].length = 0;
-  char block[4096];
-  size_t used = 0;
   size_t slot = 0;
-  for (size_t i = 0; i < count; ++i) {
-    if (used > sizeof block - 48) {
-      out.append(block, used);
-      used = 0;
-    }
-    if (i > 0) block[used++] = ',';
+  AppendNumbersInBlocks(out, count, [&](size_t i, char* at) {
     const float value = static_cast<float>(values[i]);
     uint32_t bits;
     std::memcpy(&bits, &value, sizeof bits);
     Slot& cached = slots[slot];
-    if (cached.length != 0 && cached.bits == bits) {
-      std::memcpy(block + used, cached.text, sizeof cached.text);
-      used += cached.length;
-    } else {
-      const size_t length = FormatShortest(value, block + used);
-      std::memcpy(cached.text, block + used, sizeof cached.text);
-      cached.bits = bits;
-      cached.length = length <= sizeof cached.text ? static_cast<uint32_t>(length) : 0;
-      used += length;
-    }
     if (++slot == values_per_key) slot = 0;
-  }
-  out.append(block, used);
+    if (cached.length != 0 && cached.bits == bits) {
+      std::memcpy(at, cached.text, sizeof cached.text);
+      return static_cast<size_t>(cached.length);
+    }
+    const size_t length = FormatShortest(value, at);
+    std::memcpy(cached.text, at, sizeof cached.text);
+    cached.bits = bits;
+    cached.length = length <= sizeof cached.text ? static_cast<uint32_t>(length) : 0;
+    return length;
+  });
 }
 
 void AppendDouble(std::string& out, double value) {

@@ -109,9 +109,12 @@ std::string OutputPath(const fs::path& relative, const std::string& output_dir,
 // Inputs are never written: an output that is another input of the batch (the same file, by
 // device and inode, however it is spelt: `in/x.csv`, `./in/x.csv`, a link) would be replaced and
 // then converted with its new content (`walk.unity.bvh` -> `walk.unity.csv` over the CSV input).
-// Refused before anything is written. An output that is its own input is `ConvertFile`'s refusal,
-// that file's failure.
-void RefuseOutputsOverInputs(const std::vector<BatchItem>& plan) {
+// Refused before anything is written. Only --overwrite replaces an existing file: without it
+// such an output is that item's failure ("the output exists"), or with --skip-existing a skip, so
+// a batch resumed in its own folder still runs. An output that is its own input is
+// `ConvertFile`'s refusal, that file's failure.
+void RefuseOutputsOverInputs(const std::vector<BatchItem>& plan, const BatchOptions& options) {
+  if (!options.overwrite) return;
   using FileId = std::pair<dev_t, ino_t>;
   const auto identity = [](const std::string& path, FileId* id) {
     struct stat info {};
@@ -203,7 +206,7 @@ std::vector<BatchItem> PlanBatch(const BatchOptions& options) {
                       found->second->input, item.input, item.output));
     }
   }
-  RefuseOutputsOverInputs(plan);
+  RefuseOutputsOverInputs(plan, options);
   return plan;
 }
 
@@ -211,7 +214,7 @@ std::vector<BatchResult> ConvertBatch(const std::vector<BatchItem>& plan,
                                       const BatchOptions& options,
                                       const std::function<void(const BatchResult&)>& progress,
                                       const std::atomic<bool>* stop) {
-  RefuseOutputsOverInputs(plan);  // also for a plan not made by PlanBatch
+  RefuseOutputsOverInputs(plan, options);  // also for a plan not made by PlanBatch
   // Every file is written in the batch's format, whatever its output's name says (`--to three`
   // writes `dance.hierarchy.json` as a three.js clip, not the legacy hierarchy format).
   ConvertOptions convert = options.convert;

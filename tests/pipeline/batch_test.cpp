@@ -241,6 +241,27 @@ TEST(BatchTest, AnOutputThatIsAnotherInputIsRefusedBeforeAnythingIsWritten) {
   }
   EXPECT_TRUE(testing::ReadText(dir.File("in/walk.unity.csv")) == csv);
   EXPECT_FALSE(fs::exists(dir.File("in/walk.csv")));
+  // Without --overwrite nothing is replaced: the same batch runs, the BVH's output fails as one
+  // that exists (or is skipped, resuming), and the input stays as it was.
+  for (const bool skip_existing : {false, true}) {
+    fs::remove(dir.File("in/walk.csv"));  // the CSV's own output, from the first round
+    BatchOptions options;
+    options.inputs = {dir.File("in")};
+    options.output_dir = dir.File("in");
+    options.to = "csv";
+    options.jobs = 1;
+    options.skip_existing = skip_existing;
+    const std::vector<BatchResult> results =
+        ConvertBatch(PlanBatch(options), options, nullptr, nullptr);
+    bool bvh_seen = false;
+    for (const BatchResult& result : results) {
+      if (result.item.input != dir.File("in/walk.unity.bvh")) continue;
+      bvh_seen = true;
+      EXPECT_EQ(result.status, skip_existing ? BatchStatus::kSkipped : BatchStatus::kFailed);
+    }
+    EXPECT_TRUE(bvh_seen);
+    EXPECT_TRUE(testing::ReadText(dir.File("in/walk.unity.csv")) == csv);
+  }
 }
 
 }  // namespace

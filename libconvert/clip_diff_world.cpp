@@ -110,11 +110,19 @@ double HipsHeight(const Rig& rig, const RestPose& rest, int hips) {
   return rest.WorldPosition(hips)[1] - std::min(0.0, LowestFoot(rig, rest));
 }
 
-// The hips' rest height above the lowest foot or toe joint: the rig's size whichever way its
-// rest pose was drawn (standing on the origin, or around its hips as a BVH with a position-
-// channel ROOT at OFFSET 0 is, docs/formats/bvh.md); NaN without feet.
+// The hips' rest height above the lowest foot joint (the ankles; the toes where a rig has no
+// feet): the rig's size whichever way its rest pose was drawn (standing on the origin, or around
+// its hips as a BVH with a position-channel ROOT at OFFSET 0 is, docs/formats/bvh.md); NaN
+// without feet. Ankles, not toes: the same skeleton written as a BVH keeps its toes only as a
+// foot's End Site, which is no joint, and measured to the toes on one side and to the ankles on
+// the other it looked like two sizes (a .vrma's BVH: hips positions scaled by 0.98, 2.8 cm off).
 double LegHeight(const Rig& rig, const RestPose& rest, int hips) {
-  const double lowest = LowestFoot(rig, rest);
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const HumanBone foot : {HumanBone::kLeftFoot, HumanBone::kRightFoot}) {
+    const int node = HumanBoneNode(rig, foot);
+    if (node >= 0) lowest = std::min(lowest, rest.WorldPosition(node)[1]);
+  }
+  if (!std::isfinite(lowest)) lowest = LowestFoot(rig, rest);
   return std::isfinite(lowest) ? rest.WorldPosition(hips)[1] - lowest
                                : std::numeric_limits<double>::quiet_NaN();
 }

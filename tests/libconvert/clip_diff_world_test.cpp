@@ -115,6 +115,38 @@ TEST(ClipDiffWorldTest, AParentsRestTranslationMovesTheTranslationsItHolds) {
       DiffSpace::kLocal);
 }
 
+// The same legs with toes a joint on one side and not on the other (a .vrma's skeleton written as
+// a BVH keeps its toes only as a foot's End Site): one size, so the hips positions are compared
+// as they are. Measured to the toes on one side and the ankles on the other, the legs looked
+// 0.765 m and 0.70 m long and B's positions were scaled by 1.02 (the sweep's hips_under_root case).
+Asset Legs(bool toes) {
+  Asset asset = MakeAsset({"hips", "leftFoot", "leftToes"});
+  if (!toes) asset.rig.nodes.pop_back();
+  asset.rig.rest_pose_known = true;
+  asset.rig.nodes[0].human_bone = HumanBone::kHips;
+  asset.rig.nodes[0].rest_translation = {0, 0.75, 0};
+  asset.rig.nodes[1].human_bone = HumanBone::kLeftFoot;
+  asset.rig.nodes[1].parent = 0;
+  asset.rig.nodes[1].rest_translation = {0.1, -0.70, 0};
+  if (toes) {
+    asset.rig.nodes[2].human_bone = HumanBone::kLeftToes;
+    asset.rig.nodes[2].parent = 1;
+    asset.rig.nodes[2].rest_translation = {0, -0.065, 0.1};  // 1.5 cm below the origin
+  }
+  asset.clips[0].channels.push_back(
+      MakeChannel(0, Path::kTranslation, {0, 1}, {0, 0.75, 0, 0.3, 0.8, 0}, 3));
+  return asset;
+}
+
+TEST(ClipDiffWorldTest, TheSameLegsWithAndWithoutAToeJointAreOneSize) {
+  const Asset with_toes = Legs(true);
+  const Asset without = Legs(false);
+  const ClipDiff diff = DiffClips(with_toes, with_toes.clips[0], without, without.clips[0], {});
+  EXPECT_EQ(diff.space_reason.find("rest hips heights differ"), std::string::npos)
+      << diff.space_reason;
+  EXPECT_NEAR(Max(diff, "m"), 0, 1e-12);
+}
+
 // The review's e1: two .vrma with the same expression node names, `happy` and `aa` listed on each
 // other's node. three-vrm-animation plays each track as the weight of the expression it is
 // listed under (the translation's x), so the faces differ by the tracks' difference.

@@ -76,6 +76,9 @@ void ReportRetarget(const RetargetReport& report, const std::string& onto,
                             report.source_length_metres, report.target_length_metres)
               : std::string()));
   for (const std::string& note : report.notes) AddDiagnostic(diagnostics, Severity::kInfo, note);
+  for (const std::string& warning : report.warnings) {
+    AddDiagnostic(diagnostics, Severity::kWarning, warning);
+  }
   // Not a VRM rig, with rest feet below the origin: its hips height was measured from them. Where
   // that moves the scale off what the origin would give (three-vrm's rule for a VRMA), say so.
   if (report.hips_scale && report.source_feet_floor_metres) {

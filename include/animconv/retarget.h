@@ -50,6 +50,9 @@ struct RetargetReport {
   // from what the origin would give, which ReportRetarget warns about.
   std::optional<double> source_feet_floor_metres;
   std::vector<std::string> notes;  // what a user should know, one sentence each
+  // What plays off the source beyond the tolerances: a rest pose away from the T-pose that
+  // retargeting takes every rest pose for (LimbsOffTPose). Printed as warnings.
+  std::vector<std::string> warnings;
 };
 
 // Retargets every clip of `source` onto `target`. The source must be right-handed with humanoid

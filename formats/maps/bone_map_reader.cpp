@@ -50,6 +50,15 @@ std::vector<BoneMapEntry> ParseBoneMap(std::string_view text, const std::string&
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     line = StripComment(line);
     if (TrimAscii(line).empty()) continue;
+    // A JSON object or array is no list of lines: `{"hips":"J_Bip_C_Hips","spine":"J_Bip_C_Spine"}`
+    // on one line split at its comma into two names no node has, and the map renamed nothing with
+    // exit 0 (review of session 34). Refused where it starts.
+    if (const std::string_view first = TrimAscii(line);
+        entries.empty() && (first.front() == '{' || first.front() == '[')) {
+      ThrowBadInput(source, Location(number, static_cast<size_t>(first.data() - line.data()) + 1),
+                    "expected 'from,to' lines, found JSON: a bone map is plain text, one "
+                    "'from,to' pair per line (docs/cli.md, \"Bone maps\")");
+    }
     // The new names go into JSON and glTF outputs, which must be UTF-8.
     if (const size_t bad = FindInvalidUtf8(line); bad != std::string_view::npos) {
       ThrowBadInput(source, Location(number, bad + 1), "a name is not valid UTF-8");

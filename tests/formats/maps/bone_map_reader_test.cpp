@@ -51,6 +51,13 @@ TEST(ParseBoneMapTest, ErrorsSayWhereAndWhatWasExpected) {
             "map.txt:3:3: 'Hips' is mapped twice (first on line 1)");
   EXPECT_EQ(std::string(ParseFailure("Hips,A\nSpine,\xC3(chest\n").what()),
             "map.txt:2:7: a name is not valid UTF-8");
+  // JSON, on one line or many, is refused where it starts (one line once split at its comma).
+  for (const char* json : {"{\"hips\":\"J_Bip_C_Hips\",\"spine\":\"J_Bip_C_Spine\"}",
+                           "# VRoid\n  [\n [\"hips\", \"J_Bip_C_Hips\"]\n]\n"}) {
+    const std::string message = ParseFailure(json).what();
+    EXPECT_NE(message.find("expected 'from,to' lines, found JSON"), std::string::npos) << message;
+    EXPECT_EQ(message.find(json[0] == '{' ? "map.txt:1:1:" : "map.txt:2:3:"), 0u) << message;
+  }
 }
 
 }  // namespace

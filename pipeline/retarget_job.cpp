@@ -269,6 +269,15 @@ Asset RetargetOntoNormalizedRig(Asset input, const NormalizedRig& rig, Mirror mi
   for (const Node& node : input.rig.nodes) {
     if (node.human_bone) wanted[static_cast<size_t>(*node.human_bone)] = true;
   }
+  // A VRMA's feet keep their toes, animated or not: a model has them, and --ground measures the
+  // lowest foot or toe joint on this rig. Without them it put the ankles (8 cm up in the T-pose)
+  // at the floor, and the model's toes played 5-9 cm under it (review of session 34).
+  if (rig.vrma_roles) {
+    wanted[static_cast<size_t>(HumanBone::kLeftToes)] |=
+        wanted[static_cast<size_t>(HumanBone::kLeftFoot)];
+    wanted[static_cast<size_t>(HumanBone::kRightToes)] |=
+        wanted[static_cast<size_t>(HumanBone::kRightFoot)];
+  }
   std::vector<HumanBone> bones;
   for (int b = 0; b < kHumanBoneCount; ++b) {
     const HumanBone bone = static_cast<HumanBone>(b);

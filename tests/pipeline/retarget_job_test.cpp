@@ -10,6 +10,7 @@
 
 #include "animconv/convert.h"
 #include "animconv/error.h"
+#include "animconv/humanoid_pose.h"
 #include "animconv/quaternion.h"
 #include "formats/csv/unity_csv.h"
 #include "formats/gltf/gltf.h"
@@ -94,6 +95,38 @@ void ExpectVrmaHolds(const std::string& vrma, const std::vector<std::vector<Quat
     }
   }
   EXPECT_GE(compared, 15 * poses.size());  // at least the required bones, every row
+}
+
+// A VRMA's feet keep their toes though the input has none: --ground measures the lowest foot or
+// toe joint on this rig, and without toes it put the ankles on the floor, so a model's toes played
+// 5-9 cm under it in three-vrm (review of session 34). A Unity CSV's rig keeps the input's bones.
+TEST_F(RetargetJobTest, AVrmaRigHasToesWhereTheInputHasFeetWithout) {
+  const std::vector<HumanBone> bones = {
+      HumanBone::kHips,          HumanBone::kSpine,         HumanBone::kHead,
+      HumanBone::kLeftUpperArm,  HumanBone::kLeftLowerArm,  HumanBone::kLeftHand,
+      HumanBone::kRightUpperArm, HumanBone::kRightLowerArm, HumanBone::kRightHand,
+      HumanBone::kLeftUpperLeg,  HumanBone::kLeftLowerLeg,  HumanBone::kLeftFoot,
+      HumanBone::kRightUpperLeg, HumanBone::kRightLowerLeg, HumanBone::kRightFoot};
+  Asset input;
+  input.rig = MakeHumanoidTPoseRig(bones, Facing::kPlusZ);
+  input.coordinates = {Handedness::kRight, Facing::kPlusZ};
+  Clip clip;
+  clip.name = "walk";
+  clip.channels.push_back(testing::MakeChannel(HumanBoneNode(input.rig, HumanBone::kHips),
+                                               Path::kRotation, {0, 1},
+                                               {0, 0, 0, 1, 0, 0.1, 0, 0.995}, 4));
+  input.clips.push_back(clip);
+  RetargetReport report;
+  const Asset vrma =
+      RetargetOntoNormalizedRig(input, NormalizedRig{}, Mirror::kNone, std::nullopt, {}, &report);
+  EXPECT_GE(HumanBoneNode(vrma.rig, HumanBone::kLeftToes), 0);
+  EXPECT_GE(HumanBoneNode(vrma.rig, HumanBone::kRightToes), 0);
+  NormalizedRig unity;
+  unity.vrma_roles = false;
+  unity.required_vrm1_bones = false;
+  const Asset rows =
+      RetargetOntoNormalizedRig(input, unity, Mirror::kNone, std::nullopt, {}, &report);
+  EXPECT_LT(HumanBoneNode(rows.rig, HumanBone::kLeftToes), 0);
 }
 
 TEST_F(RetargetJobTest, SourceRigVrm1RawRecordingBecomesNormalisedVrma) {

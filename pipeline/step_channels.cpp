@@ -10,19 +10,14 @@
 #include <vector>
 
 #include "animconv/resample.h"
+#include "libconvert/text.h"
 #include "libconvert/value_error.h"
 
 namespace animconv {
 namespace {
 
 // "node.path, ..." for the first ten of `names`, "and N more" for the rest.
-std::string ChannelList(const std::vector<std::string>& names) {
-  constexpr size_t kShown = 10;
-  std::string list = fmt::format(
-      "{}", fmt::join(names.begin(), names.begin() + std::min(names.size(), kShown), ", "));
-  if (names.size() > kShown) list += fmt::format(" and {} more", names.size() - kShown);
-  return list;
-}
+std::string ChannelList(const std::vector<std::string>& names) { return ListFirst(names, 10); }
 
 std::string ChannelName(const Asset& asset, const Channel& channel) {
   return fmt::format("{}.{}", asset.rig.nodes[static_cast<size_t>(channel.node)].name,

@@ -7,6 +7,8 @@
 #include <map>
 #include <utility>
 
+#include "libconvert/text.h"
+
 namespace animconv {
 namespace {
 
@@ -174,20 +176,17 @@ std::vector<DaeNonLinearChannel> FindNonLinearDaeChannels(std::string_view text)
 
 std::string NonLinearDaeWarning(const std::vector<DaeNonLinearChannel>& channels) {
   if (channels.empty()) return {};
-  constexpr size_t kShown = 10;
-  std::vector<std::string> named;
-  for (size_t i = 0; i < std::min(channels.size(), kShown); ++i) {
-    const DaeNonLinearChannel& channel = channels[i];
+  FirstNames named(10);
+  for (const DaeNonLinearChannel& channel : channels) {
     std::vector<std::string> kinds;
     if (channel.step_segments) kinds.push_back(fmt::format("{} STEP", channel.step_segments));
     if (channel.curve_segments) {
       kinds.push_back(fmt::format("{} curved (BEZIER, HERMITE, ...)", channel.curve_segments));
     }
-    named.push_back(fmt::format("{} ({}: {} segment(s))", channel.node, channel.target,
-                                fmt::join(kinds, " and ")));
+    named.Add(fmt::format("{} ({}: {} segment(s))", channel.node, channel.target,
+                          fmt::join(kinds, " and ")));
   }
-  std::string list = fmt::format("{}", fmt::join(named, ", "));
-  if (channels.size() > kShown) list += fmt::format(" and {} more", channels.size() - kShown);
+  const std::string list = named.Join(", ");
   return fmt::format(
       "dae: Assimp plays every key as a straight line to the next, but {} channel(s) hold their "
       "keys (STEP) or curve between them: {}; the output ramps where the file holds and cuts "

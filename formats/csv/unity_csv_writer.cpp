@@ -115,10 +115,7 @@ void WarnStepRamps(const Asset& asset, const std::vector<const Channel*>& column
     names.push_back(asset.rig.nodes[static_cast<size_t>(channel->node)].name);
   }
   if (names.empty()) return;
-  constexpr size_t kShown = 30;
-  std::string list = fmt::format(
-      "{}", fmt::join(names.begin(), names.begin() + std::min(names.size(), kShown), ", "));
-  if (names.size() > kShown) list += fmt::format(" and {} more", names.size() - kShown);
+  const std::string list = ListFirst(names, 30);
   AddDiagnostic(
       diagnostics, Severity::kWarning,
       fmt::format("unity-csv: rows play linearly from one to the next, so {} step "

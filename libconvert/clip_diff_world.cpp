@@ -21,6 +21,8 @@
 #include "animconv/rest_pose.h"
 #include "animconv/sample.h"
 #include "libconvert/clip_diff_internal.h"
+#include "libconvert/rest_heights.h"
+#include "libconvert/rest_tpose.h"
 #include "libconvert/value_error.h"
 
 namespace animconv::diff_detail {
@@ -92,41 +94,6 @@ bool FrameIsNotModels(const RestPose& rest, int n) {
                      [](double s) { return std::abs(s - 1) > kSameScaleRatio; });
 }
 
-// The rest hips height above the floor, as retargeting measures it (docs/retargeting.md, "Hips
-// translation"): the hips' rest world height minus the lowest foot or toe joint when that is below
-// the origin. A VRMA player scales the hips translation by the ratio of two such heights, so a
-// clip retargeted onto a smaller rig holds smaller positions for the same motion.
-// The lowest rest world height of a foot or toe joint; +infinity without one.
-double LowestFoot(const Rig& rig, const RestPose& rest) {
-  double lowest = std::numeric_limits<double>::infinity();
-  for (const int foot : FootAndToeNodes(rig))
-    lowest = std::min(lowest, rest.WorldPosition(foot)[1]);
-  return lowest;
-}
-
-// A VRM or VRMA rig from the origin, as three-vrm and retargeting measure it (Rig::vrm_humanoid).
-double HipsHeight(const Rig& rig, const RestPose& rest, int hips) {
-  if (rig.vrm_humanoid) return rest.WorldPosition(hips)[1];
-  return rest.WorldPosition(hips)[1] - std::min(0.0, LowestFoot(rig, rest));
-}
-
-// The hips' rest height above the lowest foot joint (the ankles; the toes where a rig has no
-// feet): the rig's size whichever way its rest pose was drawn (standing on the origin, or around
-// its hips as a BVH with a position-channel ROOT at OFFSET 0 is, docs/formats/bvh.md); NaN
-// without feet. Ankles, not toes: the same skeleton written as a BVH keeps its toes only as a
-// foot's End Site, which is no joint, and measured to the toes on one side and to the ankles on
-// the other it looked like two sizes (a .vrma's BVH: hips positions scaled by 0.98, 2.8 cm off).
-double LegHeight(const Rig& rig, const RestPose& rest, int hips) {
-  double lowest = std::numeric_limits<double>::infinity();
-  for (const HumanBone foot : {HumanBone::kLeftFoot, HumanBone::kRightFoot}) {
-    const int node = HumanBoneNode(rig, foot);
-    if (node >= 0) lowest = std::min(lowest, rest.WorldPosition(node)[1]);
-  }
-  if (!std::isfinite(lowest)) lowest = LowestFoot(rig, rest);
-  return std::isfinite(lowest) ? rest.WorldPosition(hips)[1] - lowest
-                               : std::numeric_limits<double>::quiet_NaN();
-}
-
 Vec3 Position(const glm::dmat4& world) { return {world[3][0], world[3][1], world[3][2]}; }
 
 // The world scale as three.js's Matrix4.decompose gives it (getWorldScale): the lengths of the
@@ -161,10 +128,16 @@ Quat HalfTurnOf(Signs signs) {
   return {0, 0, 1, 0};
 }
 
-// The rest-relative world rotation of node `n` (identity for -1, a root's parent).
-Quat RestRelative(const std::vector<Quat>& now, const std::vector<Quat>& rest, int n) {
+// The world rotation of node `n` relative to its orientation in the T-pose, W(t)·W_rest⁻¹·S⁻¹
+// with S its swing from rest to the T-pose (identity for -1, a root's parent): the motion
+// retargeting moves between rigs, so a rig whose rest holds its arms down and one drawn in a
+// T-pose compare by where the limbs point (docs/retargeting.md, "Rest poses").
+Quat FromTPose(const std::vector<Quat>& now, const std::vector<Quat>& rest, const TPoseSwing& swing,
+               int n) {
   if (n < 0) return {0, 0, 0, 1};
-  return Multiply(now[static_cast<size_t>(n)], Conjugate(rest[static_cast<size_t>(n)]));
+  const size_t node = static_cast<size_t>(n);
+  const Quat relative = Multiply(now[node], Conjugate(rest[node]));
+  return swing.swung[node] ? Multiply(relative, Conjugate(swing.world[node])) : relative;
 }
 
 // The world scale of node `n` relative to its rest world scale ({1, 1, 1} for -1).
@@ -330,13 +303,16 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
   const int hips_b = HumanBoneNode(b.rig, HumanBone::kHips);
   if (translations && hips_a >= 0 && hips_b >= 0 && a.rig.rest_pose_known &&
       b.rig.rest_pose_known) {
-    const double height_a = HipsHeight(a.rig, rest_a, hips_a);
-    const double height_b = HipsHeight(b.rig, rest_b, hips_b);
+    // Measured as retargeting measures them (RestMeasures): the limbs in the T-pose.
+    const RestMeasures measures_a(a.rig);
+    const RestMeasures measures_b(b.rig);
+    const double height_a = measures_a.HipsHeight();
+    const double height_b = measures_b.HipsHeight();
     // The same skeleton drawn standing on the origin and drawn around its hips is one size: its
     // hips heights above the floor differ by the feet's height above the origin, its leg
     // heights do not.
-    const double legs_a = LegHeight(a.rig, rest_a, hips_a);
-    const double legs_b = LegHeight(b.rig, rest_b, hips_b);
+    const double legs_a = measures_a.LegHeight();
+    const double legs_b = measures_b.LegHeight();
     // Two VRM rigs are scaled by their hips heights from the origin whatever their legs, as
     // three-vrm scales a VRMA's hips translation.
     const bool both_vrm = a.rig.vrm_humanoid && b.rig.vrm_humanoid;
@@ -407,6 +383,8 @@ void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb
   std::vector<Quat> rest_rotation_b;
   const std::vector<glm::dmat4> rest_a = Poser(a.rig, a.rig, none).PoseAt(0, &rest_rotation_a);
   const std::vector<glm::dmat4> rest_b = Poser(b.rig, b.rig, none).PoseAt(0, &rest_rotation_b);
+  const TPoseSwing swing_a = SwingToTPose(a.rig, kPosedLimbDegrees);
+  const TPoseSwing swing_b = SwingToTPose(b.rig, kPosedLimbDegrees);
 
   const double translation_scale = space.translation_scale;
   // B's values in A's frame: the half turn about +Y when the rigs face opposite ways.
@@ -438,12 +416,14 @@ void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb
     const int parent_a = na >= 0 ? a.rig.nodes[static_cast<size_t>(na)].parent : -1;
     const int parent_b = nb >= 0 ? b.rig.nodes[static_cast<size_t>(nb)].parent : -1;
     if (path == Path::kRotation) {
-      // Rest-relative: W(t) * W_rest^-1, the rotation the motion adds to the rest pose in model
-      // space, which two rigs with other rest frames share.
-      const Quat qa = na >= 0 ? RestRelative(rotation_a, rest_rotation_a, na)
-                              : turn_rotation(RestRelative(rotation_b, rest_rotation_b, parent_b));
-      const Quat qb = nb >= 0 ? turn_rotation(RestRelative(rotation_b, rest_rotation_b, nb))
-                              : RestRelative(rotation_a, rest_rotation_a, parent_a);
+      // From the T-pose: the rotation the motion adds to the rest pose in model space (then
+      // to the T-pose where the rest holds a limb away from it), which rigs with other rest
+      // frames share.
+      const Quat qa =
+          na >= 0 ? FromTPose(rotation_a, rest_rotation_a, swing_a, na)
+                  : turn_rotation(FromTPose(rotation_b, rest_rotation_b, swing_b, parent_b));
+      const Quat qb = nb >= 0 ? turn_rotation(FromTPose(rotation_b, rest_rotation_b, swing_b, nb))
+                              : FromTPose(rotation_a, rest_rotation_a, swing_a, parent_a);
       // ValueError, as DiffError measures local values (degrees for rotations).
       return ValueError(path, Normalized(qa).data(), 4, Normalized(qb).data(), 4) *
              kDegreesPerRadian;

@@ -2,6 +2,7 @@
 
 #include <glm/gtc/type_ptr.hpp>
 #include <utility>
+#include <vector>
 
 #include "animconv/quaternion.h"
 #include "animconv/transform.h"
@@ -17,31 +18,38 @@ glm::dmat4 Load(const std::array<double, 16>& m) { return glm::make_mat4(m.data(
 
 }  // namespace
 
-RestPose::RestPose(const Rig& rig)
-    : rig_(rig), world_rotation_(rig.nodes.size()), world_matrix_(rig.nodes.size()) {
-  // Parents may come after their children in the node list: resolve each chain on demand.
-  std::vector<bool> done(rig.nodes.size(), false);
+std::vector<size_t> ParentsFirst(const Rig& rig) {
+  // Parents may come after their children in the node list: each chain is resolved on demand.
+  std::vector<size_t> order;
+  order.reserve(rig.nodes.size());
+  std::vector<bool> placed(rig.nodes.size(), false);
   std::vector<size_t> chain;
   for (size_t n = 0; n < rig.nodes.size(); ++n) {
     chain.clear();
-    for (int a = static_cast<int>(n); a >= 0 && !done[static_cast<size_t>(a)];
+    for (int a = static_cast<int>(n); a >= 0 && !placed[static_cast<size_t>(a)];
          a = rig.nodes[static_cast<size_t>(a)].parent) {
       chain.push_back(static_cast<size_t>(a));
+      placed[static_cast<size_t>(a)] = true;
     }
-    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
-      const Node& node = rig.nodes[*it];
-      Quat rotation = node.rest_rotation;
-      glm::dmat4 matrix = LocalMatrix(node);
-      if (node.parent >= 0) {
-        const size_t parent = static_cast<size_t>(node.parent);
-        rotation = Normalized(Multiply(world_rotation_[parent], rotation));
-        matrix = Load(world_matrix_[parent]) * matrix;
-      }
-      world_rotation_[*it] = rotation;
-      const double* values = glm::value_ptr(matrix);
-      std::copy(values, values + 16, world_matrix_[*it].begin());
-      done[*it] = true;
+    order.insert(order.end(), chain.rbegin(), chain.rend());
+  }
+  return order;
+}
+
+RestPose::RestPose(const Rig& rig)
+    : rig_(rig), world_rotation_(rig.nodes.size()), world_matrix_(rig.nodes.size()) {
+  for (const size_t n : ParentsFirst(rig)) {
+    const Node& node = rig.nodes[n];
+    Quat rotation = node.rest_rotation;
+    glm::dmat4 matrix = LocalMatrix(node);
+    if (node.parent >= 0) {
+      const size_t parent = static_cast<size_t>(node.parent);
+      rotation = Normalized(Multiply(world_rotation_[parent], rotation));
+      matrix = Load(world_matrix_[parent]) * matrix;
     }
+    world_rotation_[n] = rotation;
+    const double* values = glm::value_ptr(matrix);
+    std::copy(values, values + 16, world_matrix_[n].begin());
   }
 }
 

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <string>
 #include <utility>
 
 #include "animconv/humanoid.h"
@@ -24,50 +26,182 @@ double AngleDegrees(const Vec3& a, const Vec3& b) {
   return std::atan2(cross, dot) * kDegreesPerRadian;
 }
 
-}  // namespace
+// The arm and leg segments: a bone and the humanoid child its direction points to.
+constexpr std::pair<HumanBone, HumanBone> kSegments[] = {
+    {HumanBone::kLeftUpperArm, HumanBone::kLeftLowerArm},
+    {HumanBone::kLeftLowerArm, HumanBone::kLeftHand},
+    {HumanBone::kRightUpperArm, HumanBone::kRightLowerArm},
+    {HumanBone::kRightLowerArm, HumanBone::kRightHand},
+    {HumanBone::kLeftUpperLeg, HumanBone::kLeftLowerLeg},
+    {HumanBone::kLeftLowerLeg, HumanBone::kLeftFoot},
+    {HumanBone::kRightUpperLeg, HumanBone::kRightLowerLeg},
+    {HumanBone::kRightLowerLeg, HumanBone::kRightFoot}};
 
-std::vector<RestLimbAngle> LimbsOffTPose(const Rig& rig, Facing facing, double threshold_degrees) {
-  std::vector<RestLimbAngle> limbs;
-  if (!rig.rest_pose_known) return limbs;
-  static constexpr std::pair<HumanBone, HumanBone> kSegments[] = {
-      {HumanBone::kLeftUpperArm, HumanBone::kLeftLowerArm},
-      {HumanBone::kLeftLowerArm, HumanBone::kLeftHand},
-      {HumanBone::kRightUpperArm, HumanBone::kRightLowerArm},
-      {HumanBone::kRightLowerArm, HumanBone::kRightHand},
-      {HumanBone::kLeftUpperLeg, HumanBone::kLeftLowerLeg},
-      {HumanBone::kLeftLowerLeg, HumanBone::kLeftFoot},
-      {HumanBone::kRightUpperLeg, HumanBone::kRightLowerLeg},
-      {HumanBone::kRightLowerLeg, HumanBone::kRightFoot}};
+// A segment's rest world direction and the T-pose's, unit length.
+struct SegmentDirections {
+  int node = -1;
+  Vec3 rest{};
+  Vec3 tpose{};
+  double degrees = 0;
+  Quat arc{};  // the shortest turn from `rest` to `tpose`
+};
+
+Vec3 Unit(const Vec3& v) {
+  const double length = std::hypot(v[0], v[1], v[2]);
+  return {v[0] / length, v[1] / length, v[2] / length};
+}
+
+Vec3 Cross(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+
+double Dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+// The body's own axes at rest, unit length: `up` from the hips to the head (else the highest of
+// neck, chest and spine the rig has), `left` from the right limbs to the left ones (upper legs,
+// else upper arms, feet, hands) made square to `up`, and `forward` = left × up (right-handed:
+// left +X and up +Y face +Z). The T-pose is taken in these axes, not the world's: a BVH drawn
+// Z-up (pybvh_standard_skeleton.bvh) holds its legs along -Z, which is its T-pose, and a
+// format's declared facing can be a convention, not the rig's.
+struct BodyAxes {
+  Vec3 up{};
+  Vec3 left{};
+  Vec3 forward{};
+};
+
+std::optional<BodyAxes> RestBodyAxes(const Rig& rig, const RestPose& rest) {
+  const int hips = HumanBoneNode(rig, HumanBone::kHips);
+  if (hips < 0) return std::nullopt;
+  const Vec3 base = rest.WorldPosition(hips);
+  std::optional<Vec3> up;
+  for (const HumanBone top : {HumanBone::kHead, HumanBone::kNeck, HumanBone::kUpperChest,
+                              HumanBone::kChest, HumanBone::kSpine}) {
+    const int node = HumanBoneNode(rig, top);
+    if (node < 0) continue;
+    const Vec3 v = Minus(rest.WorldPosition(node), base);
+    if (std::hypot(v[0], v[1], v[2]) > 1e-9) {
+      up = Unit(v);
+      break;
+    }
+  }
+  if (!up) return std::nullopt;
+  constexpr std::pair<HumanBone, HumanBone> kSides[] = {
+      {HumanBone::kLeftUpperLeg, HumanBone::kRightUpperLeg},
+      {HumanBone::kLeftUpperArm, HumanBone::kRightUpperArm},
+      {HumanBone::kLeftFoot, HumanBone::kRightFoot},
+      {HumanBone::kLeftHand, HumanBone::kRightHand}};
+  for (const auto& [left_bone, right_bone] : kSides) {
+    const int left = HumanBoneNode(rig, left_bone);
+    const int right = HumanBoneNode(rig, right_bone);
+    if (left < 0 || right < 0) continue;
+    Vec3 apart = Minus(rest.WorldPosition(left), rest.WorldPosition(right));
+    const double along = Dot(apart, *up);
+    apart = {apart[0] - along * (*up)[0], apart[1] - along * (*up)[1], apart[2] - along * (*up)[2]};
+    if (std::hypot(apart[0], apart[1], apart[2]) < 1e-9) continue;
+    const Vec3 side = Unit(apart);
+    return BodyAxes{*up, side, Cross(side, *up)};
+  }
+  return std::nullopt;
+}
+
+// The shortest arc from unit `from` to unit `to`. Opposite directions have no shortest arc: the
+// half turn is taken about `forward` made square to `from`, as an arm swung sideways.
+Quat ShortestArc(const Vec3& from, const Vec3& to, const Vec3& forward) {
+  const double dot = Dot(from, to);
+  if (dot < -1 + 1e-12) {
+    const double along = Dot(forward, from);
+    Vec3 axis = {forward[0] - along * from[0], forward[1] - along * from[1],
+                 forward[2] - along * from[2]};
+    if (std::hypot(axis[0], axis[1], axis[2]) < 1e-6) axis = Cross(from, {0, 1, 0});
+    axis = Unit(axis);
+    return {axis[0], axis[1], axis[2], 0};
+  }
+  const Vec3 axis = Cross(from, to);
+  return Normalized({axis[0], axis[1], axis[2], 1 + dot});
+}
+
+// The segments of `rig` whose both ends it has, apart, each with the turn to its T-pose
+// direction: an arm along the body's left or right, a leg down the body.
+std::vector<SegmentDirections> MeasureSegments(const Rig& rig) {
+  std::vector<SegmentDirections> segments;
+  if (!rig.rest_pose_known) return segments;
   const RestPose rest(rig);
+  const std::optional<BodyAxes> body = RestBodyAxes(rig, rest);
+  if (!body) return segments;
   for (const auto& [bone, child] : kSegments) {
     const int from = HumanBoneNode(rig, bone);
     const int to = HumanBoneNode(rig, child);
     if (from < 0 || to < 0) continue;
     const Vec3 direction = Minus(rest.WorldPosition(to), rest.WorldPosition(from));
     if (std::hypot(direction[0], direction[1], direction[2]) < 1e-9) continue;
-    Vec3 tpose = Minus(HumanoidTPosePosition(child), HumanoidTPosePosition(bone));
-    if (facing == Facing::kMinusZ) tpose = {-tpose[0], tpose[1], -tpose[2]};  // turned about Y
-    const double degrees = AngleDegrees(direction, tpose);
-    if (degrees > threshold_degrees) limbs.push_back({bone, degrees});
+    // HumanoidTPosePosition's segment in the body's axes: its x is the left, its y the up.
+    const Vec3 t = Unit(Minus(HumanoidTPosePosition(child), HumanoidTPosePosition(bone)));
+    const Vec3 tpose = Unit({t[0] * body->left[0] + t[1] * body->up[0] + t[2] * body->forward[0],
+                             t[0] * body->left[1] + t[1] * body->up[1] + t[2] * body->forward[1],
+                             t[0] * body->left[2] + t[1] * body->up[2] + t[2] * body->forward[2]});
+    const Vec3 unit = Unit(direction);
+    segments.push_back(
+        {from, unit, tpose, AngleDegrees(unit, tpose), ShortestArc(unit, tpose, body->forward)});
   }
+  return segments;
+}
+
+void SortLargestFirst(std::vector<RestLimbAngle>& limbs) {
   std::stable_sort(limbs.begin(), limbs.end(), [](const RestLimbAngle& a, const RestLimbAngle& b) {
     return a.degrees > b.degrees;
   });
-  return limbs;
 }
 
-std::string LimbsOffTPoseWarning(const std::vector<RestLimbAngle>& limbs,
-                                 const std::string& which) {
-  if (limbs.empty()) return {};
+std::string NamedLimbs(const std::vector<RestLimbAngle>& limbs) {
   std::vector<std::string> named;
   for (const RestLimbAngle& limb : limbs) {
     named.push_back(fmt::format("{} {:.3g} deg", GetHumanBoneInfo(limb.bone).vrm1, limb.degrees));
   }
+  return fmt::format("{}", fmt::join(named, ", "));
+}
+
+}  // namespace
+
+TPoseSwing SwingToTPose(const Rig& rig, double threshold_degrees) {
+  const size_t count = rig.nodes.size();
+  TPoseSwing swing;
+  swing.world.assign(count, Quat{0, 0, 0, 1});
+  swing.swung.assign(count, false);
+  // Each segment's own arc; a measured segment under the threshold keeps its rest (identity)
+  // rather than its parent's arc, which would turn a straight forearm off with a lowered arm.
+  std::vector<int> own(count, 0);  // 0: turns with its parent; 1: its own arc; -1: identity
+  std::vector<Quat> arc(count, Quat{0, 0, 0, 1});
+  for (const SegmentDirections& segment : MeasureSegments(rig)) {
+    const size_t n = static_cast<size_t>(segment.node);
+    if (segment.degrees <= threshold_degrees) {
+      own[n] = -1;
+      continue;
+    }
+    own[n] = 1;
+    arc[n] = segment.arc;
+    swing.limbs.push_back({*rig.nodes[n].human_bone, segment.degrees});
+  }
+  SortLargestFirst(swing.limbs);
+  if (swing.limbs.empty()) return swing;
+  for (const size_t n : ParentsFirst(rig)) {
+    const int parent = rig.nodes[n].parent;
+    if (own[n] != 0) {
+      swing.world[n] = arc[n];
+      swing.swung[n] = own[n] > 0;
+    } else if (parent >= 0) {
+      swing.world[n] = swing.world[static_cast<size_t>(parent)];
+      swing.swung[n] = swing.swung[static_cast<size_t>(parent)];
+    }
+  }
+  return swing;
+}
+
+std::string LimbsSwungNote(const std::vector<RestLimbAngle>& limbs, const std::string& which) {
+  if (limbs.empty()) return {};
   return fmt::format(
-      "{} rest pose holds {} limb segment(s) away from the T-pose ({}): retargeting takes a rest "
-      "pose for the T-pose, so these limbs play up to {:.3g} deg off their direction on the "
-      "target; give the rig a T-pose rest pose (re-export it so) to retarget it right",
-      which, limbs.size(), fmt::join(named, ", "), limbs.front().degrees);
+      "{} rest pose holds {} limb segment(s) away from the T-pose ({}): the motion is measured "
+      "from the T-pose, so they play in the directions the input's limbs point",
+      which, limbs.size(), NamedLimbs(limbs));
 }
 
 }  // namespace animconv

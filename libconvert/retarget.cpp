@@ -8,7 +8,7 @@
 #include <limits>
 #include <map>
 #include <set>
-#include <tuple>
+#include <utility>
 
 #include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
@@ -16,6 +16,7 @@
 #include "animconv/rest_pose.h"
 #include "animconv/sample.h"
 #include "libconvert/parallel.h"
+#include "libconvert/rest_heights.h"
 #include "libconvert/rest_tpose.h"
 
 namespace animconv {
@@ -58,8 +59,13 @@ class Retargeter {
         source_bones_(MapBones(source.rig)),
         target_bones_(MapBones(target)),
         turn_((source.coordinates.facing == Facing::kMinusZ) != (target_facing == Facing::kMinusZ)),
+        source_swing_(SwingToTPose(source.rig, kPosedLimbDegrees)),
+        target_swing_(SwingToTPose(target, kPosedLimbDegrees)),
         options_(options),
         report_(report) {}
+
+  const TPoseSwing& source_swing() const { return source_swing_; }
+  const TPoseSwing& target_swing() const { return target_swing_; }
 
   // `owned`: `clip` itself, when its rotation channels may be taken (RetargetClipsConsuming).
   Clip Run(const Clip& clip, Clip* owned) {
@@ -80,6 +86,8 @@ class Retargeter {
         plans.push_back(std::move(*plan));
       }
     }
+    const Alignment alignment = AlignTarget(plans);
+    for (BonePlan& plan : plans) plan.to_target = FromNormalized(plan.bone, alignment);
     size_t keys = 0;
     std::map<const Channel*, int> parts_of;  // how many plans read each channel
     for (const BonePlan& plan : plans) {
@@ -125,14 +133,6 @@ class Retargeter {
     return {parent, Multiply(Conjugate(rest), Conjugate(parent))};
   }
 
-  // Normalised -> raw target local rotation: B = P'⁻¹·N·P'·R'.
-  Sandwich FromNormalized(HumanBone bone) const {
-    const int node = target_bones_[static_cast<size_t>(bone)];
-    const Quat parent = target_rest_.ParentWorldRotation(node);
-    return {Conjugate(parent),
-            Multiply(parent, target_.nodes[static_cast<size_t>(node)].rest_rotation)};
-  }
-
   // The source bones whose rotations the target bone carries: itself, then every bone above it
   // up to (not including) the nearest one the target has. A bone the target lacks is folded
   // into its children this way (VRM how_to_transform_human_pose.md).
@@ -170,6 +170,61 @@ class Retargeter {
   };
   static constexpr size_t kParallelKeys = 25000;
 
+  // What each target node's world holds beyond the normalised motion N, a constant turn C: its
+  // world at a key is N·C·W' (W' its rest world rotation). C = S⁻¹·S', S the source bone's swing
+  // from its rest to the T-pose (turned as N is), S' the target bone's (SwingToTPose): a limb the
+  // source holds down at rest is down on the target when N is the identity, and where the target
+  // holds one down, N acts on its T-pose. Identity for both rigs drawn in a T-pose. A node
+  // without a channel of its own turns with its parent. (docs/retargeting.md, "Rest poses")
+  struct Alignment {
+    std::vector<Quat> turn;  // C per target node
+    std::vector<bool> any;   // C is not the identity
+  };
+  Alignment AlignTarget(const std::vector<BonePlan>& plans) const {
+    Alignment alignment{std::vector<Quat>(target_.nodes.size(), kIdentity),
+                        std::vector<bool>(target_.nodes.size(), false)};
+    std::vector<int> source_of(target_.nodes.size(), -1);  // the source node a planned bone is
+    for (const BonePlan& plan : plans) {
+      const int source_node = source_bones_[static_cast<size_t>(plan.bone)];
+      source_of[static_cast<size_t>(target_bones_[static_cast<size_t>(plan.bone)])] =
+          source_node >= 0 ? source_node : plan.parts.back().first->node;
+    }
+    for (const size_t n : ParentsFirst(target_)) {
+      const int parent = target_.nodes[n].parent;
+      const int s = source_of[n];
+      if (s < 0) {
+        if (parent < 0) continue;
+        alignment.turn[n] = alignment.turn[static_cast<size_t>(parent)];
+        alignment.any[n] = alignment.any[static_cast<size_t>(parent)];
+        continue;
+      }
+      const size_t source_node = static_cast<size_t>(s);
+      Quat undo = Conjugate(source_swing_.world[source_node]);
+      if (turn_) undo = TurnAboutY(undo);
+      alignment.turn[n] = Multiply(undo, target_swing_.world[n]);
+      alignment.any[n] = source_swing_.swung[source_node] || target_swing_.swung[n];
+    }
+    return alignment;
+  }
+
+  // Normalised -> raw target local rotation: B = P'⁻¹·N·P'·R', and with the rest poses aligned
+  // (AlignTarget) B = P'⁻¹·Cp⁻¹·N·C·P'·R', Cp the parent's C.
+  Sandwich FromNormalized(HumanBone bone, const Alignment& alignment) const {
+    const int node = target_bones_[static_cast<size_t>(bone)];
+    const Quat parent = target_rest_.ParentWorldRotation(node);
+    Sandwich sandwich{Conjugate(parent),
+                      Multiply(parent, target_.nodes[static_cast<size_t>(node)].rest_rotation)};
+    const int parent_node = target_.nodes[static_cast<size_t>(node)].parent;
+    if (parent_node >= 0 && alignment.any[static_cast<size_t>(parent_node)]) {
+      sandwich.left =
+          Multiply(sandwich.left, Conjugate(alignment.turn[static_cast<size_t>(parent_node)]));
+    }
+    if (alignment.any[static_cast<size_t>(node)]) {
+      sandwich.right = Multiply(alignment.turn[static_cast<size_t>(node)], sandwich.right);
+    }
+    return sandwich;
+  }
+
   std::optional<BonePlan> PlanBone(HumanBone bone, const std::vector<const Channel*>& rotation,
                                    std::set<const Channel*>& used) {
     std::vector<std::pair<const Channel*, Sandwich>> parts;
@@ -192,7 +247,7 @@ class Retargeter {
       }
     }
     if (parts.empty()) return std::nullopt;
-    return BonePlan{bone, std::move(parts), FromNormalized(bone)};
+    return BonePlan{bone, std::move(parts), {}};  // to_target: once every bone is planned
   }
 
   // The bone's channel: keyed at every key of its parts. Reads only; safe on any thread.
@@ -278,77 +333,19 @@ class Retargeter {
     return out;
   }
 
-  // The rest hips height above the floor the rig stands on. The floor is the origin, unless the
-  // rest pose's lowest foot or toe joint is below it: a mocap skeleton drawn around its hips
-  // (CMU BVHs: root OFFSET 0, feet at -17 units) stands on no floor at rest, and its hips height
-  // is measured from the feet, so the scale does not depend on where the rest pose was drawn.
-  // A VRM or VRMA rig (Rig::vrm_humanoid) is measured from the origin whatever its feet do:
-  // three-vrm scales a VRMA's hips translation by the rest hips' world y (restHipsPosition.y,
-  // normalizedRestPose.hips), and a VRMA whose hips hang under a parent node below the origin
-  // played 6.6 cm off otherwise. `floor_out` receives the floor used. (docs/retargeting.md, "Hips
-  // translation")
-  double HipsHeight(const Rig& rig, const NodeOfBone& bones, const RestPose& rest, int hips,
-                    double* floor_out = nullptr) const {
-    auto height_of = [&](HumanBone bone) {
-      const int node = bones[static_cast<size_t>(bone)];
-      if (!rig.rest_pose_known) return HumanoidTPosePosition(bone)[1];
-      return node < 0 ? std::numeric_limits<double>::infinity() : rest.WorldPosition(node)[1];
-    };
-    double floor = 0;
-    if (!rig.vrm_humanoid) {
-      for (HumanBone foot : {HumanBone::kLeftFoot, HumanBone::kRightFoot, HumanBone::kLeftToes,
-                             HumanBone::kRightToes}) {
-        floor = std::min(floor, height_of(foot));
-      }
-    }
-    if (floor_out != nullptr) *floor_out = floor;
-    const double hips_height = rig.rest_pose_known ? rest.WorldPosition(hips)[1]
-                                                   : HumanoidTPosePosition(HumanBone::kHips)[1];
-    return hips_height - floor;
-  }
-
-  // The rest leg length: upper leg joint to knee to ankle, the mean of the sides that have all
-  // three; nullopt when neither has. (docs/retargeting.md, "Hips translation")
-  std::optional<double> LegLength(const Rig& rig, const NodeOfBone& bones,
-                                  const RestPose& rest) const {
-    auto position = [&](HumanBone bone) -> std::optional<Vec3> {
-      if (!rig.rest_pose_known) return HumanoidTPosePosition(bone);
-      const int node = bones[static_cast<size_t>(bone)];
-      if (node < 0) return std::nullopt;
-      return rest.WorldPosition(node);
-    };
-    auto distance = [](const Vec3& a, const Vec3& b) {
-      return std::hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
-    };
-    double sum = 0;
-    int sides = 0;
-    for (const auto& leg :
-         {std::array<HumanBone, 3>{HumanBone::kLeftUpperLeg, HumanBone::kLeftLowerLeg,
-                                   HumanBone::kLeftFoot},
-          std::array<HumanBone, 3>{HumanBone::kRightUpperLeg, HumanBone::kRightLowerLeg,
-                                   HumanBone::kRightFoot}}) {
-      const auto hip = position(leg[0]);
-      const auto knee = position(leg[1]);
-      const auto ankle = position(leg[2]);
-      if (!hip || !knee || !ankle) continue;
-      sum += distance(*hip, *knee) + distance(*knee, *ankle);
-      ++sides;
-    }
-    if (sides == 0) return std::nullopt;
-    return sum / sides;
-  }
-
   // The scale of the hips translation (RetargetOptions::hips_scale), 1 with a note when a length
   // is missing or degenerate.
-  double HipsTranslationScale(int source_hips, int target_hips) {
+  double HipsTranslationScale() {
     if (options_.hips_scale == HipsScale::kNone) return 1;
+    const RestMeasures source(source_.rig);
+    const RestMeasures target(target_);
     double source_floor = 0;
-    double from = HipsHeight(source_.rig, source_bones_, source_rest_, source_hips, &source_floor);
-    double to = HipsHeight(target_, target_bones_, target_rest_, target_hips);
+    double from = source.HipsHeight(&source_floor);
+    double to = target.HipsHeight();
     const char* what = "rest hips height";
     if (options_.hips_scale == HipsScale::kLegLength) {
-      const std::optional<double> source_legs = LegLength(source_.rig, source_bones_, source_rest_);
-      const std::optional<double> target_legs = LegLength(target_, target_bones_, target_rest_);
+      const std::optional<double> source_legs = source.LegLength();
+      const std::optional<double> target_legs = target.LegLength();
       if (!source_legs || !target_legs) {
         report_.notes.push_back(fmt::format(
             "--hips-scale leg: the {} has no upper leg, lower leg and foot on either side; the "
@@ -379,7 +376,7 @@ class Retargeter {
     const int source_hips = source_bones_[static_cast<size_t>(HumanBone::kHips)];
     const int target_hips = target_bones_[static_cast<size_t>(HumanBone::kHips)];
     if (target_hips < 0) return std::nullopt;
-    const double scale = HipsTranslationScale(source_hips, target_hips);
+    const double scale = HipsTranslationScale();
     Channel out = channel;
     out.node = target_hips;
     // Cubic channels are rejected by the caller's contract, so every element is a position.
@@ -426,6 +423,8 @@ class Retargeter {
   NodeOfBone source_bones_;
   NodeOfBone target_bones_;
   bool turn_;
+  TPoseSwing source_swing_;
+  TPoseSwing target_swing_;
   const RetargetOptions& options_;
   RetargetReport& report_;
   std::set<HumanBone> folded_;
@@ -447,21 +446,16 @@ std::vector<Clip> Retarget(const Asset& source, std::vector<Clip>* owned_clips, 
   }
   RetargetReport local;
   RetargetReport& out = report ? *report : local;
-  // Both rest poses are taken for the T-pose (ToNormalized, FromNormalized): a limb held away
-  // from it at rest plays that far off its direction (a mocap BVH standing arms down, 84 degrees
-  // off on a VRM with exit 0: the review of session 34). Until rest poses are aligned to the
-  // T-pose, the limbs are named in a warning. 10 degrees: a rig's own anatomy (a bent elbow, a
-  // sloped collar) stays below it; a pose (A-pose arms, 35-45 degrees) does not.
-  constexpr double kRestLimbDegrees = 10;
-  for (const auto& [rig, facing, which] :
-       {std::tuple<const Rig&, Facing, const char*>{source.rig, source.coordinates.facing,
-                                                    "the input's"},
-        std::tuple<const Rig&, Facing, const char*>{target, target_facing, "the target's"}}) {
-    const std::string warning =
-        LimbsOffTPoseWarning(LimbsOffTPose(rig, facing, kRestLimbDegrees), which);
-    if (!warning.empty()) out.warnings.push_back(warning);
-  }
   Retargeter retargeter(source, target, target_facing, options, out);
+  // A rest pose with limbs away from the T-pose is aligned to it (AlignTarget); the note names
+  // them. Before, such a rest was taken for the T-pose: a mocap BVH standing arms down played its
+  // arms 84 degrees off on a VRM with exit 0 (the review of session 34).
+  for (const auto& [swing, which] :
+       {std::pair<const TPoseSwing&, const char*>{retargeter.source_swing(), "the input's"},
+        std::pair<const TPoseSwing&, const char*>{retargeter.target_swing(), "the target's"}}) {
+    const std::string note = LimbsSwungNote(swing.limbs, which);
+    if (!note.empty()) out.notes.push_back(note);
+  }
   std::vector<Clip> clips;
   for (size_t c = 0; c < source.clips.size(); ++c) {
     clips.push_back(retargeter.Run(source.clips[c], owned_clips ? &(*owned_clips)[c] : nullptr));

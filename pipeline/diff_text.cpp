@@ -61,10 +61,11 @@ std::string DiffText(const std::string& path_a, const std::string& path_b,
       diff.adaptive_samples + diff.hierarchical_adaptive_samples);
   // Same-rig comparisons print as they always did; a world comparison says so and why.
   if (diff.space == DiffSpace::kWorld || options.space != DiffSpace::kAuto) {
-    out += fmt::format("space: {} ({}){}\n", DiffSpaceName(diff.space), diff.space_reason,
-                       diff.space == DiffSpace::kWorld
-                           ? "; rotations as W(t)·W_rest⁻¹, positions in model space"
-                           : "");
+    out += fmt::format(
+        "space: {} ({}){}\n", DiffSpaceName(diff.space), diff.space_reason,
+        diff.space == DiffSpace::kWorld
+            ? "; rotations from the T-pose as W(t)·W_rest⁻¹·S⁻¹, positions in model space"
+            : "");
   }
   if (normalised.side) {
     out += fmt::format(

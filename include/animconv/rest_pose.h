@@ -9,6 +9,10 @@
 
 namespace animconv {
 
+// The rig's nodes in an order where every parent comes before its children (a node list may hold
+// a child first).
+std::vector<size_t> ParentsFirst(const Rig& rig);
+
 class RestPose {
  public:
   explicit RestPose(const Rig& rig);

@@ -20,7 +20,9 @@
 //   .bvh   three.js r187 BVHLoader: its skeleton posed with its own tracks at every frame (not
 //          ENDSITE bones). Positions in metres: BVH units x --source-unit (0.01, animconv's
 //          documented centimetres). For a .vrma output: the joints that are humanoid bones (by
-//          tests/interop/lib/bvh_names.mjs), as world rotations relative to rest, no positions.
+//          tests/interop/lib/bvh_names.mjs), as world rotations from the T-pose, W(t)·W(rest)⁻¹·S⁻¹
+//          (S the turn from the rest to the T-pose, tests/interop/lib/tpose.mjs: identity for a
+//          BVH drawn in a T-pose, the arms' turn for one standing arms down), no positions.
 //   .csv   a Unity CSV (--interval rows, 0.2 s by default; data/unity/README.md): animconv's
 //          documented semantics, as tests/interop/check_vrma.mjs and check_gltf.mjs state them:
 //          each bone's local rotation is the normalised localRotation mirrored with --mirror x
@@ -53,6 +55,7 @@ import {
   INTEROP_DIR, Report, expectedBones, parseArgs, poseAt, readBoneList, readUnityCsv, requireModules, usage,
 } from '../interop/lib/common.mjs';
 import { bvhHumanBoneOf } from '../interop/lib/bvh_names.mjs';
+import { swingsToTPose } from '../interop/lib/tpose.mjs';
 import { NOT_IN_VRMA, loadGltfFile, readRecording } from '../interop/lib/vrm.mjs';
 
 // three from tests/interop/node_modules (the pinned r187), by path: this folder has none. The
@@ -117,6 +120,14 @@ async function readBvh(path) {
   const root = bvh.skeleton.bones[0];
   root.updateMatrixWorld(true);
   const joints = new Map(bones.map((bone) => [bone.name, { rest: worldOf(bone), poses: [] }]));
+  // At rest: each joint's turn to the T-pose (tests/interop/lib/tpose.mjs), for a .vrma below.
+  const names = bones.map((bone) => bone.name);
+  const boneObjects = new Map();
+  for (const bone of bones) {
+    const human = bvhHumanBoneOf(bone.name, names);
+    if (human !== null && !boneObjects.has(human)) boneObjects.set(human, bone);
+  }
+  const swing = swingsToTPose(THREE, root, (human) => boneObjects.get(human));
   for (const t of times) {
     // Posed by hand from the tracks: a mixer cannot bind "mixamorig:Hips" (':' is reserved in
     // three's property paths).
@@ -131,14 +142,19 @@ async function readBvh(path) {
   if (extension(args.output) !== 'vrma') return { times, kind: 'world', joints };
   // A .vrma of a BVH holds its humanoid bones, as nodes named by their VRM 1.0 names on the
   // normalised T-pose rig (identity rest rotations), with each bone's world rotation relative to
-  // rest equal to the BVH joint's (what three-vrm-animation plays; tests/interop/check_bvh.mjs
-  // checks it there): joints are paired by the BVH naming table, rotations only.
-  const names = bones.map((bone) => bone.name);
+  // the T-pose equal to the BVH joint's, W(t)·W(rest)⁻¹·S⁻¹ with S its turn from its rest to the
+  // T-pose (what three-vrm-animation plays; tests/interop/check_bvh.mjs checks it there): joints
+  // are paired by the BVH naming table, rotations only.
   const humanoid = new Map();
-  for (const [name, joint] of joints) {
-    const bone = bvhHumanBoneOf(name, names);
-    if (bone === null || NOT_IN_VRMA.has(bone)) continue;
-    humanoid.set(bone, { rest: joint.rest, poses: joint.poses.map((pose) => ({ q: relative(pose, joint.rest), p: null })) });
+  for (const bone of bones) {
+    const human = bvhHumanBoneOf(bone.name, names);
+    if (human === null || NOT_IN_VRMA.has(human) || boneObjects.get(human) !== bone) continue;
+    const joint = joints.get(bone.name);
+    const toTPose = new THREE.Quaternion().fromArray(swing.get(bone)).invert();
+    humanoid.set(human, {
+      rest: joint.rest,
+      poses: joint.poses.map((pose) => ({ q: relative(pose, joint.rest).multiply(toTPose), p: null })),
+    });
   }
   console.log(`source: ${humanoid.size} of the joints are humanoid bones of a .vrma`);
   return { times, kind: 'delta', joints: humanoid };

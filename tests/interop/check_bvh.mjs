@@ -15,9 +15,19 @@
 //     3.5.5 and played on each VRM model (three-vrm 3.5.5); loading, createVRMAnimationClip and
 //     binding must print nothing. Motion: BVHLoader's skeleton is posed at each frame, and every
 //     humanoid bone the VRMA animates must have, on the model's normalized rig, the world rotation
-//     the BVH joint has relative to its rest (W(t)·W(rest)⁻¹, within 1e-4; turned 180° about Y on
-//     a VRM 0.x model, as three-vrm-animation does). Bones are matched with the naming table
-//     below, written from the skeletons' conventions (not from animconv's C++). A bone is compared
+//     the BVH joint has relative to its orientation in the VRM T-pose (within 1e-4; turned 180°
+//     about Y on a VRM 0.x model, as three-vrm-animation does): W(t)·W(rest)⁻¹·S⁻¹, S the turn
+//     from the BVH's rest to that T-pose. S is worked out here from the VRM 1.0 T-pose
+//     (VRMC_vrm-1.0 tpose.md: arms horizontal, legs straight down), taken in the body's own rest
+//     axes (up from the hips to the head, left towards the left upper leg: a BVH drawn Z-up is in
+//     its T-pose with its legs along -Z): an arm or leg segment of the BVH's rest more than 10°
+//     from it is turned onto it by the shortest arc, the joints below it (a hand, the toes) with
+//     it, every other joint not at all (identity for a BVH drawn in a T-pose). And, independently
+//     of S, where the limbs point: each arm and leg segment of the model (normalized bone to its
+//     child) within 20° of the BVH's at every frame, each measured in its own rig's rest body
+//     axes: two rigs' rest poses may each differ up to 10° from the T-pose unaligned, a rest pose
+//     taken for the T-pose (a mocap BVH standing arms down) plays 84-90° off. Bones are matched
+//     with the naming table below, written from the skeletons' conventions (not from animconv's C++). A bone is compared
 //     only when the model has it and every animated humanoid ancestor, since three-vrm-animation
 //     drops tracks of bones a model lacks. Grounding: the lowest foot point over the clip, as a
 //     fraction of the hips height above the floor, is the BVH's within 0.15 (feet neither sink
@@ -31,6 +41,7 @@ import {
   Report, takeRepeatedOption, formatQuat, parseArgs, requireModules, signFreeDistance, usage, withConsoleAsFailures,
 } from './lib/common.mjs';
 import { bvhHumanBoneOf } from './lib/bvh_names.mjs';
+import { LIMB_SEGMENTS, bodyAxes, inBody, segmentDirection, swingsToTPose } from './lib/tpose.mjs';
 import { VRM1_PARENT, addLookAtProxy, conjugate, loadGltfFile, multiply } from './lib/vrm.mjs';
 
 requireModules(['three', '@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
@@ -39,6 +50,8 @@ const { GLTFLoader } = await import('three/addons/loaders/GLTFLoader.js');
 const { BVHLoader } = await import('three/addons/loaders/BVHLoader.js');
 
 const TOLERANCE = 1e-4;
+
+const DIRECTION_DEGREES = 20;
 
 const argv = process.argv.slice(2);
 const models = takeRepeatedOption(argv, 'model');
@@ -151,6 +164,8 @@ async function checkVrma() {
   root.updateMatrixWorld(true);
   const restWorld = new Map();
   for (const [bone, joint] of jointByBone) restWorld.set(bone, joint.getWorldQuaternion(new THREE.Quaternion()).toArray());
+  const toTPose = swingsToTPose(THREE, root, (bone) => jointByBone.get(bone));
+  const bvhAxes = bodyAxes(THREE, (bone) => jointByBone.get(bone)?.getWorldPosition(new THREE.Vector3()) ?? null);
   // Grounding: where the feet are over the clip, as a fraction of the hips height above the
   // floor. The motion's floor is the origin; the rest pose stands on it, or, drawn around its
   // hips (CMU: root OFFSET 0), on its lowest foot point (docs/retargeting.md, "Hips translation").
@@ -166,8 +181,15 @@ async function checkVrma() {
     if (hasFeet) bvhLowest = Math.min(bvhLowest, lowestFoot(bvhFoot));
     const map = new Map();
     for (const [bone, joint] of jointByBone) {
-      map.set(bone, multiply(joint.getWorldQuaternion(new THREE.Quaternion()).toArray(), conjugate(restWorld.get(bone))));
+      const fromRest = multiply(joint.getWorldQuaternion(new THREE.Quaternion()).toArray(), conjugate(restWorld.get(bone)));
+      map.set(bone, multiply(fromRest, conjugate(toTPose.get(joint))));
     }
+    const directions = new Map();
+    for (const [bone, child] of LIMB_SEGMENTS) {
+      if (bvhAxes === null || !jointByBone.has(bone) || !jointByBone.has(child)) continue;
+      directions.set(bone, inBody(THREE, bvhAxes, segmentDirection(THREE, jointByBone.get(bone), jointByBone.get(child))));
+    }
+    map.directions = directions;
     return map;
   });
   report.check(animated.size > 0 && [...animated].every((bone) => jointByBone.has(bone)),
@@ -195,6 +217,7 @@ async function checkVrma() {
     const modelHipsHeight = vrm.humanoid.getNormalizedBoneNode('hips').getWorldPosition(new THREE.Vector3()).y -
                             Math.min(0, lowestFoot(modelFoot));  // Infinity without feet: not checked
     let modelLowest = Infinity;
+    const modelAxes = bodyAxes(THREE, (bone) => vrm.humanoid.getNormalizedBoneNode(bone)?.getWorldPosition(new THREE.Vector3()) ?? null);
     const mixer = new THREE.AnimationMixer(vrm.scene);
     let action;
     withConsoleAsFailures(report, 'createVRMAnimationClip and binding', () => {
@@ -215,6 +238,7 @@ async function checkVrma() {
     });
     const turn = version === 0 ? [0, 1, 0, 0] : [0, 0, 0, 1];
     let worst = 0;
+    let worstDirection = 0;
     frameTimes.forEach((t, frame) => {
       action.reset();
       mixer.setTime(t);
@@ -226,7 +250,18 @@ async function checkVrma() {
         const distance = signFreeDistance(got, want);
         worst = Math.max(worst, distance);
         report.check(distance <= TOLERANCE, () => `${bone} at t=${t}: normalized world ${formatQuat(got)}, ` +
-                                                  `BVH world delta ${formatQuat(want)}`);
+                                                  `BVH world rotation from the T-pose ${formatQuat(want)}`);
+      }
+      for (const [bone, child] of LIMB_SEGMENTS) {
+        const want = expected[frame].directions.get(bone);
+        const from = humanoid.getNormalizedBoneNode(bone);
+        const to = humanoid.getNormalizedBoneNode(child);
+        if (want === undefined || modelAxes === null || !from || !to || !comparable.includes(bone)) continue;
+        const got = inBody(THREE, modelAxes, segmentDirection(THREE, from, to));
+        const degrees = THREE.MathUtils.radToDeg(got.angleTo(want));
+        worstDirection = Math.max(worstDirection, degrees);
+        report.check(degrees <= DIRECTION_DEGREES, () => `${bone} at t=${t}: points ${degrees.toFixed(1)}° away from the BVH's ` +
+                                                          `(model ${got.toArray().map((c) => c.toFixed(3))}, BVH ${want.toArray().map((c) => c.toFixed(3))})`);
       }
     });
     const modelHasFeet = FEET.some((bone) => modelFoot(bone) !== null);
@@ -244,6 +279,7 @@ async function checkVrma() {
                   `(BVH: ${source.toFixed(3)})`);
     }
     console.log(`${basename(path)}: VRM ${version === 0 ? '0.x' : '1.0'}; ${comparable.length} of ${animated.size} ` +
-                `animated bones compared over ${frameTimes.length} frames; largest difference ${worst.toExponential(2)}`);
+                `animated bones compared over ${frameTimes.length} frames; largest difference ${worst.toExponential(2)}; ` +
+                `limbs point at most ${worstDirection.toFixed(2)}° from the BVH's`);
   }
 }

@@ -16,7 +16,9 @@
 //       plus float32 plus the chord fraction diff documents (1 % of the --reduce tolerance:
 //       0.001°, 1 µm, 1e-5 ratio, 1e-5 weight).
 // The error is diff's: in the space diff says it used (`space.name`), rotations as the angle
-// between the two (rest-relative world rotations W(t)·W_rest⁻¹ in world space), translations as
+// between the two (world rotations from the T-pose, W(t)·W_rest⁻¹·S⁻¹, S the turn from the rest
+// pose to the T-pose that lib/tpose.mjs works out from the VRM T-pose, identity for a rig drawn
+// in it; the humanoid bones it needs are those `animconv info --json` names), translations as
 // the distance (B's world positions times space.translation_scale), scales as max |b/a − 1| with
 // |a| floored at 1e-3, weights as the largest difference (targets by name when both sides name
 // them). A channel only in one clip is compared with the other side's rest value (world: rest).
@@ -31,6 +33,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 import { splitContainer } from './lib/glb.mjs';
+import { swingsToTPose } from './lib/tpose.mjs';
 import { HUMAN_BONES, VRM1_PARENT } from './lib/vrm.mjs';
 import { Report, parseArgs, requireModules, stubProgressEvent, usage } from './lib/common.mjs';
 
@@ -165,7 +168,18 @@ function loadThreeSide(file) {
     const { nodeName, propertyName, propertyIndex } = THREE.PropertyBinding.parseTrackName(track.name);
     return { track, object: byName.get(nodeName), propertyName, propertyIndex };
   });
-  return { file, clips, root, byName, duplicates: new Set(), tracks, unit: 1 };
+  return { file, clips, root, byName, duplicates: new Set(), tracks, unit: 1, noRestPose: true };
+}
+
+// A side's humanoid bones (`animconv info --json`: which node is which bone; the turn to the
+// T-pose is worked out here) as a lookup from VRM 1.0 bone name to the side's object.
+function humanObjects(side) {
+  const info = JSON.parse(execFileSync(args.animconv, ['-q', 'info', '--json', side.file], { encoding: 'utf8' }));
+  const objects = new Map();
+  for (const { bone, node } of info.humanoid?.bones ?? []) {
+    if (!objects.has(bone) && side.byName.has(node)) objects.set(bone, side.byName.get(node));
+  }
+  return (bone) => objects.get(bone);
 }
 
 // --- posing -------------------------------------------------------------------------------------
@@ -197,6 +211,7 @@ class Pose {
       scale: o.getWorldScale(new THREE.Vector3()),
     }));
     this.restLocal = new Map(this.rest.map(([o, p, q, s, w]) => [o, { p, q, s, w }]));
+    this.swing = side.noRestPose ? new Map() : swingsToTPose(THREE, side.root, humanObjects(side));
   }
   reset() {
     for (const [o, p, q, s, w] of this.rest) {
@@ -287,7 +302,9 @@ function valueOf(channel, pose, object, world, ownRest) {
     const rest = pose.restWorld.get(at);
     if (channel.path === 'rotation') {
       if (!at || !rest) return [0, 0, 0, 1];
-      return at.getWorldQuaternion(new THREE.Quaternion()).multiply(rest.quaternion.clone().invert()).toArray();
+      const fromRest = at.getWorldQuaternion(new THREE.Quaternion()).multiply(rest.quaternion.clone().invert());
+      const swing = pose.swing.get(at);
+      return (swing ? fromRest.multiply(new THREE.Quaternion().fromArray(swing).invert()) : fromRest).toArray();
     }
     if (channel.path === 'translation') {
       const p = ownRest ? pose.restLocal.get(object).p.clone().applyMatrix4(object.parent?.matrixWorld ?? new THREE.Matrix4())

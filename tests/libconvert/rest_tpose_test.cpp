@@ -1,22 +1,30 @@
-// LimbsOffTPose (libconvert/rest_tpose.h): the limbs a rest pose holds away from the T-pose that
-// retargeting takes it for, and the warning a retarget gives for them.
+// SwingToTPose (libconvert/rest_tpose.h): the limbs a rest pose holds away from the T-pose, and
+// the turn that takes them to it; and retargeting between such a rig and a T-pose rig, which
+// must keep where every limb points (docs/retargeting.md, "Rest poses").
 #include "libconvert/rest_tpose.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <random>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "animconv/clip_diff.h"
 #include "animconv/humanoid_pose.h"
+#include "animconv/quaternion.h"
+#include "animconv/rest_pose.h"
 #include "animconv/retarget.h"
+#include "pose_test_support.h"
 
 namespace animconv {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
+constexpr double kDegreesPerRadian = 180 / kPi;
 
-std::vector<HumanBone> Arms() {
+std::vector<HumanBone> Body() {
   return {HumanBone::kHips,          HumanBone::kSpine,     HumanBone::kChest,
           HumanBone::kNeck,          HumanBone::kHead,      HumanBone::kLeftUpperArm,
           HumanBone::kLeftLowerArm,  HumanBone::kLeftHand,  HumanBone::kRightUpperArm,
@@ -27,7 +35,7 @@ std::vector<HumanBone> Arms() {
 
 // The left arm lowered `degrees` at the shoulder (about the facing axis), the rest as generated.
 Rig LeftArmDown(Facing facing, double degrees) {
-  Rig rig = MakeHumanoidTPoseRig(Arms(), facing);
+  Rig rig = MakeHumanoidTPoseRig(Body(), facing);
   const double half = degrees * kPi / 360;
   // +Z facing: the left arm along +X comes down by turning about -Z; -Z facing mirrors it.
   const double sign = facing == Facing::kMinusZ ? 1 : -1;
@@ -36,58 +44,208 @@ Rig LeftArmDown(Facing facing, double degrees) {
   return rig;
 }
 
-TEST(RestTPoseTest, ATPoseHasNoLimbAwayFromIt) {
+Vec3 Minus(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+
+double AngleDegrees(const Vec3& a, const Vec3& b) {
+  const double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const double cross =
+      std::hypot(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]);
+  return std::atan2(cross, dot) * kDegreesPerRadian;
+}
+
+TEST(RestTPoseTest, ATPoseIsNotSwung) {
   for (const Facing facing : {Facing::kPlusZ, Facing::kMinusZ}) {
-    const Rig rig = MakeHumanoidTPoseRig(Arms(), facing);
-    EXPECT_TRUE(LimbsOffTPose(rig, facing, 0.001).empty());
+    const Rig rig = MakeHumanoidTPoseRig(Body(), facing);
+    const TPoseSwing swing = SwingToTPose(rig, 0.001);
+    EXPECT_TRUE(swing.limbs.empty());
+    ASSERT_EQ(swing.world.size(), rig.nodes.size());
+    for (size_t n = 0; n < rig.nodes.size(); ++n) {
+      EXPECT_FALSE(swing.swung[n]);
+      EXPECT_EQ(swing.world[n], (Quat{0, 0, 0, 1}));
+    }
   }
-  Rig unknown = MakeHumanoidTPoseRig(Arms(), Facing::kPlusZ);
-  EXPECT_TRUE(LimbsOffTPose(unknown, Facing::kUnknown, 0.001).empty());  // counts as +Z
-  // Measured for the other facing, the arms point the wrong way (180 degrees); legs do not care.
-  const std::vector<RestLimbAngle> turned =
-      LimbsOffTPose(MakeHumanoidTPoseRig(Arms(), Facing::kMinusZ), Facing::kPlusZ, 10);
-  ASSERT_EQ(turned.size(), 4u);
-  EXPECT_NEAR(turned[0].degrees, 180, 1e-9);
+  Rig unknown = MakeHumanoidTPoseRig(Body(), Facing::kPlusZ);
   unknown.rest_pose_known = false;  // no rest pose: nothing to measure
-  EXPECT_TRUE(LimbsOffTPose(unknown, Facing::kPlusZ, 0.001).empty());
+  EXPECT_TRUE(SwingToTPose(unknown, 0.001).limbs.empty());
 }
 
 // An arm lowered 84 degrees (a mocap BVH standing arms down): both of its segments, at their
-// angle, largest first; one lowered 5 degrees stays under a 10 degree threshold.
-TEST(RestTPoseTest, AnArmHangingDownIsMeasuredFromTheTPose) {
+// angle, largest first, swung back to the T-pose; the hand turns with the forearm, the other arm
+// and the body not at all. An arm lowered 5 degrees stays under a 10 degree threshold. The side
+// is the rig's own (its left limbs at +X or -X), whichever facing its format declares.
+TEST(RestTPoseTest, AnArmHangingDownIsSwungToTheTPose) {
   for (const Facing facing : {Facing::kPlusZ, Facing::kMinusZ}) {
-    const std::vector<RestLimbAngle> limbs = LimbsOffTPose(LeftArmDown(facing, 84), facing, 10);
-    ASSERT_EQ(limbs.size(), 2u);
-    EXPECT_EQ(limbs[0].bone, HumanBone::kLeftUpperArm);
-    EXPECT_EQ(limbs[1].bone, HumanBone::kLeftLowerArm);
-    EXPECT_NEAR(limbs[0].degrees, 84, 1e-9);
-    EXPECT_NEAR(limbs[1].degrees, 84, 1e-9);
-    EXPECT_TRUE(LimbsOffTPose(LeftArmDown(facing, 5), facing, 10).empty());
+    const Rig rig = LeftArmDown(facing, 84);
+    const TPoseSwing swing = SwingToTPose(rig, kPosedLimbDegrees);
+    ASSERT_EQ(swing.limbs.size(), 2u);
+    EXPECT_EQ(swing.limbs[0].bone, HumanBone::kLeftUpperArm);
+    EXPECT_EQ(swing.limbs[1].bone, HumanBone::kLeftLowerArm);
+    EXPECT_NEAR(swing.limbs[0].degrees, 84, 1e-9);
+    EXPECT_NEAR(swing.limbs[1].degrees, 84, 1e-9);
+    const RestPose rest(rig);
+    const RestPose tpose(MakeHumanoidTPoseRig(Body(), facing));
+    for (const auto& [bone, child] :
+         {std::pair<HumanBone, HumanBone>{HumanBone::kLeftUpperArm, HumanBone::kLeftLowerArm},
+          {HumanBone::kLeftLowerArm, HumanBone::kLeftHand}}) {
+      const int node = HumanBoneNode(rig, bone);
+      const int end = HumanBoneNode(rig, child);
+      EXPECT_TRUE(swing.swung[static_cast<size_t>(node)]);
+      const Vec3 swung = Rotate(swing.world[static_cast<size_t>(node)],
+                                Minus(rest.WorldPosition(end), rest.WorldPosition(node)));
+      EXPECT_LT(AngleDegrees(swung, Minus(tpose.WorldPosition(end), tpose.WorldPosition(node))),
+                1e-9);
+    }
+    const size_t hand = static_cast<size_t>(HumanBoneNode(rig, HumanBone::kLeftHand));
+    const size_t forearm = static_cast<size_t>(HumanBoneNode(rig, HumanBone::kLeftLowerArm));
+    EXPECT_TRUE(swing.swung[hand]);
+    EXPECT_EQ(swing.world[hand], swing.world[forearm]);
+    for (const HumanBone still : {HumanBone::kHips, HumanBone::kChest, HumanBone::kRightLowerArm,
+                                  HumanBone::kRightHand, HumanBone::kLeftFoot}) {
+      EXPECT_FALSE(swing.swung[static_cast<size_t>(HumanBoneNode(rig, still))]);
+    }
+    EXPECT_TRUE(SwingToTPose(LeftArmDown(facing, 5), kPosedLimbDegrees).limbs.empty());
   }
-  EXPECT_EQ(LimbsOffTPoseWarning({}, "the input's"), "");
+  EXPECT_EQ(LimbsSwungNote({}, "the input's"), "");
 }
 
-// A retarget warns about either rig's rest pose (the review's mocap BVH onto a VRM: the arms
-// played 84 degrees off with exit 0 and info lines only).
-TEST(RestTPoseTest, ARetargetWarnsAboutEitherRestPose) {
-  Asset source;
-  source.rig = LeftArmDown(Facing::kPlusZ, 84);
-  source.coordinates = {Handedness::kRight, Facing::kPlusZ};
-  const Rig target = MakeHumanoidTPoseRig(Arms(), Facing::kPlusZ);
-  RetargetReport report;
-  RetargetClips(source, target, Facing::kPlusZ, {}, &report);
-  ASSERT_EQ(report.warnings.size(), 1u);
-  EXPECT_NE(report.warnings[0].find("the input's rest pose holds 2 limb segment(s) away from the "
-                                    "T-pose (leftUpperArm 84 deg, leftLowerArm 84 deg)"),
-            std::string::npos)
-      << report.warnings[0];
-  Asset tpose;
-  tpose.rig = target;
-  tpose.coordinates = source.coordinates;
-  RetargetReport onto_arms_down;
-  RetargetClips(tpose, source.rig, Facing::kPlusZ, {}, &onto_arms_down);
-  ASSERT_EQ(onto_arms_down.warnings.size(), 1u);
-  EXPECT_NE(onto_arms_down.warnings[0].find("the target's rest pose"), std::string::npos);
+// A clip that turns every bone of `rig` at random, keyed at 0, 0.5 and 1 s, with the hips moving.
+Clip RandomClip(const Rig& rig, unsigned seed) {
+  std::mt19937 random(seed);
+  std::normal_distribution<double> normal;
+  Clip clip;
+  clip.name = "random";
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    Channel channel;
+    channel.node = static_cast<int>(n);
+    channel.width = 4;
+    channel.times_seconds = {0, 0.5, 1};
+    for (int k = 0; k < 3; ++k) {
+      // Within about 40 degrees of the rest, as a body moves.
+      const Quat q =
+          Normalized({0.3 * normal(random), 0.3 * normal(random), 0.3 * normal(random), 1.0});
+      channel.values.insert(channel.values.end(), q.begin(), q.end());
+    }
+    clip.channels.push_back(std::move(channel));
+  }
+  clip.duration_seconds = 1;
+  return clip;
+}
+
+Asset AssetOf(const Rig& rig, Clip clip, Facing facing) {
+  Asset asset;
+  asset.rig = rig;
+  asset.clips = {std::move(clip)};
+  asset.coordinates = {Handedness::kRight, facing};
+  return asset;
+}
+
+// The largest angle, over the clip's keys and between them, between where a limb segment points
+// on the source and on the retargeted rig (turned about Y when the rigs face differently).
+double WorstLimbDirectionDegrees(const Asset& source, const Asset& target, bool turned) {
+  static constexpr std::pair<HumanBone, HumanBone> kLimbs[] = {
+      {HumanBone::kLeftUpperArm, HumanBone::kLeftLowerArm},
+      {HumanBone::kLeftLowerArm, HumanBone::kLeftHand},
+      {HumanBone::kRightUpperArm, HumanBone::kRightLowerArm},
+      {HumanBone::kLeftUpperLeg, HumanBone::kLeftLowerLeg},
+      {HumanBone::kSpine, HumanBone::kHead}};
+  double worst = 0;
+  for (const double seconds : {0.0, 0.25, 0.5, 0.75, 1.0}) {
+    const std::vector<Vec3> a = testing::WorldPositions(source, seconds);
+    const std::vector<Vec3> b = testing::WorldPositions(target, seconds);
+    for (const auto& [bone, child] : kLimbs) {
+      const Vec3 da = Minus(a[static_cast<size_t>(HumanBoneNode(source.rig, child))],
+                            a[static_cast<size_t>(HumanBoneNode(source.rig, bone))]);
+      Vec3 db = Minus(b[static_cast<size_t>(HumanBoneNode(target.rig, child))],
+                      b[static_cast<size_t>(HumanBoneNode(target.rig, bone))]);
+      if (turned) db = {-db[0], db[1], -db[2]};
+      worst = std::max(worst, AngleDegrees(da, db));
+    }
+  }
+  return worst;
+}
+
+// The review of session 34: a mocap BVH standing arms down played its arms 84 degrees off on a
+// VRM, with exit 0. Either rig may be the posed one, and the rigs may face either way: every limb
+// points where the source's does at every key (the rest offsets of the two rigs agree, so exactly),
+// the retarget says which limbs it aligned, and diff, which measures from the T-pose too, finds
+// nothing between the source and its retargeted clip.
+TEST(RestTPoseTest, RetargetingKeepsWhereLimbsPointWhateverTheRestPose) {
+  for (const Facing source_facing : {Facing::kPlusZ, Facing::kMinusZ}) {
+    for (const Facing target_facing : {Facing::kPlusZ, Facing::kMinusZ}) {
+      for (const bool posed_source : {true, false}) {
+        const Rig posed = LeftArmDown(posed_source ? source_facing : target_facing, 84);
+        const Rig tpose =
+            MakeHumanoidTPoseRig(Body(), posed_source ? target_facing : source_facing);
+        const Rig& source_rig = posed_source ? posed : tpose;
+        const Rig& target_rig = posed_source ? tpose : posed;
+        const Asset source = AssetOf(source_rig, RandomClip(source_rig, 7), source_facing);
+        RetargetReport report;
+        Asset target =
+            AssetOf(target_rig, RetargetClips(source, target_rig, target_facing, {}, &report)[0],
+                    target_facing);
+        const std::string which = posed_source ? "the input's" : "the target's";
+        SCOPED_TRACE(which + " rest pose posed; facing " +
+                     (source_facing == Facing::kPlusZ ? "+Z" : "-Z") + " onto " +
+                     (target_facing == Facing::kPlusZ ? "+Z" : "-Z"));
+        ASSERT_FALSE(report.notes.empty());
+        EXPECT_NE(report.notes[0].find(which + " rest pose holds 2 limb segment(s) away from the "
+                                               "T-pose (leftUpperArm 84 deg, leftLowerArm 84 deg)"),
+                  std::string::npos)
+            << report.notes[0];
+        EXPECT_TRUE(report.warnings.empty());
+        EXPECT_LT(WorstLimbDirectionDegrees(source, target, source_facing != target_facing), 1e-6);
+        const ClipDiff diff = DiffClips(source, source.clips[0], target, target.clips[0], {});
+        for (const ChannelDiff& channel : diff.channels) {
+          if (channel.path != Path::kRotation) continue;
+          EXPECT_LT(channel.max, 1e-6) << channel.node;
+        }
+      }
+    }
+  }
+}
+
+// Before the alignment, a retarget took every rest pose for the T-pose: the source standing at
+// its rest (arms down) played the target's rest (arms out), 84 degrees off. diff must see those
+// two clips as 84 degrees apart in the lowered arm, where it once measured nothing.
+TEST(RestTPoseTest, DiffMeasuresFromTheTPoseAndSeesARestTakenForIt) {
+  const Rig posed = LeftArmDown(Facing::kPlusZ, 84);
+  const Rig tpose = MakeHumanoidTPoseRig(Body(), Facing::kPlusZ);
+  // Each rig held at its rest for a second.
+  const auto at_rest = [](const Rig& rig) {
+    Clip clip;
+    clip.name = "rest";
+    clip.duration_seconds = 1;
+    for (size_t n = 0; n < rig.nodes.size(); ++n) {
+      Channel channel;
+      channel.node = static_cast<int>(n);
+      channel.width = 4;
+      channel.times_seconds = {0, 1};
+      for (int k = 0; k < 2; ++k) {
+        const Quat& q = rig.nodes[n].rest_rotation;
+        channel.values.insert(channel.values.end(), q.begin(), q.end());
+      }
+      clip.channels.push_back(std::move(channel));
+    }
+    return clip;
+  };
+  const Asset source = AssetOf(posed, at_rest(posed), Facing::kPlusZ);
+  const Asset target = AssetOf(tpose, at_rest(tpose), Facing::kPlusZ);
+  EXPECT_NEAR(WorstLimbDirectionDegrees(source, target, false), 84, 1e-9);
+  const ClipDiff diff = DiffClips(source, source.clips[0], target, target.clips[0], {});
+  const std::set<int> arm = {HumanBoneNode(posed, HumanBone::kLeftUpperArm),
+                             HumanBoneNode(posed, HumanBone::kLeftLowerArm),
+                             HumanBoneNode(posed, HumanBone::kLeftHand)};
+  size_t compared = 0;
+  for (const ChannelDiff& channel : diff.channels) {
+    if (channel.path != Path::kRotation) continue;
+    ++compared;
+    int node = -1;
+    for (size_t n = 0; n < posed.nodes.size(); ++n) {
+      if (posed.nodes[n].name == channel.node) node = static_cast<int>(n);
+    }
+    EXPECT_NEAR(channel.max, arm.count(node) > 0 ? 84 : 0, 1e-6) << channel.node;
+  }
+  EXPECT_EQ(compared, posed.nodes.size());
 }
 
 }  // namespace

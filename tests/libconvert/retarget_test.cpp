@@ -215,7 +215,9 @@ TEST(RetargetTest, UnmappedSourceJointsBetweenBonesKeepTheirRotation) {
     Node joint;
     joint.name = name;
     joint.parent = node_of(above);
-    joint.rest_rotation = RandomRotation(random);
+    // At rest the joint turns nothing, so the skeleton still stands in the T-pose (a turned one
+    // would hold the limbs below it away from the T-pose, which retargeting aligns:
+    // rest_tpose_test); its channel turns it at random like every other.
     source.nodes.push_back(joint);
     for (const HumanBone child : below) {
       source.nodes[static_cast<size_t>(node_of(child))].parent =

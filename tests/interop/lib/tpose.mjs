@@ -1,0 +1,79 @@
+// The VRM T-pose a rest pose is measured from (docs/retargeting.md, "Rest poses"), worked out
+// here from the VRM 1.0 T-pose (VRMC_vrm-1.0 tpose.md: arms horizontal, legs straight down), not
+// from animconv's C++: taken in the body's own rest axes (up from the hips to the head, left
+// towards the left limbs; a BVH drawn Z-up is in its T-pose with its legs along -Z). An arm or
+// leg segment of the rest pose more than 10° from it is turned onto it by the shortest arc, the
+// joints below it (a hand, the toes) with it, every other joint not at all.
+
+// The arm and leg segments: a humanoid bone and the child its direction points to.
+export const LIMB_SEGMENTS = [
+  ['leftUpperArm', 'leftLowerArm'], ['leftLowerArm', 'leftHand'], ['rightUpperArm', 'rightLowerArm'],
+  ['rightLowerArm', 'rightHand'], ['leftUpperLeg', 'leftLowerLeg'], ['leftLowerLeg', 'leftFoot'],
+  ['rightUpperLeg', 'rightLowerLeg'], ['rightLowerLeg', 'rightFoot'],
+];
+export const POSED_DEGREES = 10;
+
+// The unit world direction from one object to another.
+export function segmentDirection(THREE, from, to) {
+  return to.getWorldPosition(new THREE.Vector3()).sub(from.getWorldPosition(new THREE.Vector3())).normalize();
+}
+
+// A rig's body axes at rest from `position(bone)` (a world Vector3, or null for a bone it lacks):
+// up from the hips to the head (else neck, upperChest, chest, spine), left from the right upper
+// leg (else upper arm, foot, hand) to the left one made square to up, forward = left × up. null
+// without them.
+export function bodyAxes(THREE, position) {
+  const hips = position('hips');
+  if (!hips) return null;
+  let up = null;
+  for (const bone of ['head', 'neck', 'upperChest', 'chest', 'spine']) {
+    const top = position(bone);
+    if (top && top.distanceTo(hips) > 1e-9) { up = top.clone().sub(hips).normalize(); break; }
+  }
+  if (!up) return null;
+  for (const [l, r] of [['leftUpperLeg', 'rightUpperLeg'], ['leftUpperArm', 'rightUpperArm'], ['leftFoot', 'rightFoot'], ['leftHand', 'rightHand']]) {
+    const a = position(l);
+    const b = position(r);
+    if (!a || !b) continue;
+    const apart = a.clone().sub(b);
+    apart.addScaledVector(up, -apart.dot(up));
+    if (apart.length() < 1e-9) continue;
+    const left = apart.normalize();
+    return { up, left, forward: new THREE.Vector3().crossVectors(left, up) };
+  }
+  return null;
+}
+
+// A world direction in a rig's body axes (x left, y up, z forward).
+export function inBody(THREE, axes, direction) {
+  return new THREE.Vector3(direction.dot(axes.left), direction.dot(axes.up), direction.dot(axes.forward));
+}
+
+// Per object of the hierarchy under `root` (at rest, its world matrices current), the world turn
+// [x, y, z, w] from its rest orientation to its orientation in the T-pose. `objectOf(bone)` gives
+// the object of a humanoid bone, or undefined.
+export function swingsToTPose(THREE, root, objectOf) {
+  const position = (bone) => objectOf(bone)?.getWorldPosition(new THREE.Vector3()) ?? null;
+  const axes = bodyAxes(THREE, position);
+  const own = new Map();  // object -> its own turn (identity for a segment close to the T-pose)
+  if (axes !== null) {
+    for (const [bone, child] of LIMB_SEGMENTS) {
+      const from = objectOf(bone);
+      const to = objectOf(child);
+      if (!from || !to) continue;
+      const rest = segmentDirection(THREE, from, to);
+      const tpose = /Leg$/.test(bone) ? axes.up.clone().negate()
+        : axes.left.clone().multiplyScalar(bone.startsWith('left') ? 1 : -1);
+      const degrees = THREE.MathUtils.radToDeg(rest.angleTo(tpose));
+      own.set(from, degrees > POSED_DEGREES ? new THREE.Quaternion().setFromUnitVectors(rest, tpose).toArray() : [0, 0, 0, 1]);
+    }
+  }
+  const swing = new Map();
+  const visit = (object, inherited) => {
+    const mine = own.get(object) ?? inherited;
+    swing.set(object, mine);
+    for (const child of object.children) visit(child, mine);
+  };
+  visit(root, [0, 0, 0, 1]);
+  return swing;
+}

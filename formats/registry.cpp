@@ -76,7 +76,7 @@ std::vector<Format> WithPieceWriters(std::vector<Format> formats) {
 }
 
 // What the writers' files hold beyond their channels (Format::writes_rest_pose,
-// Format::writes_every_frame).
+// Format::writes_every_frame, Format::plays_step, Format::holds_vrma_roles).
 std::vector<Format> WithWriterTraits(std::vector<Format> formats) {
   for (Format& format : formats) {
     if (format.write == nullptr) continue;
@@ -84,6 +84,7 @@ std::vector<Format> WithWriterTraits(std::vector<Format> formats) {
                               format.id == "three-hierarchy" || format.id == "bvh";
     format.writes_every_frame = format.id == "bvh" || format.id == "unity-csv";
     format.plays_step = format.id != "vrma";
+    format.holds_vrma_roles = format.id != "bvh";
   }
   return formats;
 }

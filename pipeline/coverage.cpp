@@ -38,7 +38,8 @@ bool Animated(const Channel& channel) {
 
 // The channels of `output` its writer holds: unity-csv stores the rotations of its column nodes
 // only (docs/formats/unity-csv.md), three-hierarchy no morph weights (Format::holds_morph_weights),
-// the other writers every channel with keys.
+// BVH no VRMA expression or lookAt nodes (Format::holds_vrma_roles), the other writers every
+// channel with keys.
 std::set<ChannelKey> HeldChannels(const Asset& output, const Format& format,
                                   const WriteOptions& write) {
   std::set<int> columns;
@@ -54,6 +55,10 @@ std::set<ChannelKey> HeldChannels(const Asset& output, const Format& format,
       if (channel.key_count() == 0) continue;
       if (unity_csv && (channel.path != Path::kRotation || !columns.count(channel.node))) continue;
       if (channel.path == Path::kWeights && !format.holds_morph_weights) continue;
+      if (!format.holds_vrma_roles &&
+          output.rig.nodes[static_cast<size_t>(channel.node)].vrma_role) {
+        continue;
+      }
       held.emplace(channel.node, channel.path);
     }
   }

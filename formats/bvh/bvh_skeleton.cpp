@@ -64,6 +64,8 @@ BvhSkeleton BuildBvhSkeleton(const Asset& asset, const Clip& clip,
   std::vector<const Channel*> rotation(count, nullptr), translation(count, nullptr);
   for (const Channel& channel : clip.channels) {
     const size_t node = static_cast<size_t>(channel.node);
+    // A VRMA's expression and lookAt nodes are no joints (Format::holds_vrma_roles).
+    if (rig.nodes[node].vrma_role) continue;
     if (channel.path == Path::kRotation) rotation[node] = &channel;
     if (channel.path == Path::kTranslation) translation[node] = &channel;
   }
@@ -82,12 +84,15 @@ BvhSkeleton BuildBvhSkeleton(const Asset& asset, const Clip& clip,
     const Node& node = rig.nodes[n];
     const bool below_included = node.parent >= 0 && included[static_cast<size_t>(node.parent)];
     // Without any animation (a pose-less clip) the skeleton is every node without a mesh.
-    included[n] = animated_below[n] || ((below_included || !any_animated) && !node.mesh);
+    included[n] =
+        !node.vrma_role && (animated_below[n] || ((below_included || !any_animated) && !node.mesh));
   }
   // A rig of mesh nodes only, nothing animated (a morph-only clip written with --allow-partial):
   // its nodes are the skeleton, so the file still shows where they are.
-  if (std::none_of(included.begin(), included.end(), [](bool b) { return b; })) {
-    included.assign(count, true);
+  // (Without a VRMA's expression and lookAt nodes, unless the rig has nothing else.)
+  for (bool roles : {false, true}) {
+    if (std::any_of(included.begin(), included.end(), [](bool b) { return b; })) break;
+    for (size_t n = 0; n < count; ++n) included[n] = roles || !rig.nodes[n].vrma_role;
   }
   std::vector<std::vector<size_t>> children(count);
   std::vector<size_t> roots;

@@ -169,6 +169,11 @@ struct Format {
   // pipeline writes step channels as linear ones with a hold key before each change (StepToLinear,
   // animconv/timing.h), and says so.
   bool plays_step = true;
+  // False for formats with no place for a VRMA's expression and lookAt nodes (Node::vrma_role):
+  // a BVH joint is a bone of the body, and an expression's weight written as a joint "happy"
+  // moving along x is no expression to any BVH player. Their writers leave such nodes out, and
+  // the partial output rule (docs/cli.md) counts their channels as lost.
+  bool holds_vrma_roles = true;
 };
 
 const std::vector<Format>& Formats();

@@ -214,6 +214,15 @@ async function readGltf(path) {
     const endSites = [...wanted].filter((i) => !animated.has(i) && !(json.nodes[i].children?.length));
     for (const i of endSites) wanted.delete(i);
     if (endSites.length) console.log(`source: ${endSites.length} unanimated leaf joint(s) are End Sites in a BVH, not compared`);
+    // A VRMA's expression and lookAt nodes are no joints of a BVH (docs/formats/bvh.md, "What
+    // BVH cannot hold"): animconv leaves them out, with a warning.
+    const vrma = json.extensions?.VRMC_vrm_animation;
+    const roles = [
+      ...Object.values(vrma?.expressions?.preset ?? {}), ...Object.values(vrma?.expressions?.custom ?? {}),
+      ...(vrma?.lookAt ? [vrma.lookAt] : []),
+    ].map(({ node }) => node);
+    for (const i of roles) wanted.delete(i);
+    if (roles.length) console.log(`source: ${roles.length} VRMA expression/lookAt node(s) have no place in a BVH, not compared`);
   }
   // A .vrma output holds the humanoid bones only, as nodes named by their VRM 1.0 bone names on
   // animconv's normalised T-pose rig (identity rest rotations): a VRMA source's humanoid nodes

@@ -58,6 +58,14 @@ TEST(PartialOutputTest, AMorphOnlyClipIsNoBvh) {
                 "the bvh output would hold no animation");
 }
 
+TEST(PartialOutputTest, AVrmasExpressionAndLookAtAreLostInABvh) {
+  // BVH has no place for them (Format::holds_vrma_roles); they were written as joints "happy"
+  // and "lookAt" with exit 0. This VRMA turns one bone besides them: most of it is lost.
+  ExpectPartial(Shared("vrm/three-vrm_test.vrma"), "test.bvh",
+                "2 of the input's 3 animated channel(s) have no place in the bvh output: "
+                "happy.translation, lookAt.rotation");
+}
+
 TEST(PartialOutputTest, AnFbxWithoutClipIsNoGlb) {
   ExpectPartial(Shared("fbx/threejs_morph_test.fbx"), "m.glb",
                 "the input holds no animation (no clip)");

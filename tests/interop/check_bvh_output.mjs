@@ -13,7 +13,8 @@
 //     same world position within L metres (default 1e-6), OUT being centimetres and SRC M metres
 //     per unit (default 1; a BVH source read as centimetres: 0.01). Every node the source clip
 //     animates (rotation or position) must be a joint of OUT; the duration must agree within one
-//     frame. The source's quaternion keys are normalised first (what they mean). With
+//     frame (a VRMA's expression and lookAt nodes, which a BVH does not hold, are left out). The
+//     source's quaternion keys are normalised first (what they mean). With
 //     --synthetic-root, OUT's ROOT is no source node (animconv joins several rig roots under one)
 //     and must stay at the origin, unrotated.
 //
@@ -22,6 +23,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { Report, parseArgs, requireModules, usage, withConsoleAsFailures } from './lib/common.mjs';
+import { splitContainer } from './lib/glb.mjs';
 import { loadGltfFile } from './lib/vrm.mjs';
 
 requireModules(['three']);
@@ -84,6 +86,16 @@ async function loadSource(path) {
   report.check(messages.length === 0, () => `GLTFLoader printed: ${messages.join(' | ')}`);
   if (!report.check(clipIndex < gltf.animations.length, `no clip ${clipIndex} in ${path}`)) return null;
   const clip = gltf.animations[clipIndex];
+  // A VRMA's expression and lookAt nodes are no joints of a BVH (docs/formats/bvh.md, "What BVH
+  // cannot hold"): animconv leaves them out, with a warning; their tracks are not compared.
+  const { json } = splitContainer(new Uint8Array(readFileSync(path)));
+  const vrma = json.extensions?.VRMC_vrm_animation;
+  const roles = new Set([
+    ...Object.values(vrma?.expressions?.preset ?? {}), ...Object.values(vrma?.expressions?.custom ?? {}),
+    ...(vrma?.lookAt ? [vrma.lookAt] : []),
+  ].map(({ node }) => THREE.PropertyBinding.sanitizeNodeName(json.nodes[node].name ?? '')));
+  if (roles.size) console.log(`source: VRMA expression/lookAt node(s) ${[...roles].join(', ')} have no place in a BVH, not compared`);
+  clip.tracks = clip.tracks.filter((track) => !roles.has(THREE.PropertyBinding.parseTrackName(track.name).nodeName));
   // The rotation a key means is its unit quaternion (animconv normalises; three.js would compose
   // a non-unit key into a matrix that is no rotation: three-vrm_test.vrma has keys 1e-5 off).
   for (const track of clip.tracks) {

@@ -251,6 +251,33 @@ TEST(BvhWriterTest, WritesHierarchyWithTabsOffsetsInCentimetresAndEndSites) {
             "MOTION\nFrames: 2\nFrame Time: 0.5\n0 100 0 0 0 0 0 0 0\n0 100 0 0 0 0 0 90 0\n");
 }
 
+// A VRMA's expression and lookAt nodes are no joints (Format::holds_vrma_roles): the writer
+// wrote them as "happy" with position channels carrying the weight, and "lookAt", beside the
+// body. They are left out; the body is written as without them.
+TEST(BvhWriterTest, AVrmasExpressionAndLookAtNodesAreNoJoints) {
+  Asset asset = MakeAsset({"hips", "spine", "happy", "lookAt"});
+  asset.rig.rest_pose_known = true;
+  asset.rig.nodes[0].rest_translation = {0, 1, 0};
+  asset.rig.nodes[1].parent = 0;
+  asset.rig.nodes[1].rest_translation = {0, 0.1, 0};
+  asset.rig.nodes[2].vrma_role = VrmaRole{VrmaRole::Kind::kPresetExpression, "happy", {}};
+  asset.rig.nodes[3].vrma_role = VrmaRole{VrmaRole::Kind::kLookAt, "lookAt", {}};
+  asset.clips[0].channels.push_back(
+      MakeChannel(1, Path::kRotation, {0, 0.5}, Flatten({{0, 0, 0, 1}, AxisAngle(0, 90)}), 4));
+  asset.clips[0].channels.push_back(
+      MakeChannel(2, Path::kTranslation, {0, 0.5}, {0, 0, 0, 1, 0, 0}, 3));
+  asset.clips[0].channels.push_back(
+      MakeChannel(3, Path::kRotation, {0, 0.5}, Flatten({{0, 0, 0, 1}, AxisAngle(1, 30)}), 4));
+  const ParsedBvh bvh = ParseBvh(WriteBvh(asset, {}));
+  ASSERT_EQ(bvh.joints.size(), 2u);
+  EXPECT_EQ(bvh.joints[0].name, "hips");
+  EXPECT_EQ(bvh.joints[1].name, "spine");
+  EXPECT_EQ(bvh.Find("happy"), -1);
+  EXPECT_EQ(bvh.Find("lookAt"), -1);
+  ASSERT_EQ(bvh.frames, 2u);
+  EXPECT_EQ(bvh.values[1].size(), 9u);  // hips 6 + spine 3
+}
+
 TEST(BvhWriterTest, ALeafWithoutEndSiteNodeContinuesItsBone) {
   Asset asset = MakeAsset({"Hips", "Hand"});
   asset.rig.rest_pose_known = true;

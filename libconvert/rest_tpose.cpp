@@ -57,34 +57,46 @@ Vec3 Cross(const Vec3& a, const Vec3& b) {
 
 double Dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
-// The body's own axes at rest, unit length: `up` from the hips to the head (else the highest of
-// neck, chest and spine the rig has), `left` from the right limbs to the left ones (upper legs,
-// else upper arms, feet, hands) made square to `up`, and `forward` = left × up (right-handed:
-// left +X and up +Y face +Z). The T-pose is taken in these axes, not the world's: a BVH drawn
-// Z-up (pybvh_standard_skeleton.bvh) holds its legs along -Z, which is its T-pose, and a
-// format's declared facing can be a convention, not the rig's.
+// The body's own axes at rest, unit length: `up` the world axis (±X, ±Y, ±Z) nearest the line
+// from the hips to the head (else the highest of neck, chest and spine the rig has; +Y without
+// one), `left` from the right limbs to the left ones (upper legs, else upper arms, feet, hands)
+// made square to `up`, and `forward` = left × up (right-handed: left +X and up +Y face +Z). The
+// T-pose is taken in these axes: a BVH drawn Z-up (pybvh_standard_skeleton.bvh) holds its legs
+// along -Z, which is its T-pose, and a format's declared facing can be a convention, not the
+// rig's. `up` is a world axis, not the hips-to-head line itself: a torso leaning 30° forward at
+// rest would otherwise count straight legs as posed and throw them forward (review of session 35).
 struct BodyAxes {
   Vec3 up{};
   Vec3 left{};
   Vec3 forward{};
 };
 
+// The world axis, with its sign, nearest `v`.
+Vec3 NearestAxis(const Vec3& v) {
+  size_t axis = 0;
+  for (size_t i = 1; i < 3; ++i) {
+    if (std::abs(v[i]) > std::abs(v[axis])) axis = i;
+  }
+  Vec3 unit{0, 0, 0};
+  unit[axis] = v[axis] < 0 ? -1 : 1;
+  return unit;
+}
+
 std::optional<BodyAxes> RestBodyAxes(const Rig& rig, const RestPose& rest) {
   const int hips = HumanBoneNode(rig, HumanBone::kHips);
   if (hips < 0) return std::nullopt;
   const Vec3 base = rest.WorldPosition(hips);
-  std::optional<Vec3> up;
+  Vec3 up{0, 1, 0};
   for (const HumanBone top : {HumanBone::kHead, HumanBone::kNeck, HumanBone::kUpperChest,
                               HumanBone::kChest, HumanBone::kSpine}) {
     const int node = HumanBoneNode(rig, top);
     if (node < 0) continue;
     const Vec3 v = Minus(rest.WorldPosition(node), base);
     if (std::hypot(v[0], v[1], v[2]) > 1e-9) {
-      up = Unit(v);
+      up = NearestAxis(v);
       break;
     }
   }
-  if (!up) return std::nullopt;
   constexpr std::pair<HumanBone, HumanBone> kSides[] = {
       {HumanBone::kLeftUpperLeg, HumanBone::kRightUpperLeg},
       {HumanBone::kLeftUpperArm, HumanBone::kRightUpperArm},
@@ -95,11 +107,11 @@ std::optional<BodyAxes> RestBodyAxes(const Rig& rig, const RestPose& rest) {
     const int right = HumanBoneNode(rig, right_bone);
     if (left < 0 || right < 0) continue;
     Vec3 apart = Minus(rest.WorldPosition(left), rest.WorldPosition(right));
-    const double along = Dot(apart, *up);
-    apart = {apart[0] - along * (*up)[0], apart[1] - along * (*up)[1], apart[2] - along * (*up)[2]};
+    const double along = Dot(apart, up);
+    apart = {apart[0] - along * up[0], apart[1] - along * up[1], apart[2] - along * up[2]};
     if (std::hypot(apart[0], apart[1], apart[2]) < 1e-9) continue;
     const Vec3 side = Unit(apart);
-    return BodyAxes{*up, side, Cross(side, *up)};
+    return BodyAxes{up, side, Cross(side, up)};
   }
   return std::nullopt;
 }
@@ -171,6 +183,12 @@ TPoseSwing SwingToTPose(const Rig& rig, double threshold_degrees) {
   // rather than its parent's arc, which would turn a straight forearm off with a lowered arm.
   std::vector<int> own(count, 0);  // 0: turns with its parent; 1: its own arc; -1: identity
   std::vector<Quat> arc(count, Quat{0, 0, 0, 1});
+  // The feet stand flat in every rest pose (the VRM T-pose's soles on the floor): they keep their
+  // rest rather than turn with a splayed leg, which tilted CMU's soles 20° (review of session 35).
+  for (const HumanBone foot : {HumanBone::kLeftFoot, HumanBone::kRightFoot}) {
+    const int node = HumanBoneNode(rig, foot);
+    if (node >= 0) own[static_cast<size_t>(node)] = -1;
+  }
   for (const SegmentDirections& segment : MeasureSegments(rig)) {
     const size_t n = static_cast<size_t>(segment.node);
     if (segment.degrees <= threshold_degrees) {

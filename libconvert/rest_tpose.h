@@ -12,8 +12,8 @@ namespace animconv {
 
 // A limb segment (bone to its humanoid child) and the angle, in degrees, between its rest world
 // direction and the same segment's in the humanoid T-pose (HumanoidTPosePosition) taken in the
-// body's own rest axes: up from the hips to the head, left towards the left limbs (an arm along
-// the body's left or right, a leg down the body).
+// body's own rest axes: up the world axis nearest the hips-to-head line (+Y without a torso
+// bone), left towards the left limbs (an arm along the body's left or right, a leg down it).
 struct RestLimbAngle {
   HumanBone bone;
   double degrees = 0;
@@ -26,9 +26,10 @@ constexpr double kPosedLimbDegrees = 10;
 // The turn, in world axes, from each node's rest orientation to its orientation in the T-pose:
 // for an arm or leg segment more than `threshold_degrees` off the T-pose, the shortest arc from
 // its rest direction to the T-pose's (arms raised sideways, legs closed; the bone's roll about
-// itself kept); every other node turns with its parent (a hand with its forearm, the toes with
-// the foot), a root not at all. Identity everywhere for a rig without a rest pose, or without the
-// hips, a bone above them and a left/right pair to give the body's axes.
+// itself kept); every other node turns with its parent (a hand with its forearm, the fingers with
+// the hand), a root not at all, and the feet (and so the toes) not at all: feet stand flat.
+// Identity everywhere for a rig without a rest pose, or without the hips and a left/right pair
+// to give the body's axes.
 struct TPoseSwing {
   std::vector<Quat> world;           // per node
   std::vector<bool> swung;           // per node: `world` is not the identity

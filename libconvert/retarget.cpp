@@ -69,6 +69,14 @@ class Retargeter {
 
   // `owned`: `clip` itself, when its rotation channels may be taken (RetargetClipsConsuming).
   Clip Run(const Clip& clip, Clip* owned) {
+    first_key_seconds_ = 0;
+    bool keyed = false;
+    for (const Channel& channel : clip.channels) {
+      if (channel.times_seconds.empty()) continue;
+      first_key_seconds_ = keyed ? std::min(first_key_seconds_, channel.times_seconds.front())
+                                 : channel.times_seconds.front();
+      keyed = true;
+    }
     Clip out;
     out.name = clip.name;
     out.duration_seconds = clip.duration_seconds;
@@ -86,7 +94,14 @@ class Retargeter {
         plans.push_back(std::move(*plan));
       }
     }
-    const Alignment alignment = AlignTarget(plans);
+    std::vector<HumanBone> held;
+    const Alignment alignment = AlignTarget(plans, &held);
+    // A bone without a channel whose rest the alignment turns is held there by a constant key:
+    // a posed limb the input never moves (its channel dropped as equal to its rest) played in the
+    // T-pose, 41-47° off (review of session 35).
+    for (const HumanBone bone : held) plans.push_back(BonePlan{bone, {}, {}});
+    std::stable_sort(plans.begin(), plans.end(),
+                     [](const BonePlan& a, const BonePlan& b) { return a.bone < b.bone; });
     for (BonePlan& plan : plans) plan.to_target = FromNormalized(plan.bone, alignment);
     size_t keys = 0;
     std::map<const Channel*, int> parts_of;  // how many plans read each channel
@@ -175,34 +190,52 @@ class Retargeter {
   // from its rest to the T-pose (turned as N is), S' the target bone's (SwingToTPose): a limb the
   // source holds down at rest is down on the target when N is the identity, and where the target
   // holds one down, N acts on its T-pose. Identity for both rigs drawn in a T-pose. A node
-  // without a channel of its own turns with its parent. (docs/retargeting.md, "Rest poses")
+  // without a channel of its own turns with its parent, unless it is a humanoid bone both rigs
+  // have whose own C differs: `held` receives those, which need a constant key.
+  // (docs/retargeting.md, "Rest poses")
   struct Alignment {
     std::vector<Quat> turn;  // C per target node
     std::vector<bool> any;   // C is not the identity
   };
-  Alignment AlignTarget(const std::vector<BonePlan>& plans) const {
+  Alignment AlignTarget(const std::vector<BonePlan>& plans, std::vector<HumanBone>* held) const {
     Alignment alignment{std::vector<Quat>(target_.nodes.size(), kIdentity),
                         std::vector<bool>(target_.nodes.size(), false)};
-    std::vector<int> source_of(target_.nodes.size(), -1);  // the source node a planned bone is
+    std::vector<int> source_of(target_.nodes.size(), -1);  // the source node a bone stands for
+    std::vector<bool> planned(target_.nodes.size(), false);
+    for (size_t bone = 0; bone < kHumanBoneCount; ++bone) {
+      if (target_bones_[bone] >= 0) {
+        source_of[static_cast<size_t>(target_bones_[bone])] = source_bones_[bone];
+      }
+    }
     for (const BonePlan& plan : plans) {
-      const int source_node = source_bones_[static_cast<size_t>(plan.bone)];
-      source_of[static_cast<size_t>(target_bones_[static_cast<size_t>(plan.bone)])] =
-          source_node >= 0 ? source_node : plan.parts.back().first->node;
+      const size_t n = static_cast<size_t>(target_bones_[static_cast<size_t>(plan.bone)]);
+      planned[n] = true;
+      if (source_of[n] < 0) source_of[n] = plan.parts.back().first->node;
     }
     for (const size_t n : ParentsFirst(target_)) {
       const int parent = target_.nodes[n].parent;
-      const int s = source_of[n];
-      if (s < 0) {
-        if (parent < 0) continue;
-        alignment.turn[n] = alignment.turn[static_cast<size_t>(parent)];
-        alignment.any[n] = alignment.any[static_cast<size_t>(parent)];
-        continue;
+      Quat inherited = kIdentity;
+      bool inherited_any = false;
+      if (parent >= 0) {
+        inherited = alignment.turn[static_cast<size_t>(parent)];
+        inherited_any = alignment.any[static_cast<size_t>(parent)];
       }
+      alignment.turn[n] = inherited;
+      alignment.any[n] = inherited_any;
+      const int s = source_of[n];
+      if (s < 0) continue;
       const size_t source_node = static_cast<size_t>(s);
+      const bool any = source_swing_.swung[source_node] || target_swing_.swung[n];
       Quat undo = Conjugate(source_swing_.world[source_node]);
       if (turn_) undo = TurnAboutY(undo);
-      alignment.turn[n] = Multiply(undo, target_swing_.world[n]);
-      alignment.any[n] = source_swing_.swung[source_node] || target_swing_.swung[n];
+      const Quat own = Multiply(undo, target_swing_.world[n]);
+      if (!planned[n]) {
+        if (!any && !inherited_any) continue;
+        if (AngleBetween(Normalized(own), Normalized(inherited)) <= 1e-12) continue;
+        held->push_back(*target_.nodes[n].human_bone);
+      }
+      alignment.turn[n] = own;
+      alignment.any[n] = any;
     }
     return alignment;
   }
@@ -273,6 +306,13 @@ class Retargeter {
       plan.taken->times_seconds.clear();
       plan.taken->values.clear();
       keyed_alike[0] = out.values.data();
+    } else if (parts.empty()) {
+      // Held at its aligned rest (AlignTarget's `held`): one key, the identity's image.
+      out.interpolation = Interpolation::kLinear;
+      out.times_seconds = {first_key_seconds_};
+      out.values.assign(4, 0);
+      StoreQuat(plan.to_target.Apply(kIdentity), out.values.data());
+      return out;
     } else {
       for (const auto& part : parts) {
         out.times_seconds.insert(out.times_seconds.end(), part.first->times_seconds.begin(),
@@ -425,6 +465,7 @@ class Retargeter {
   bool turn_;
   TPoseSwing source_swing_;
   TPoseSwing target_swing_;
+  double first_key_seconds_ = 0;  // the clip's first key: a held bone's one key (Run)
   const RetargetOptions& options_;
   RetargetReport& report_;
   std::set<HumanBone> folded_;

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <set>
@@ -108,6 +109,48 @@ TEST(RestTPoseTest, AnArmHangingDownIsSwungToTheTPose) {
   EXPECT_EQ(LimbsSwungNote({}, "the input's"), "");
 }
 
+// The review of session 35 (each produced wrong motion with exit 0 in the first version):
+
+// A torso leaning 30 degrees forward at rest, legs straight down: the legs are in the T-pose.
+// Measured against the hips-to-head line itself they counted as posed and were thrown forward.
+TEST(RestTPoseTest, ALeaningTorsoDoesNotMakeStraightLegsPosed) {
+  Rig rig = MakeHumanoidTPoseRig(Body(), Facing::kPlusZ);
+  const double half = 30 * kPi / 360;
+  rig.nodes[static_cast<size_t>(HumanBoneNode(rig, HumanBone::kSpine))].rest_rotation = {
+      std::sin(half), 0, 0, std::cos(half)};
+  EXPECT_TRUE(SwingToTPose(rig, kPosedLimbDegrees).limbs.empty());
+}
+
+// Without a spine, chest, neck or head the body is taken upright (+Y): an arm hanging down is
+// still swung. The alignment once switched itself off here, and the arms played 85 degrees off.
+TEST(RestTPoseTest, WithoutATorsoBoneTheBodyIsUpright) {
+  Rig rig = LeftArmDown(Facing::kPlusZ, 84);
+  for (Node& node : rig.nodes) {
+    if (node.human_bone == HumanBone::kSpine || node.human_bone == HumanBone::kChest ||
+        node.human_bone == HumanBone::kNeck || node.human_bone == HumanBone::kHead) {
+      node.human_bone.reset();
+    }
+  }
+  const TPoseSwing swing = SwingToTPose(rig, kPosedLimbDegrees);
+  ASSERT_EQ(swing.limbs.size(), 2u);
+  EXPECT_EQ(swing.limbs[0].bone, HumanBone::kLeftUpperArm);
+}
+
+// Legs splayed 20 degrees at rest (CMU's skeleton): the legs are swung, the feet keep their rest.
+// Turned with the leg, a foot flat at rest played its sole tilted 20 degrees.
+TEST(RestTPoseTest, FeetStayFlatUnderASplayedLeg) {
+  Rig rig = MakeHumanoidTPoseRig(Body(), Facing::kPlusZ);
+  const double half = 20 * kPi / 360;
+  rig.nodes[static_cast<size_t>(HumanBoneNode(rig, HumanBone::kLeftUpperLeg))].rest_rotation = {
+      0, 0, std::sin(half), std::cos(half)};
+  const TPoseSwing swing = SwingToTPose(rig, kPosedLimbDegrees);
+  ASSERT_EQ(swing.limbs.size(), 2u);
+  EXPECT_TRUE(swing.swung[static_cast<size_t>(HumanBoneNode(rig, HumanBone::kLeftLowerLeg))]);
+  const size_t foot = static_cast<size_t>(HumanBoneNode(rig, HumanBone::kLeftFoot));
+  EXPECT_FALSE(swing.swung[foot]);
+  EXPECT_EQ(swing.world[foot], (Quat{0, 0, 0, 1}));
+}
+
 // A clip that turns every bone of `rig` at random, keyed at 0, 0.5 and 1 s, with the hips moving.
 Clip RandomClip(const Rig& rig, unsigned seed) {
   std::mt19937 random(seed);
@@ -202,6 +245,34 @@ TEST(RestTPoseTest, RetargetingKeepsWhereLimbsPointWhateverTheRestPose) {
       }
     }
   }
+}
+
+// A posed limb the clip never moves (its channel dropped as equal to its rest, --reduce) has no
+// channel to carry the alignment: it is held at its aligned rest by one constant key, and points
+// where the source's does. It once played in the T-pose, 41-47 degrees off.
+TEST(RestTPoseTest, APosedLimbWithoutAChannelIsHeldAtItsRest) {
+  const Rig posed = LeftArmDown(Facing::kPlusZ, 84);
+  const Rig tpose = MakeHumanoidTPoseRig(Body(), Facing::kPlusZ);
+  Clip clip = RandomClip(posed, 5);
+  const int upper = HumanBoneNode(posed, HumanBone::kLeftUpperArm);
+  const int lower = HumanBoneNode(posed, HumanBone::kLeftLowerArm);
+  const int hand = HumanBoneNode(posed, HumanBone::kLeftHand);
+  clip.channels.erase(std::remove_if(clip.channels.begin(), clip.channels.end(),
+                                     [&](const Channel& channel) {
+                                       return channel.node == upper || channel.node == lower ||
+                                              channel.node == hand;
+                                     }),
+                      clip.channels.end());
+  const Asset source = AssetOf(posed, clip, Facing::kPlusZ);
+  const Asset target =
+      AssetOf(tpose, RetargetClips(source, tpose, Facing::kPlusZ, {}, nullptr)[0], Facing::kPlusZ);
+  const int held = HumanBoneNode(tpose, HumanBone::kLeftUpperArm);
+  size_t held_keys = 0;
+  for (const Channel& channel : target.clips[0].channels) {
+    if (channel.node == held && channel.path == Path::kRotation) held_keys = channel.key_count();
+  }
+  EXPECT_EQ(held_keys, 1u);
+  EXPECT_LT(WorstLimbDirectionDegrees(source, target, false), 1e-6);
 }
 
 // Before the alignment, a retarget took every rest pose for the T-pose: the source standing at

@@ -1,9 +1,10 @@
 // The VRM T-pose a rest pose is measured from (docs/retargeting.md, "Rest poses"), worked out
-// here from the VRM 1.0 T-pose (VRMC_vrm-1.0 tpose.md: arms horizontal, legs straight down), not
-// from animconv's C++: taken in the body's own rest axes (up from the hips to the head, left
-// towards the left limbs; a BVH drawn Z-up is in its T-pose with its legs along -Z). An arm or
-// leg segment of the rest pose more than 10° from it is turned onto it by the shortest arc, the
-// joints below it (a hand, the toes) with it, every other joint not at all.
+// here from the VRM 1.0 T-pose (VRMC_vrm-1.0 tpose.md: arms horizontal, legs straight down, soles
+// flat), not from animconv's C++: taken in the body's own rest axes (up the world axis nearest
+// the line from the hips to the head, +Y without a torso bone; left towards the left limbs; a BVH
+// drawn Z-up is in its T-pose with its legs along -Z). An arm or leg segment of the rest pose more
+// than 10° from it is turned onto it by the shortest arc, the joints below it (a hand, the
+// fingers) with it; the feet (and toes) and every other joint not at all.
 
 // The arm and leg segments: a humanoid bone and the child its direction points to.
 export const LIMB_SEGMENTS = [
@@ -18,19 +19,29 @@ export function segmentDirection(THREE, from, to) {
   return to.getWorldPosition(new THREE.Vector3()).sub(from.getWorldPosition(new THREE.Vector3())).normalize();
 }
 
+// The world axis, with its sign, nearest `v`.
+function nearestAxis(THREE, v) {
+  const c = v.toArray();
+  let axis = 0;
+  for (let i = 1; i < 3; ++i) if (Math.abs(c[i]) > Math.abs(c[axis])) axis = i;
+  const unit = [0, 0, 0];
+  unit[axis] = c[axis] < 0 ? -1 : 1;
+  return new THREE.Vector3().fromArray(unit);
+}
+
 // A rig's body axes at rest from `position(bone)` (a world Vector3, or null for a bone it lacks):
-// up from the hips to the head (else neck, upperChest, chest, spine), left from the right upper
+// up the world axis nearest the line from the hips to the head (else neck, upperChest, chest,
+// spine; +Y without one), left from the right upper
 // leg (else upper arm, foot, hand) to the left one made square to up, forward = left × up. null
 // without them.
 export function bodyAxes(THREE, position) {
   const hips = position('hips');
   if (!hips) return null;
-  let up = null;
+  let up = new THREE.Vector3(0, 1, 0);
   for (const bone of ['head', 'neck', 'upperChest', 'chest', 'spine']) {
     const top = position(bone);
-    if (top && top.distanceTo(hips) > 1e-9) { up = top.clone().sub(hips).normalize(); break; }
+    if (top && top.distanceTo(hips) > 1e-9) { up = nearestAxis(THREE, top.clone().sub(hips)); break; }
   }
-  if (!up) return null;
   for (const [l, r] of [['leftUpperLeg', 'rightUpperLeg'], ['leftUpperArm', 'rightUpperArm'], ['leftFoot', 'rightFoot'], ['leftHand', 'rightHand']]) {
     const a = position(l);
     const b = position(r);
@@ -56,6 +67,9 @@ export function swingsToTPose(THREE, root, objectOf) {
   const position = (bone) => objectOf(bone)?.getWorldPosition(new THREE.Vector3()) ?? null;
   const axes = bodyAxes(THREE, position);
   const own = new Map();  // object -> its own turn (identity for a segment close to the T-pose)
+  for (const foot of ['leftFoot', 'rightFoot']) {
+    if (objectOf(foot)) own.set(objectOf(foot), [0, 0, 0, 1]);  // feet stand flat
+  }
   if (axes !== null) {
     for (const [bone, child] of LIMB_SEGMENTS) {
       const from = objectOf(bone);

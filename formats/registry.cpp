@@ -76,7 +76,8 @@ std::vector<Format> WithPieceWriters(std::vector<Format> formats) {
 }
 
 // What the writers' files hold beyond their channels (Format::writes_rest_pose,
-// Format::writes_every_frame, Format::plays_step, Format::holds_vrma_roles).
+// Format::writes_every_frame, Format::plays_step, Format::holds_vrma_roles,
+// Format::stores_duration).
 std::vector<Format> WithWriterTraits(std::vector<Format> formats) {
   for (Format& format : formats) {
     if (format.write == nullptr) continue;
@@ -85,6 +86,8 @@ std::vector<Format> WithWriterTraits(std::vector<Format> formats) {
     format.writes_every_frame = format.id == "bvh" || format.id == "unity-csv";
     format.plays_step = format.id != "vrma";
     format.holds_vrma_roles = format.id != "bvh";
+    format.stores_duration = format.id != "gltf" && format.id != "glb" && format.id != "vrma" &&
+                             format.id != "csv" && format.id != "unity-csv";
   }
   return formats;
 }

@@ -19,11 +19,15 @@ constexpr double kDegreesPerRadian = 57.29577951308232;
 
 Vec3 Minus(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
 
+Vec3 Cross(const Vec3& a, const Vec3& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+
+double Dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
 double AngleDegrees(const Vec3& a, const Vec3& b) {
-  const double dot = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-  const double cross =
-      std::hypot(a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]);
-  return std::atan2(cross, dot) * kDegreesPerRadian;
+  const Vec3 cross = Cross(a, b);
+  return std::atan2(std::hypot(cross[0], cross[1], cross[2]), Dot(a, b)) * kDegreesPerRadian;
 }
 
 // The arm and leg segments: a bone and the humanoid child its direction points to.
@@ -50,12 +54,6 @@ Vec3 Unit(const Vec3& v) {
   const double length = std::hypot(v[0], v[1], v[2]);
   return {v[0] / length, v[1] / length, v[2] / length};
 }
-
-Vec3 Cross(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-
-double Dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 // The body's own axes at rest, unit length: `up` the world axis (±X, ±Y, ±Z) nearest the line
 // from the hips to the head (else the highest of neck, chest and spine the rig has; +Y without

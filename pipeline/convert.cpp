@@ -15,6 +15,7 @@
 #include "animconv/resample.h"
 #include "animconv/rest_pose.h"
 #include "pipeline/coverage.h"
+#include "pipeline/hold_duration.h"
 #include "pipeline/retarget_job.h"
 #include "pipeline/step_channels.h"
 
@@ -196,12 +197,15 @@ void RootMotionStep(Asset& asset, const Format& format, const RootMotionOptions&
 // user sees what was measured and moved.
 void GroundStep(Asset& asset, Diagnostics* diagnostics) {
   for (const GroundedClip& clip : ApplyGround(asset).clips) {
+    // What is left is rounding (1e-17 m), whose last bits differ between the native and the
+    // WebAssembly builds' arithmetic: under a nanometre it is printed as 0.
+    const double after = std::abs(clip.lowest_after_metres) < 1e-9 ? 0.0 : clip.lowest_after_metres;
     AddDiagnostic(diagnostics, Severity::kInfo,
                   fmt::format("--ground: clip '{}': the lowest foot point was {:.4f} m ('{}' at "
                               "{:.3g} s), the hips moved {} {:.4f} m; now {:.2g} m ({} samples)",
                               clip.clip, clip.lowest_before_metres, clip.lowest_node,
                               clip.lowest_seconds, clip.shift_metres >= 0 ? "up" : "down",
-                              std::abs(clip.shift_metres), clip.lowest_after_metres, clip.samples));
+                              std::abs(clip.shift_metres), after, clip.samples));
   }
 }
 
@@ -481,6 +485,7 @@ TextPieces RenderAssetPieces(Asset asset, const Format& format, const ConvertOpt
   }
   // After normalising: the changes the warning measures are between unit quaternions.
   if (!format.plays_step) StepChannelsToLinear(asset, format, diagnostics);
+  HoldToDuration(asset, format, diagnostics);
   WriteOptions write = options.write;
   write.diagnostics = diagnostics;
   write.piece_sink = sink;

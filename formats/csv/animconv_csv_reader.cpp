@@ -324,7 +324,13 @@ Asset ReadAnimconvCsv(std::string_view bytes, const ReadOptions& options) {
       for (size_t i = 0; i < pending_channel.components.size(); ++i) {
         numbered = numbered && pending_channel.components[i] == std::to_string(i);
       }
-      if (!numbered) node.morph_target_names = pending_channel.components;
+      // Named columns name the targets the file animates, not a mesh's whole list (the file has
+      // no mesh): a three.js clip of them binds each by name (per-target tracks), where one
+      // track of all put `blink` of a mesh "smile, blink, angry" on smile (review of session 35).
+      if (!numbered) {
+        node.morph_target_names = pending_channel.components;
+        node.morph_targets_partial = true;
+      }
     }
     clip.channels.push_back(std::move(channel));
   }

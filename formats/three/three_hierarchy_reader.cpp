@@ -55,7 +55,9 @@ bool IsReadMember(const JsonPath& path) {
   }
   // After the clip at steps [0, clip_depth): its members, its entries', their keys'.
   auto in_clip = [&](size_t clip_depth) {
-    if (depth == clip_depth + 1) return IsOneOf(name, {"name", "length", "fps", "hierarchy"});
+    if (depth == clip_depth + 1) {
+      return IsOneOf(name, {"name", "length", "fps", "hierarchy", "blendMode"});
+    }
     if (depth < clip_depth + 3 || !path.Is(clip_depth, "hierarchy") ||
         !path.Is(clip_depth + 1, nullptr)) {
       return false;
@@ -215,6 +217,18 @@ void HierarchyReader::ReadClip(const json& animation, const std::string& pointer
   if (const json* length = Given(animation, "length")) {
     const double seconds = json_.RequireNumber(*length, pointer + "/length");
     if (seconds > 0) clip_.duration_seconds = seconds;
+  }
+  // parseAnimation hands `animation.blendMode` to the clip (three.js r125-r184): an additive one
+  // (2501) plays its keys as offsets from a reference pose, which the clip model cannot mark
+  // (read as a normal clip it played 90° off, review of session 35; the three reader refuses it
+  // the same way).
+  if (const json* blend = Given(animation, "blendMode");
+      blend && blend->is_number() && blend->get<double>() == 2501) {
+    json_.Fail(pointer + "/blendMode",
+               fmt::format("clip '{}' is additive (blendMode 2501): its keys are offsets from a "
+                           "reference pose, which the clip model cannot mark; expected a normal "
+                           "clip (2500)",
+                           clip_.name));
   }
   const json* hierarchy = Given(animation, "hierarchy");
   if (!hierarchy) json_.Fail(pointer, "expected a 'hierarchy' array of bone tracks");

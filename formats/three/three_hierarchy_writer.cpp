@@ -1,12 +1,16 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "animconv/error.h"
 #include "animconv/summary.h"
+#include "formats/common/unique_names.h"
 #include "formats/common/writer_support.h"
 #include "formats/three/three_hierarchy.h"
 #include "formats/three/three_json.h"
+#include "libconvert/text.h"
 
 namespace animconv {
 namespace {
@@ -118,6 +122,25 @@ std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options)
                               dropped));
   }
 
+  // parseAnimation names each entry's tracks after its bone, and PropertyBinding binds the first
+  // bone of a name: a second bone of the same name never moved, its motion landed on the first
+  // (review of session 35, 68° off). Later ones take a suffix, with a warning.
+  std::vector<std::string> bone_names;
+  std::vector<std::string> renamed;
+  UniqueNames unique;
+  for (const Node& node : asset.rig.nodes) {
+    bone_names.push_back(unique.Make(node.name));
+    if (bone_names.back() != node.name) {
+      renamed.push_back(fmt::format("'{}' -> '{}'", node.name, bone_names.back()));
+    }
+  }
+  if (!renamed.empty()) {
+    AddDiagnostic(options.diagnostics, Severity::kWarning,
+                  fmt::format("three-hierarchy: {} bone(s) renamed, as three.js binds a track to "
+                              "the first bone of its name: {}",
+                              renamed.size(), ListFirst(renamed, 10)));
+  }
+
   std::string out = "{\"name\":";
   AppendJsonString(out, clip.name);
   // fps is informational: parseAnimation does not scale key times by it (three.js <= r184
@@ -144,7 +167,7 @@ std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options)
     const Node& node = asset.rig.nodes[n];
     out += n == 0 ? "\n{" : ",\n{";
     out += fmt::format("\"parent\":{},\"name\":", node.parent);
-    AppendJsonString(out, node.name);
+    AppendJsonString(out, bone_names[n]);
     // Without a known rest pose, identity values would claim one the source never had.
     if (asset.rig.rest_pose_known) {
       out += ",\"pos\":";

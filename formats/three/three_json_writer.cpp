@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <functional>
 #include <mutex>
 #include <string>
@@ -206,10 +207,15 @@ void AppendTrack(ClipText& clip, const Track& track, TrackTexts& texts, size_t t
 }
 
 // The name a per-target track addresses: the target's name, which three.js looks up in
-// morphTargetDictionary, or its index where the mesh has no names.
+// morphTargetDictionary, or its index where the mesh has no names. A name the dictionary cannot
+// find the target by is replaced by the index, which PropertyBinding uses as it is when no name
+// matches it (three.js r187 PropertyBinding.bind): an empty name or one with a line break (which
+// parseTrackName's '.+' does not match: the mixer threw on the clip) and a name two targets share
+// (the dictionary keeps the last: both tracks bound it, review of session 35).
 std::string MorphTargetKey(const Node& node, size_t target) {
-  if (node.morph_target_names.empty()) return std::to_string(target);
-  const std::string& name = node.morph_target_names[target];
+  const std::vector<std::string>& names = node.morph_target_names;
+  if (names.empty()) return std::to_string(target);
+  const std::string& name = names[target];
   // A bracket accessor may hold anything but ']' (PropertyBinding, three.js r187
   // PropertyBinding.parseTrackName).
   if (name.find(']') != std::string::npos) {
@@ -218,7 +224,22 @@ std::string MorphTargetKey(const Node& node, size_t target) {
                     "track name cannot hold; use the default morph track layout",
                     name, node.name));
   }
-  return name;
+  const bool unparsable = name.empty() || name.find_first_of("\r\n") != std::string::npos ||
+                          name.find("\u2028") != std::string::npos ||
+                          name.find("\u2029") != std::string::npos;
+  const bool shared = std::count(names.begin(), names.end(), name) > 1;
+  if (!unparsable && !shared) return name;
+  const std::string index = std::to_string(target);
+  // The index is a name of the dictionary when a target is called so, or unknown when the names
+  // are those of the animated targets only (a three.js clip's per-target tracks).
+  if (node.morph_targets_partial || std::count(names.begin(), names.end(), index) > 0) {
+    ThrowUsage(fmt::format(
+        "three: morph target {} of '{}' is named '{}', by which three.js cannot find it{}; use "
+        "the default morph track layout",
+        target, node.name, name,
+        node.morph_targets_partial ? "" : ", and another target is named by its index"));
+  }
+  return index;
 }
 
 // Whether node `node`'s weights are written one track per target (ThreeMorphTracks).

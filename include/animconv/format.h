@@ -174,6 +174,10 @@ struct Format {
   // moving along x is no expression to any BVH player. Their writers leave such nodes out, and
   // the partial output rule (docs/cli.md) counts their channels as lost.
   bool holds_vrma_roles = true;
+  // False for formats whose files have no clip duration of their own (glTF: a clip ends at its
+  // last key; animconv and Unity CSV: at their last row): a clip lasting past its last key gets
+  // a hold key at its duration before it is written (pipeline/hold_duration.h).
+  bool stores_duration = true;
 };
 
 const std::vector<Format>& Formats();

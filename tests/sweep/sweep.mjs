@@ -35,6 +35,7 @@ const input = args[0];
 
 // The tolerances `animconv diff` and --reduce state (include/animconv/reduce.h, docs/cli.md).
 const TOLERANCE = { deg: 0.1, m: 1e-4, ratio: 1e-3, weight: 1e-3 };
+const DURATION_TOLERANCE_SECONDS = 1e-4;
 // Every format with a writer (`animconv formats`), and the extension each is written with.
 const FORMATS = {
   csv: 'csv', 'unity-csv': 'unity.csv', gltf: 'gltf', vrma: 'vrma', glb: 'glb',
@@ -97,6 +98,12 @@ function excused(channel, warnings, world) {
 }
 
 // Checks one conversion; returns the problems found (empty: the rule holds).
+// A BVH file's Frame Time in seconds.
+function bvhFrameTime(file) {
+  const match = /Frame Time:\s*([0-9.eE+-]+)/.exec(fs.readFileSync(file, 'utf8'));
+  return match ? Number(match[1]) : 0;
+}
+
 function checkConversion(format, clipIndex, sourceClips) {
   const suffix = clipIndex === undefined ? '' : `.clip${clipIndex}`;
   const output = path.join(outDir, `${key}${suffix}.${FORMATS[format]}`);
@@ -145,6 +152,16 @@ function checkConversion(format, clipIndex, sourceClips) {
       continue;
     }
     const result = JSON.parse(diff.stdout);
+    // The clip's length is part of its motion: a looping player starts over at it. A three.js
+    // clip holding its last pose past its last key lost that hold in .glb and CSV (review of
+    // session 35: 90° off in every loop, exit 0, only diff's duration line said so).
+    // Formats on a grid (BVH frames, Unity CSV rows) end on a whole frame: up to one frame longer.
+    const lengthened = result.duration_difference_seconds ?? 0;
+    const frame = format === 'bvh' ? bvhFrameTime(output) : rate ? 1 / Number(rate[1]) : 0;
+    const allowed = DURATION_TOLERANCE_SECONDS + (lengthened > 0 ? frame : 0);
+    if (Math.abs(lengthened) > allowed && !warnings.some((w) => /duration|lasts/.test(w))) {
+      problems.push(`clip '${clip}': the output lasts ${lengthened > 0 ? '+' : ''}${lengthened.toPrecision(4)} s longer, no warning names it`);
+    }
     for (const channel of result.channels) {
       const world = result.space && result.space.name === 'world';
       if (channel.max <= TOLERANCE[channel.unit] || excused(channel, warnings, world)) continue;

@@ -124,6 +124,17 @@ TEST(AnimconvCsvTest, NodeNamesMayContainDots) {
   EXPECT_EQ(asset.rig.nodes[0].name, "my.node");
   EXPECT_EQ(asset.rig.nodes[0].morph_target_count, 1);
   EXPECT_TRUE(asset.rig.nodes[0].morph_target_names.empty());  // numbered, not named
+  EXPECT_FALSE(asset.rig.nodes[0].morph_targets_partial);
+}
+
+// Named weights columns name the targets the file animates, not a mesh's list (a CSV has no
+// mesh): a three.js clip of `Face.weights.blink` put its weight on a mesh's first target, smile,
+// until the names were marked partial, which three.js clips address by name (review of
+// session 35).
+TEST(AnimconvCsvTest, NamedWeightsAreThoseTheFileAnimates) {
+  const Asset asset = Read("time,Face.weights.blink\n0,0\n0.5,1\n");
+  EXPECT_EQ(asset.rig.nodes[0].morph_target_names, (std::vector<std::string>{"blink"}));
+  EXPECT_TRUE(asset.rig.nodes[0].morph_targets_partial);
 }
 
 TEST(AnimconvCsvTest, ErrorsNameLineAndColumn) {

@@ -147,6 +147,18 @@ TEST(ThreeHierarchyReaderTest, EachPropertyKeepsItsOwnKeys) {
   EXPECT_EQ(channels[2].times_seconds, (std::vector<double>{1}));
 }
 
+// parseAnimation hands blendMode to the clip: an additive clip (2501) was read as a normal one and
+// played 90° off (review of session 35). Refused, as the three reader refuses it; 2500 is read.
+TEST(ThreeHierarchyReaderTest, AnAdditiveClipIsRefused) {
+  const auto [location, message] =
+      ReadError(ClipWithKeys({R"([{"time":0,"rot":[0,0,0,1]}])"}, R"(,"blendMode":2501)"));
+  EXPECT_EQ(location, "/blendMode");
+  EXPECT_TRUE(Contains(message, "clip 'a' is additive (blendMode 2501)")) << message;
+  EXPECT_EQ(
+      Read(ClipWithKeys({R"([{"time":0,"rot":[0,0,0,1]}])"}, R"(,"blendMode":2500)")).clips.size(),
+      1u);
+}
+
 TEST(ThreeHierarchyReaderTest, NameAndLengthDefaults) {
   // `animation.name || 'default'`, `animation.length || -1`.
   const std::string keys = R"({"keys":[{"time":0.5,"rot":[0,0,0,1]}]})";

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 #include "animconv/axes.h"
@@ -132,6 +133,24 @@ TEST(ThreeJsonWriterTest, PerTargetMorphTracksSplitTheWeights) {
   clip = ordered_json::parse(WriteThreeJson(asset, options));
   EXPECT_EQ(clip["tracks"][3]["name"], "Face.morphTargetInfluences[blink]");
   asset.rig.nodes[1].morph_target_names = {"a]b", "c"};
+  EXPECT_THROW(WriteThreeJson(asset, options), Error);
+  // Names the dictionary cannot find a target by go by index (review of session 35): an empty one
+  // and one with a line break (parseTrackName threw on the clip), and one two targets share (the
+  // dictionary keeps the last: both tracks bound it).
+  for (const auto& [names, first, second] :
+       {std::tuple<std::vector<std::string>, std::string, std::string>{{"", "x"}, "[0]", "[x]"},
+        {{"a\nb", "x"}, "[0]", "[x]"},
+        {{"a", "a"}, "[0]", "[1]"}}) {
+    asset.rig.nodes[1].morph_target_names = names;
+    clip = ordered_json::parse(WriteThreeJson(asset, options));
+    EXPECT_EQ(clip["tracks"][2]["name"], "Face.morphTargetInfluences" + first);
+    EXPECT_EQ(clip["tracks"][3]["name"], "Face.morphTargetInfluences" + second);
+  }
+  // ... unless another target is called by that index, or the names are a partial list.
+  asset.rig.nodes[1].morph_target_names = {"", "0"};
+  EXPECT_THROW(WriteThreeJson(asset, options), Error);
+  asset.rig.nodes[1].morph_target_names = {"a", "a"};
+  asset.rig.nodes[1].morph_targets_partial = true;
   EXPECT_THROW(WriteThreeJson(asset, options), Error);
 }
 

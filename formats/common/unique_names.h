@@ -14,6 +14,8 @@ namespace animconv {
 class UniqueNames {
  public:
   std::string Make(const std::string& wanted);
+  // Takes `name` as it is (a name kept elsewhere), so Make never gives it out.
+  void Reserve(const std::string& name) { used_.insert(name); }
 
  private:
   std::set<std::string> used_;

@@ -81,17 +81,18 @@ std::string WriteError(const Asset& asset) {
 // reads as a node named "").
 // PropertyBinding binds '.bones[NAME]' to the first bone of that name: a second animated bone of
 // the same name never moved and its motion landed on the first (review of session 35, 68° off).
-// Later ones take a suffix, with a warning naming them.
+// An animated bone whose name another bone has takes a suffix, with a warning naming it; an
+// unanimated one makes no track and keeps its name.
 TEST(ThreeHierarchyWriterTest, BonesOfOneNameAreMadeUnique) {
   Asset asset = TwoBoneAsset();
-  asset.rig.nodes[1].name = "hips";
+  asset.rig.nodes[1].name = "hips";  // unanimated
   asset.rig.nodes[2].name = "hips";
   Diagnostics diagnostics;
   WriteOptions options;
   options.diagnostics = &diagnostics;
   const json out = json::parse(WriteThreeHierarchy(asset, options));
-  EXPECT_EQ(out["bones"][0]["name"], "hips");
-  EXPECT_EQ(out["bones"][1]["name"], "hips_2");
+  EXPECT_EQ(out["bones"][0]["name"], "hips_2");
+  EXPECT_EQ(out["bones"][1]["name"], "hips");
   EXPECT_EQ(out["bones"][2]["name"], "hips_3");
   ASSERT_EQ(diagnostics.size(), 1u);
   EXPECT_NE(diagnostics[0].text.find("2 bone(s) renamed"), std::string::npos)

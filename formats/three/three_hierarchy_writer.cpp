@@ -124,19 +124,17 @@ std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options)
 
   // parseAnimation names each entry's tracks after its bone, and PropertyBinding binds the first
   // bone of a name: a second bone of the same name never moved, its motion landed on the first
-  // (review of session 35, 68° off). An unanimated bone makes no track and keeps its name; an
-  // animated one whose name another bone has takes a suffix, with a warning.
+  // (review of session 35, 68° off). An animated bone whose name a bone before it has takes a
+  // suffix, with a warning; an unanimated one makes no track and keeps its name.
   const auto animated = [&per_node](size_t n) {
     return per_node[n].rotation || per_node[n].translation || per_node[n].scale;
   };
   UniqueNames unique;
-  for (size_t n = 0; n < asset.rig.nodes.size(); ++n) {
-    if (!animated(n)) unique.Reserve(asset.rig.nodes[n].name);
-  }
   std::vector<std::string> bone_names;
   std::vector<std::string> renamed;
   for (size_t n = 0; n < asset.rig.nodes.size(); ++n) {
     const std::string& name = asset.rig.nodes[n].name;
+    if (!animated(n)) unique.Reserve(name);
     bone_names.push_back(animated(n) ? unique.Make(name) : name);
     if (bone_names.back() != name) {
       renamed.push_back(fmt::format("'{}' -> '{}'", name, bone_names.back()));

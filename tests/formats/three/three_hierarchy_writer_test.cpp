@@ -81,7 +81,7 @@ std::string WriteError(const Asset& asset) {
 // reads as a node named "").
 // PropertyBinding binds '.bones[NAME]' to the first bone of that name: a second animated bone of
 // the same name never moved and its motion landed on the first (review of session 35, 68° off).
-// An animated bone whose name another bone has takes a suffix, with a warning naming it; an
+// An animated bone whose name a bone before it has takes a suffix, with a warning naming it; an
 // unanimated one makes no track and keeps its name.
 TEST(ThreeHierarchyWriterTest, BonesOfOneNameAreMadeUnique) {
   Asset asset = TwoBoneAsset();
@@ -91,11 +91,11 @@ TEST(ThreeHierarchyWriterTest, BonesOfOneNameAreMadeUnique) {
   WriteOptions options;
   options.diagnostics = &diagnostics;
   const json out = json::parse(WriteThreeHierarchy(asset, options));
-  EXPECT_EQ(out["bones"][0]["name"], "hips_2");
-  EXPECT_EQ(out["bones"][1]["name"], "hips");
-  EXPECT_EQ(out["bones"][2]["name"], "hips_3");
+  EXPECT_EQ(out["bones"][0]["name"], "hips");
+  EXPECT_EQ(out["bones"][1]["name"], "hips");  // makes no track: the first 'hips' binds bone 0
+  EXPECT_EQ(out["bones"][2]["name"], "hips_2");
   ASSERT_EQ(diagnostics.size(), 1u);
-  EXPECT_NE(diagnostics[0].text.find("2 bone(s) renamed"), std::string::npos)
+  EXPECT_NE(diagnostics[0].text.find("1 bone(s) renamed"), std::string::npos)
       << diagnostics[0].text;
 }
 

@@ -76,4 +76,21 @@ std::vector<Vec3> WorldPositions(const Asset& asset, double seconds) {
   return positions;
 }
 
+Clip ClipOfRotations(const Rig& rig, const std::function<Quat()>& rotation) {
+  Clip clip;
+  clip.name = "random";
+  for (size_t n = 0; n < rig.nodes.size(); ++n) {
+    Channel channel;
+    channel.node = static_cast<int>(n);
+    channel.width = 4;
+    channel.times_seconds = {0, 0.5, 1};
+    for (int k = 0; k < 3; ++k) {
+      const Quat q = rotation();
+      channel.values.insert(channel.values.end(), q.begin(), q.end());
+    }
+    clip.channels.push_back(std::move(channel));
+  }
+  return clip;
+}
+
 }  // namespace animconv::testing

@@ -2,6 +2,7 @@
 // directly from the hierarchy (independent of libconvert/retarget's formulas).
 #pragma once
 
+#include <functional>
 #include <vector>
 
 #include "animconv/model.h"
@@ -14,6 +15,10 @@ std::vector<Quat> PoseWorldRotations(const Rig& rig, const Clip& clip, double se
 // World-space turn of the bone's node away from its rest orientation: D = W_pose · W_rest⁻¹.
 // What retargeting must preserve. Fails the test when the rig lacks the bone.
 Quat WorldDelta(const Rig& rig, const Clip& clip, double seconds, HumanBone bone);
+
+// A clip turning every node of `rig` by `rotation()` at 0, 0.5 and 1 s (called node by node, key
+// by key).
+Clip ClipOfRotations(const Rig& rig, const std::function<Quat()>& rotation);
 
 // Every node's world position at `seconds` under the asset's first clip: the rig posed with each
 // channel's value put in as the node's rest value, then RestPose (no scale channels).

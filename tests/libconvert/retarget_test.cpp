@@ -56,20 +56,7 @@ Rig WithRandomRestRotations(const Rig& normalized, std::mt19937& random) {
 
 // A clip turning every bone of `rig` at random, keyed at 0, 0.5 and 1 s.
 Clip RandomClip(const Rig& rig, std::mt19937& random) {
-  Clip clip;
-  clip.name = "random";
-  for (size_t n = 0; n < rig.nodes.size(); ++n) {
-    Channel channel;
-    channel.node = static_cast<int>(n);
-    channel.width = 4;
-    channel.times_seconds = {0, 0.5, 1};
-    for (int k = 0; k < 3; ++k) {
-      const Quat q = RandomRotation(random);
-      channel.values.insert(channel.values.end(), q.begin(), q.end());
-    }
-    clip.channels.push_back(std::move(channel));
-  }
-  return clip;
+  return testing::ClipOfRotations(rig, [&random] { return RandomRotation(random); });
 }
 
 Quat TurnY(const Quat& q) { return {-q[0], q[1], -q[2], q[3]}; }

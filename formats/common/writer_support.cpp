@@ -138,4 +138,20 @@ void AppendDouble(std::string& out, double value) {
   out.append(buffer, FormatShortest(value, buffer));
 }
 
+void RequireFloat32Increasing(const Asset& asset, const Clip& clip, const Channel& channel,
+                              std::string_view format_id, double time_scale) {
+  for (size_t k = 1; k < channel.key_count(); ++k) {
+    if (static_cast<float>(channel.times_seconds[k] * time_scale) >
+        static_cast<float>(channel.times_seconds[k - 1] * time_scale)) {
+      continue;
+    }
+    ThrowUsage(fmt::format(
+        "{}: keys {} and {} of {} of '{}' in clip '{}' are {} s apart, closer than float32 time "
+        "can tell apart; resample the clip",
+        format_id, k - 1, k, PathName(channel.path),
+        asset.rig.nodes[static_cast<size_t>(channel.node)].name, clip.name,
+        channel.times_seconds[k] - channel.times_seconds[k - 1]));
+  }
+}
+
 }  // namespace animconv

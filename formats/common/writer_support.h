@@ -16,6 +16,13 @@ void RequireInterpolation(const Asset& asset, const Clip& clip, std::string_view
                           bool allow_step);
 
 // Appends `text` as a JSON string literal (quotes included, control characters escaped).
+// Refuses (a usage error naming the keys, `format_id`'s) two keys of `channel` whose times, times
+// `time_scale`, are equal once rounded to float32: three.js keeps times in a Float32Array, and the
+// glTF validator checks the stored float32 values (ACCESSOR_ANIMATION_INPUT_NON_INCREASING,
+// glTF 2.0 "Animations").
+void RequireFloat32Increasing(const Asset& asset, const Clip& clip, const Channel& channel,
+                              std::string_view format_id, double time_scale = 1);
+
 void AppendJsonString(std::string& out, std::string_view text);
 // Appends the shortest text that reads back as the same float32 / double.
 void AppendFloat(std::string& out, double value);

@@ -200,17 +200,8 @@ class AnimationWriter {
   }
 
   size_t InputAccessor(const Asset& asset, const Clip& clip, const Channel& channel) {
+    RequireFloat32Increasing(asset, clip, channel, "gltf");
     std::vector<float> times(channel.times_seconds.begin(), channel.times_seconds.end());
-    // The validator checks the stored float32 values: keys that collide after rounding are an
-    // error there (ACCESSOR_ANIMATION_INPUT_NON_INCREASING, glTF 2.0 §3.11 sampler input).
-    for (size_t k = 1; k < times.size(); ++k) {
-      if (!(times[k] > times[k - 1])) {
-        ThrowUsage(fmt::format(
-            "gltf: keys {} and {} of {} of '{}' in clip '{}' are closer than float32 time can "
-            "tell apart; resample the clip",
-            k - 1, k, PathName(channel.path), asset.rig.nodes[channel.node].name, clip.name));
-      }
-    }
     auto found = inputs_.find(times);
     if (found != inputs_.end()) return found->second;
     size_t index = 0;

@@ -77,6 +77,11 @@ std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options)
   std::vector<NodeChannels> per_node(asset.rig.nodes.size());
   size_t dropped = 0;
   for (const Channel& channel : clip.channels) {
+    // parseAnimation's tracks keep times in Float32Arrays: two keys of one equal there were
+    // written with exit 0 (review of session 35), as the three and glTF writers refuse them.
+    if (channel.path != Path::kWeights) {
+      RequireFloat32Increasing(asset, clip, channel, "three-hierarchy", time_scale);
+    }
     NodeChannels& node = per_node[static_cast<size_t>(channel.node)];
     switch (channel.path) {
       case Path::kRotation:

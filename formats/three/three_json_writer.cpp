@@ -41,20 +41,6 @@ TrackKind KindOf(Path path) {
   return {"", ""};
 }
 
-// three.js keeps times in a Float32Array: keys that collide after rounding would be equal there.
-void RequireFloat32Increasing(const Asset& asset, const Clip& clip, const Channel& channel) {
-  for (size_t k = 1; k < channel.key_count(); ++k) {
-    if (static_cast<float>(channel.times_seconds[k]) <=
-        static_cast<float>(channel.times_seconds[k - 1])) {
-      ThrowUsage(fmt::format(
-          "three: keys {} and {} of {} of '{}' in clip '{}' are {} s apart, closer than float32 "
-          "time can tell apart; resample the clip",
-          k - 1, k, PathName(channel.path), asset.rig.nodes[channel.node].name, clip.name,
-          channel.times_seconds[k] - channel.times_seconds[k - 1]));
-    }
-  }
-}
-
 // One track of a clip: the node or mesh object it binds, its channel, and for a per-target morph
 // track the property and that target's column of weights.
 struct Track {
@@ -276,7 +262,7 @@ void AppendClip(TextPieces& pieces, const Asset& asset, const Clip& clip, size_t
           "three: node '{}' has no name three.js can bind (its sanitised name is empty)",
           asset.rig.nodes[node].name));
     }
-    RequireFloat32Increasing(asset, clip, channel);
+    RequireFloat32Increasing(asset, clip, channel, "three");
     // Weights drive every mesh object of the node: GLTFLoader makes one object per primitive and
     // one track for each (three.js r187 PropertyBinding.parseTrackName).
     if (channel.path == Path::kWeights && MorphPerTarget(asset.rig.nodes[node], morph_layout)) {

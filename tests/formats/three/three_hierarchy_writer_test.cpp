@@ -99,6 +99,17 @@ TEST(ThreeHierarchyWriterTest, BonesOfOneNameAreMadeUnique) {
       << diagnostics[0].text;
 }
 
+// parseAnimation keeps times in Float32Arrays: two keys equal there were written with exit 0
+// (review of session 35); refused as the three and glTF writers refuse them.
+TEST(ThreeHierarchyWriterTest, RefusesKeysFloat32CannotTellApart) {
+  Asset asset = TwoBoneAsset();
+  asset.clips[0].channels[0].times_seconds = {0.5, 0.5 + 1e-9};
+  const std::string message = WriteError(asset);
+  EXPECT_NE(message.find("three-hierarchy: keys 0 and 1 of rotation of 'hips'"), std::string::npos)
+      << message;
+  EXPECT_NE(message.find("closer than float32 time can tell apart"), std::string::npos);
+}
+
 TEST(ThreeHierarchyWriterTest, RefusesAnimatedNamesThreeJsCannotParse) {
   for (const std::string name : {"", "a\nb", "a\rb", "a\u2028b", "a\u2029b"}) {
     Asset asset = TwoBoneAsset();

@@ -106,9 +106,7 @@ std::string WriteThreeHierarchy(const Asset& asset, const WriteOptions& options)
     const NodeChannels& node = per_node[n];
     if (!node.rotation && !node.translation && !node.scale) continue;
     const std::string& name = asset.rig.nodes[n].name;
-    const bool line_break = name.find_first_of("\r\n") != std::string::npos ||
-                            name.find("\u2028") != std::string::npos ||
-                            name.find("\u2029") != std::string::npos;
+    const bool line_break = HasLineTerminator(name);
     if (name.empty() || line_break) {
       ThrowUsage(fmt::format(
           "three-hierarchy: animated node {} {} a name parseAnimation cannot bind ('.bones[{}]' "

@@ -32,6 +32,9 @@ struct ThreeTrackName {
 };
 // nullopt where three.js throws "Cannot parse trackName".
 std::optional<ThreeTrackName> ParseThreeTrackName(std::string_view track_name);
+// Whether `text` holds a line terminator (\n, \r, U+2028, U+2029): JavaScript's `.`, which
+// parseTrackName's bracket and bone parts are made of, matches none of them.
+bool HasLineTerminator(std::string_view text);
 
 // The names three.js objects get when GLTFLoader builds a scene from this rig, so that track
 // names bind: `nodes[n]` for node n's transform, and `morph_objects[n]` for the mesh objects

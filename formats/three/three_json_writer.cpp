@@ -210,9 +210,7 @@ std::string MorphTargetKey(const Node& node, size_t target) {
                     "track name cannot hold; use the default morph track layout",
                     name, node.name));
   }
-  const bool unparsable = name.empty() || name.find_first_of("\r\n") != std::string::npos ||
-                          name.find("\u2028") != std::string::npos ||
-                          name.find("\u2029") != std::string::npos;
+  const bool unparsable = name.empty() || HasLineTerminator(name);
   const bool shared = std::count(names.begin(), names.end(), name) > 1;
   if (!unparsable && !shared) return name;
   const std::string index = std::to_string(target);

@@ -136,4 +136,8 @@ std::optional<ThreeTrackName> ParseThreeTrackName(std::string_view track_name) {
   return std::nullopt;
 }
 
+bool HasLineTerminator(std::string_view text) {
+  return FirstLineTerminator(text, 0) != std::string_view::npos;
+}
+
 }  // namespace animconv

@@ -50,8 +50,8 @@ struct RetargetReport {
   // from what the origin would give, which ReportRetarget warns about.
   std::optional<double> source_feet_floor_metres;
   std::vector<std::string> notes;  // what a user should know, one sentence each
-  // What plays off the source beyond the tolerances: a rest pose away from the T-pose that
-  // retargeting takes every rest pose for (LimbsOffTPose). Printed as warnings.
+  // What plays off the source beyond the tolerances, printed as warnings. (None since rest poses
+  // are aligned to the T-pose, session 35; the posed limbs aligned are a note.)
   std::vector<std::string> warnings;
 };
 

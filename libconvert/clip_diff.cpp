@@ -411,7 +411,8 @@ ClipDiff DiffClips(const Asset& a, const Clip& ca, const Asset& b, const Clip& c
   diff.space = space.space;
   diff.space_reason = space.reason;
   diff.translation_scale = space.translation_scale;
-  diff.turn_b = space.turn_b;
+  diff.turn_b = !space.turn_b.IsIdentity();
+  diff.turn_b_matrix = space.turn_b.Matrix();
 
   std::map<std::string, std::vector<double>> unit_errors;
   std::vector<ChannelDiff> world;

@@ -12,6 +12,7 @@
 #include "animconv/clip_diff.h"
 #include "animconv/model.h"
 #include "animconv/transform.h"
+#include "libconvert/body_frame.h"
 
 namespace animconv::diff_detail {
 
@@ -140,9 +141,10 @@ struct SpaceChoice {
   DiffSpace space = DiffSpace::kLocal;
   std::string reason;
   double translation_scale = 1;  // applied to B's world positions
-  // The rigs face opposite ways (+Z and -Z, both known): B's world values are turned 180° about
-  // +Y into A's frame first, as retargeting turns a clip between facings (docs/retargeting.md).
-  bool turn_b = false;
+  // The turn from B's body frame to A's (BodyFrame, both measured on their rest poses): B's world
+  // values are turned into A's frame first, as retargeting turns a clip between rigs standing or
+  // facing differently (docs/retargeting.md). The identity for rigs that stand alike.
+  AxisTurn turn_b;
 };
 SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<ChannelPair>& pairs,
                         DiffSpace requested);

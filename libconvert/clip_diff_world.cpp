@@ -11,6 +11,7 @@
 #include <glm/mat3x3.hpp>
 #include <glm/matrix.hpp>
 #include <limits>
+#include <optional>
 #include <set>
 #include <utility>
 
@@ -20,6 +21,7 @@
 #include "animconv/resample.h"
 #include "animconv/rest_pose.h"
 #include "animconv/sample.h"
+#include "libconvert/body_frame.h"
 #include "libconvert/clip_diff_internal.h"
 #include "libconvert/rest_heights.h"
 #include "libconvert/rest_tpose.h"
@@ -327,22 +329,27 @@ SpaceChoice ChooseSpace(const Asset& a, const Asset& b, const std::vector<Channe
           height_a, height_b, choice.translation_scale));
     }
   }
-  // Only rigs with rest poses are turned, each measured from its own (where the left limbs are):
-  // a format's declared facing can be a convention, not the rig's (a glTF says its front is +Z,
-  // glTF 2.0 §3.4, yet a glTF of a Unity CSV's T-pose faces -Z), and a clip without a rest pose
-  // has no world frame to turn (its values are compared as they are, above).
-  const auto facing_of = [](const Asset& asset) {
-    return asset.rig.rest_pose_known ? FacingFromRestPose(asset.rig, asset.coordinates.handedness)
-                                     : Facing::kUnknown;
+  // Only rigs with rest poses are turned, each by its body frame measured on its own rest pose
+  // (BodyFrame: where the left limbs are, and which way is up): a format's declared facing can be
+  // a convention, not the rig's (a glTF says its front is +Z, glTF 2.0 §3.4, yet a glTF of a Unity
+  // CSV's T-pose faces -Z; a BVH drawn Z-up says nothing), and a clip without a rest pose has no
+  // world frame to turn (its values are compared as they are, above).
+  // A rig whose rest pose shows neither (no hips, no left/right pair) is not turned.
+  const auto frame_of = [](const Asset& asset) -> std::optional<AxisTurn> {
+    if (!asset.rig.rest_pose_known) return std::nullopt;
+    const Facing facing = FacingFromRestPose(asset.rig, asset.coordinates.handedness);
+    bool measured = false;
+    const AxisTurn frame = BodyFrame(asset.rig, facing, &measured);
+    if (facing == Facing::kUnknown && !measured) return std::nullopt;
+    return frame;
   };
-  const Facing facing_a = facing_of(a);
-  const Facing facing_b = facing_of(b);
-  if (facing_a != Facing::kUnknown && facing_b != Facing::kUnknown && facing_a != facing_b) {
-    choice.turn_b = true;
-    reasons.push_back(fmt::format(
-        "the rigs face opposite ways (A {}, B {}): B's world turned 180° "
-        "about +Y",
-        facing_a == Facing::kPlusZ ? "+Z" : "-Z", facing_b == Facing::kPlusZ ? "+Z" : "-Z"));
+  const std::optional<AxisTurn> frame_a = frame_of(a);
+  const std::optional<AxisTurn> frame_b = frame_of(b);
+  if (frame_a && frame_b) choice.turn_b = frame_a->After(frame_b->Inverse());
+  if (!choice.turn_b.IsIdentity()) {
+    reasons.push_back(
+        fmt::format("the rigs stand differently (A {}, B {}): B's world turned into A's",
+                    frame_a->DescribeUpAndFacing(), frame_b->DescribeUpAndFacing()));
   }
   if (reasons.empty()) {
     if (requested == DiffSpace::kWorld) {
@@ -387,18 +394,9 @@ void MeasureWorld(const Asset& a, const Clip& ca, const Asset& b, const Clip& cb
   const TPoseSwing swing_b = SwingToTPose(b.rig, kPosedLimbDegrees);
 
   const double translation_scale = space.translation_scale;
-  // B's values in A's frame: the half turn about +Y when the rigs face opposite ways.
-  const Quat half_turn{0, 1, 0, 0};
-  const auto turn_rotation = [&](const Quat& q) {
-    return space.turn_b ? Multiply(Multiply(half_turn, q), Conjugate(half_turn)) : q;
-  };
-  const auto turn_position = [&](Vec3 p) {
-    if (space.turn_b) {
-      p[0] = -p[0];
-      p[2] = -p[2];
-    }
-    return p;
-  };
+  // B's values in A's frame (SpaceChoice::turn_b).
+  const auto turn_rotation = [&](const Quat& q) { return space.turn_b.Apply(q); };
+  const auto turn_position = [&](const Vec3& p) { return space.turn_b.Apply(p); };
   out->assign(pairs.size(), ChannelDiff{});
   std::vector<std::vector<double>> errors(pairs.size());
   // The error of pair `p` in the poses given.

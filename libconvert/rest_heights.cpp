@@ -8,6 +8,7 @@
 #include "animconv/humanoid_pose.h"
 #include "animconv/quaternion.h"
 #include "animconv/rest_pose.h"
+#include "libconvert/body_frame.h"
 #include "libconvert/rest_tpose.h"
 
 namespace animconv {
@@ -23,6 +24,16 @@ double Distance(const Vec3& a, const Vec3& b) {
 
 RestMeasures::RestMeasures(const Rig& rig) : rig_(rig) {
   if (!rig.rest_pose_known) return;
+  // Heights along the body's up (RestBodyAxes): +Y but for a rig drawn otherwise, whose hips
+  // height was its depth (a BVH drawn Z-up, session 36).
+  if (const std::optional<BodyAxes> axes = RestBodyAxes(rig)) {
+    for (size_t i = 0; i < 3; ++i) {
+      if (axes->up[i] != 0) {
+        up_axis_ = i;
+        up_sign_ = axes->up[i] < 0 ? -1 : 1;
+      }
+    }
+  }
   const RestPose rest(rig);
   const TPoseSwing swing = SwingToTPose(rig, kPosedLimbDegrees);
   positions_.resize(rig.nodes.size());
@@ -50,6 +61,10 @@ RestMeasures::RestMeasures(const Rig& rig) : rig_(rig) {
   }
 }
 
+double RestMeasures::Height(const Vec3& position) const {
+  return up_sign_ < 0 ? -position[up_axis_] : position[up_axis_];
+}
+
 std::optional<Vec3> RestMeasures::Position(HumanBone bone) const {
   if (!rig_.rest_pose_known) return HumanoidTPosePosition(bone);
   const int node = HumanBoneNode(rig_, bone);
@@ -63,11 +78,11 @@ double RestMeasures::HipsHeight(double* floor_out) const {
   if (!rig_.vrm_humanoid) {
     for (const HumanBone foot : {HumanBone::kLeftFoot, HumanBone::kRightFoot, HumanBone::kLeftToes,
                                  HumanBone::kRightToes}) {
-      if (const std::optional<Vec3> at = Position(foot)) floor = std::min(floor, (*at)[1]);
+      if (const std::optional<Vec3> at = Position(foot)) floor = std::min(floor, Height(*at));
     }
   }
   if (floor_out != nullptr) *floor_out = floor;
-  return hips ? (*hips)[1] - floor : kNaN;
+  return hips ? Height(*hips) - floor : kNaN;
 }
 
 std::optional<double> RestMeasures::LegLength() const {
@@ -93,14 +108,14 @@ double RestMeasures::LegHeight() const {
   const std::optional<Vec3> hips = Position(HumanBone::kHips);
   double lowest = std::numeric_limits<double>::infinity();
   for (const HumanBone foot : {HumanBone::kLeftFoot, HumanBone::kRightFoot}) {
-    if (const std::optional<Vec3> at = Position(foot)) lowest = std::min(lowest, (*at)[1]);
+    if (const std::optional<Vec3> at = Position(foot)) lowest = std::min(lowest, Height(*at));
   }
   if (!std::isfinite(lowest)) {
     for (const HumanBone toes : {HumanBone::kLeftToes, HumanBone::kRightToes}) {
-      if (const std::optional<Vec3> at = Position(toes)) lowest = std::min(lowest, (*at)[1]);
+      if (const std::optional<Vec3> at = Position(toes)) lowest = std::min(lowest, Height(*at));
     }
   }
-  return hips && std::isfinite(lowest) ? (*hips)[1] - lowest : kNaN;
+  return hips && std::isfinite(lowest) ? Height(*hips) - lowest : kNaN;
 }
 
 }  // namespace animconv

@@ -4,6 +4,7 @@
 // standing with splayed legs is as tall as its straightened legs make it.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <vector>
 
@@ -39,7 +40,13 @@ class RestMeasures {
   double LegHeight() const;
 
  private:
+  // A position's height: its coordinate along the rest body's up axis (+Y unless the rest pose
+  // stands otherwise, RestBodyAxes).
+  double Height(const Vec3& position) const;
+
   const Rig& rig_;
+  size_t up_axis_ = 1;
+  int up_sign_ = 1;
   std::vector<Vec3> positions_;  // per node; empty without a rest pose
 };
 

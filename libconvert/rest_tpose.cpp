@@ -11,6 +11,7 @@
 #include "animconv/humanoid.h"
 #include "animconv/humanoid_pose.h"
 #include "animconv/rest_pose.h"
+#include "libconvert/body_frame.h"
 
 namespace animconv {
 namespace {
@@ -55,65 +56,6 @@ Vec3 Unit(const Vec3& v) {
   return {v[0] / length, v[1] / length, v[2] / length};
 }
 
-// The body's own axes at rest, unit length: `up` the world axis (±X, ±Y, ±Z) nearest the line
-// from the hips to the head (else the highest of neck, chest and spine the rig has; +Y without
-// one), `left` from the right limbs to the left ones (upper legs, else upper arms, feet, hands)
-// made square to `up`, and `forward` = left × up (right-handed: left +X and up +Y face +Z). The
-// T-pose is taken in these axes: a BVH drawn Z-up (pybvh_standard_skeleton.bvh) holds its legs
-// along -Z, which is its T-pose, and a format's declared facing can be a convention, not the
-// rig's. `up` is a world axis, not the hips-to-head line itself: a torso leaning 30° forward at
-// rest would otherwise count straight legs as posed and throw them forward (review of session 35).
-struct BodyAxes {
-  Vec3 up{};
-  Vec3 left{};
-  Vec3 forward{};
-};
-
-// The world axis, with its sign, nearest `v`.
-Vec3 NearestAxis(const Vec3& v) {
-  size_t axis = 0;
-  for (size_t i = 1; i < 3; ++i) {
-    if (std::abs(v[i]) > std::abs(v[axis])) axis = i;
-  }
-  Vec3 unit{0, 0, 0};
-  unit[axis] = v[axis] < 0 ? -1 : 1;
-  return unit;
-}
-
-std::optional<BodyAxes> RestBodyAxes(const Rig& rig, const RestPose& rest) {
-  const int hips = HumanBoneNode(rig, HumanBone::kHips);
-  if (hips < 0) return std::nullopt;
-  const Vec3 base = rest.WorldPosition(hips);
-  Vec3 up{0, 1, 0};
-  for (const HumanBone top : {HumanBone::kHead, HumanBone::kNeck, HumanBone::kUpperChest,
-                              HumanBone::kChest, HumanBone::kSpine}) {
-    const int node = HumanBoneNode(rig, top);
-    if (node < 0) continue;
-    const Vec3 v = Minus(rest.WorldPosition(node), base);
-    if (std::hypot(v[0], v[1], v[2]) > 1e-9) {
-      up = NearestAxis(v);
-      break;
-    }
-  }
-  constexpr std::pair<HumanBone, HumanBone> kSides[] = {
-      {HumanBone::kLeftUpperLeg, HumanBone::kRightUpperLeg},
-      {HumanBone::kLeftUpperArm, HumanBone::kRightUpperArm},
-      {HumanBone::kLeftFoot, HumanBone::kRightFoot},
-      {HumanBone::kLeftHand, HumanBone::kRightHand}};
-  for (const auto& [left_bone, right_bone] : kSides) {
-    const int left = HumanBoneNode(rig, left_bone);
-    const int right = HumanBoneNode(rig, right_bone);
-    if (left < 0 || right < 0) continue;
-    Vec3 apart = Minus(rest.WorldPosition(left), rest.WorldPosition(right));
-    const double along = Dot(apart, up);
-    apart = {apart[0] - along * up[0], apart[1] - along * up[1], apart[2] - along * up[2]};
-    if (std::hypot(apart[0], apart[1], apart[2]) < 1e-9) continue;
-    const Vec3 side = Unit(apart);
-    return BodyAxes{up, side, Cross(side, up)};
-  }
-  return std::nullopt;
-}
-
 // The shortest arc from unit `from` to unit `to`. Opposite directions have no shortest arc: the
 // half turn is taken about `forward` made square to `from`, as an arm swung sideways.
 Quat ShortestArc(const Vec3& from, const Vec3& to, const Vec3& forward) {
@@ -135,9 +77,9 @@ Quat ShortestArc(const Vec3& from, const Vec3& to, const Vec3& forward) {
 std::vector<SegmentDirections> MeasureSegments(const Rig& rig) {
   std::vector<SegmentDirections> segments;
   if (!rig.rest_pose_known) return segments;
-  const RestPose rest(rig);
-  const std::optional<BodyAxes> body = RestBodyAxes(rig, rest);
+  const std::optional<BodyAxes> body = RestBodyAxes(rig);
   if (!body) return segments;
+  const RestPose rest(rig);
   for (const auto& [bone, child] : kSegments) {
     const int from = HumanBoneNode(rig, bone);
     const int to = HumanBoneNode(rig, child);

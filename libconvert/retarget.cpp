@@ -15,6 +15,7 @@
 #include "animconv/quaternion.h"
 #include "animconv/rest_pose.h"
 #include "animconv/sample.h"
+#include "libconvert/body_frame.h"
 #include "libconvert/parallel.h"
 #include "libconvert/rest_heights.h"
 #include "libconvert/rest_tpose.h"
@@ -23,11 +24,8 @@ namespace animconv {
 namespace {
 
 constexpr Quat kIdentity{0, 0, 0, 1};
-
-// 180° about +Y, between +Z- and -Z-facing data: negate x and z (VRM 0.x faces -Z, VRM 1.0 +Z;
-// @pixiv/three-vrm-animation 3.5).
-Quat TurnAboutY(const Quat& q) { return {-q[0], q[1], -q[2], q[3]}; }
-Vec3 TurnAboutY(const Vec3& v) { return {-v[0], v[1], -v[2]}; }
+// Beyond this a rest pose's facing off its body frame's axis is warned about (Retarget).
+constexpr double kOffAxisDegrees = 10;
 
 using NodeOfBone = std::array<int, kHumanBoneCount>;
 
@@ -58,13 +56,20 @@ class Retargeter {
         target_rest_(target),
         source_bones_(MapBones(source.rig)),
         target_bones_(MapBones(target)),
-        turn_((source.coordinates.facing == Facing::kMinusZ) != (target_facing == Facing::kMinusZ)),
+        source_frame_(BodyFrame(source.rig, source.coordinates.facing, &source_frame_measured_)),
+        target_frame_(BodyFrame(target, target_facing, &target_frame_measured_)),
+        turn_(target_frame_.After(source_frame_.Inverse())),
         source_swing_(SwingToTPose(source.rig, kPosedLimbDegrees)),
         target_swing_(SwingToTPose(target, kPosedLimbDegrees)),
         options_(options),
         report_(report) {}
 
   const TPoseSwing& source_swing() const { return source_swing_; }
+  // The rigs' body frames, and whether each rig's rest pose gave it (BodyFrame).
+  const AxisTurn& source_frame() const { return source_frame_; }
+  const AxisTurn& target_frame() const { return target_frame_; }
+  bool source_frame_measured() const { return source_frame_measured_; }
+  bool target_frame_measured() const { return target_frame_measured_; }
   const TPoseSwing& target_swing() const { return target_swing_; }
 
   // `owned`: `clip` itself, when its rotation channels may be taken (RetargetClipsConsuming).
@@ -227,7 +232,7 @@ class Retargeter {
       const size_t source_node = static_cast<size_t>(s);
       const bool any = source_swing_.swung[source_node] || target_swing_.swung[n];
       Quat undo = Conjugate(source_swing_.world[source_node]);
-      if (turn_) undo = TurnAboutY(undo);
+      undo = turn_.Apply(undo);
       const Quat own = Multiply(undo, target_swing_.world[n]);
       if (!planned[n]) {
         if (!any && !inherited_any) continue;
@@ -361,8 +366,8 @@ class Retargeter {
           bone_rotation[j] = Multiply(bone_rotation[j], part_rotation[j]);
         }
       }
-      if (turn_) {
-        for (size_t j = 0; j < count; ++j) bone_rotation[j] = TurnAboutY(bone_rotation[j]);
+      if (!turn_.IsIdentity()) {
+        for (size_t j = 0; j < count; ++j) bone_rotation[j] = turn_.Apply(bone_rotation[j]);
       }
       for (size_t j = 0; j < count; ++j)
         bone_rotation[j] = plan.to_target.Product(bone_rotation[j]);
@@ -423,7 +428,7 @@ class Retargeter {
     for (size_t i = 0; i + 3 <= out.values.size(); i += 3) {
       Vec3 p = {out.values[i], out.values[i + 1], out.values[i + 2]};
       if (source_.rig.rest_pose_known) p = source_rest_.ParentToWorld(source_hips, p);
-      if (turn_) p = TurnAboutY(p);
+      p = turn_.Apply(p);
       p = {p[0] * scale, p[1] * scale, p[2] * scale};
       p = target_rest_.WorldToParent(target_hips, p);
       std::copy(p.begin(), p.end(), out.values.begin() + static_cast<std::ptrdiff_t>(i));
@@ -462,7 +467,14 @@ class Retargeter {
   RestPose target_rest_;
   NodeOfBone source_bones_;
   NodeOfBone target_bones_;
-  bool turn_;
+  bool source_frame_measured_ = false;
+  bool target_frame_measured_ = false;
+  // Each rig's body frame (BodyFrame), and the turn from the source's world to the target's,
+  // T = B'·B⁻¹: normalised rotations and the hips' positions go through it (the half turn about
+  // +Y between ±Z facings; a quarter turn about X for a rig drawn Z-up).
+  AxisTurn source_frame_;
+  AxisTurn target_frame_;
+  AxisTurn turn_;
   TPoseSwing source_swing_;
   TPoseSwing target_swing_;
   double first_key_seconds_ = 0;  // the clip's first key: a held bone's one key (Run)
@@ -496,6 +508,29 @@ std::vector<Clip> Retarget(const Asset& source, std::vector<Clip>* owned_clips, 
         std::pair<const TPoseSwing&, const char*>{retargeter.target_swing(), "the target's"}}) {
     const std::string note = LimbsSwungNote(swing.limbs, which);
     if (!note.empty()) out.notes.push_back(note);
+  }
+  // A rig standing other than up +Y and facing ±Z is turned by its body frame; before, only the
+  // ±Z facings were, and a BVH drawn Z-up played lying on its back with exit 0 (session 36).
+  if (retargeter.source_frame_measured() || retargeter.target_frame_measured()) {
+    out.notes.push_back(fmt::format(
+        "the input's rest pose stands {}{}, the target's {}{}: the motion is turned from the one "
+        "to the other",
+        retargeter.source_frame().DescribeUpAndFacing(),
+        retargeter.source_frame_measured() ? "" : " (its declared facing)",
+        retargeter.target_frame().DescribeUpAndFacing(),
+        retargeter.target_frame_measured() ? "" : " (its declared facing)"));
+  }
+  // Body frames are whole axes: a rig facing between two is turned by the nearer, and its motion
+  // plays about axes that far off (docs/retargeting.md, "Up and facing").
+  for (const auto& [rig, which] : {std::pair<const Rig&, const char*>{source.rig, "input's"},
+                                   std::pair<const Rig&, const char*>{target, "target's"}}) {
+    const std::optional<BodyAxes> axes = RestBodyAxes(rig);
+    if (!axes || LeftOffAxisDegrees(*axes) <= kOffAxisDegrees) continue;
+    out.warnings.push_back(fmt::format(
+        "the {} rest pose faces {:.3g} deg off the nearest world axis (its left/right limbs "
+        "apart along ({:.3f}, {:.3f}, {:.3f})): the motion is turned by that axis, so it plays up "
+        "to that angle about the wrong axes",
+        which, LeftOffAxisDegrees(*axes), axes->left[0], axes->left[1], axes->left[2]));
   }
   std::vector<Clip> clips;
   for (size_t c = 0; c < source.clips.size(); ++c) {

@@ -14,6 +14,7 @@
 #include "animconv/reduce.h"
 #include "animconv/resample.h"
 #include "animconv/rest_pose.h"
+#include "libconvert/body_frame.h"
 #include "pipeline/coverage.h"
 #include "pipeline/hold_duration.h"
 #include "pipeline/retarget_job.h"
@@ -29,6 +30,8 @@ const char* FacingOptionName(Facing facing) { return facing == Facing::kPlusZ ? 
 // play a -Z clip turned 180° with exit 0 (docs/retargeting.md).
 void RequireFacing(const Asset& asset) {
   if (asset.coordinates.facing != Facing::kUnknown) return;
+  // A rest pose that stands other than up +Y facing ±Z gives its own frame (BodyFrame).
+  if (RestFrameBeyondFacing(asset.rig)) return;
   if (std::none_of(asset.rig.nodes.begin(), asset.rig.nodes.end(),
                    [](const Node& node) { return node.human_bone; })) {
     return;  // the retarget step says what is missing
@@ -48,10 +51,18 @@ LoadedAsset LoadModel(const std::string& path, const ConvertOptions& options,
   return LoadAsset(path, model_options, diagnostics);
 }
 
-// The lowest foot or toe point over every clip (ground.h), on a rig with a rest pose.
+// Whether the rig stands up +Y, or has no rest pose to say otherwise: ground.h and root_motion.h
+// measure heights along +Y.
+bool StandsUpY(const Rig& rig) {
+  const std::optional<BodyAxes> axes = RestBodyAxes(rig);
+  return !axes || axes->up == Vec3{0, 1, 0};
+}
+
+// The lowest foot or toe point over every clip (ground.h), on a rig with a rest pose standing up
+// +Y (a rig drawn Z-up has no height along +Y to report).
 std::optional<LowestFootPoint> LowestFootOverClips(const Asset& asset) {
   std::optional<LowestFootPoint> lowest;
-  if (!asset.rig.rest_pose_known) return lowest;
+  if (!asset.rig.rest_pose_known || !StandsUpY(asset.rig)) return lowest;
   for (const Clip& clip : asset.clips) {
     const std::optional<LowestFootPoint> point = MeasureLowestFootPoint(asset.rig, clip);
     if (point && (!lowest || point->metres < lowest->metres)) lowest = point;
@@ -262,6 +273,15 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
                                 FacingOptionName(asset.coordinates.facing)));
     }
     asset.coordinates.facing = *options.source_facing;
+    bool measured = false;
+    const AxisTurn frame = BodyFrame(asset.rig, asset.coordinates.facing, &measured);
+    if (measured) {
+      AddDiagnostic(
+          diagnostics, Severity::kWarning,
+          fmt::format("--source-facing {} is not used: the input's rest pose stands {}, "
+                      "which the option (+z or -z, standing up +Y) cannot say",
+                      FacingOptionName(*options.source_facing), frame.DescribeUpAndFacing()));
+    }
   }
   Mirror mirror = options.mirror.value_or(Mirror::kZ);
   if (!options.source_rig.empty()) {
@@ -329,6 +349,16 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
   }
   if (options.timing.resample_fps) {
     WarnResampleError(timing.resample, *options.timing.resample_fps, asset.rig, diagnostics);
+  }
+  // Both move the hips along or across +Y: on a rig drawn Z-up the travel would be taken from its
+  // height and the floor from its depth, with exit 0 (session 36).
+  if ((options.ground || options.root_motion.mode != RootMotionMode::kKeep) &&
+      !StandsUpY(asset.rig)) {
+    ThrowUsage(fmt::format(
+        "{} works along +Y, and the input's rest pose stands {}: retarget it onto an upright rig "
+        "first (-o clip.vrma, or --skeleton model.glb), which turns it up +Y",
+        options.ground ? "--ground" : "--root-motion",
+        BodyFrame(asset.rig, Facing::kUnknown).DescribeUpAndFacing()));
   }
   RootMotionStep(asset, format, options.root_motion, diagnostics);
   if (options.ground && !asset.rig.rest_pose_known) {

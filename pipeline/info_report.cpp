@@ -5,9 +5,26 @@
 #include "animconv/bone_map.h"
 #include "animconv/bone_names.h"
 #include "animconv/io.h"
+#include "libconvert/body_frame.h"
 
 namespace animconv {
 namespace {
+
+// Up and facing: the rest pose's where it stands other than up +Y facing ±Z (a BVH drawn Z-up,
+// docs/retargeting.md "Up and facing"), else +Y and the facing the input records.
+nlohmann::json CoordinatesJson(const Rig& rig, const CoordinateSystem& coordinates) {
+  std::string up = "+Y";
+  std::string facing = coordinates.facing == Facing::kPlusZ    ? "+Z"
+                       : coordinates.facing == Facing::kMinusZ ? "-Z"
+                                                               : "unknown";
+  if (const std::optional<AxisTurn> frame = RestFrameBeyondFacing(rig)) {
+    up = frame->UpName();
+    facing = frame->FacingName();
+  }
+  return {{"handedness", coordinates.handedness == Handedness::kRight ? "right" : "left"},
+          {"up", up},
+          {"facing", facing}};
+}
 
 nlohmann::json GuessJson(const std::optional<HumanoidGuess>& guess) {
   if (!guess) return nullptr;
@@ -65,12 +82,7 @@ nlohmann::json ToJson(const std::string& path, const LoadedAsset& loaded,
   return {{"input", path},
           {"format", std::string(loaded.format->id)},
           {"bytes", loaded.input_bytes},
-          {"coordinates",
-           {{"handedness", summary.coordinates.handedness == Handedness::kRight ? "right" : "left"},
-            {"up", "+Y"},
-            {"facing", summary.coordinates.facing == Facing::kPlusZ    ? "+Z"
-                       : summary.coordinates.facing == Facing::kMinusZ ? "-Z"
-                                                                       : "unknown"}}},
+          {"coordinates", CoordinatesJson(loaded.asset.rig, summary.coordinates)},
           {"nodes", summary.node_count},
           {"humanoid_nodes", summary.humanoid_node_count},
           {"vrma_expressions", summary.vrma_expressions},

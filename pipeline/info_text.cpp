@@ -6,6 +6,7 @@
 #include "animconv/bone_names.h"
 #include "animconv/info_report.h"
 #include "animconv/summary.h"
+#include "libconvert/body_frame.h"
 #include "libconvert/text.h"
 
 namespace animconv {
@@ -30,7 +31,15 @@ std::string HumanoidLine(const HumanoidCoverage& coverage) {
 std::string Text(const std::string& path, const LoadedAsset& loaded, const AssetSummary& summary) {
   std::string out;
   out += fmt::format("{}: {}, {} bytes\n", path, loaded.format->id, loaded.input_bytes);
-  out += fmt::format("coordinates: {}\n", DescribeCoordinates(summary.coordinates));
+  // A rig drawn Z-up or facing ±X: its rest pose says how it stands, not the format's +Y/±Z.
+  if (const std::optional<AxisTurn> frame = RestFrameBeyondFacing(loaded.asset.rig)) {
+    out += fmt::format(
+        "coordinates: {}, rest pose stands {}\n",
+        summary.coordinates.handedness == Handedness::kRight ? "right-handed" : "left-handed",
+        frame->DescribeUpAndFacing());
+  } else {
+    out += fmt::format("coordinates: {}\n", DescribeCoordinates(summary.coordinates));
+  }
   out += fmt::format("rig: {} nodes, {} humanoid, rest pose {}\n", summary.node_count,
                      summary.humanoid_node_count,
                      summary.rest_pose_known ? "known" : "unknown (identity)");

@@ -6,6 +6,7 @@
 #include "animconv/error.h"
 #include "animconv/rest_pose.h"
 #include "formats/common/resource_path.h"
+#include "libconvert/body_frame.h"
 #include "libconvert/clip_select.h"
 #include "libconvert/mapped_input.h"
 
@@ -49,7 +50,18 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options,
   // Where the rest pose shows the facing (where the left limbs are), it wins over what the format
   // declares: glTF says its front is +Z (glTF 2.0 §3.4), but a glTF of a Unity CSV's -Z T-pose,
   // our own walk.glb, faces -Z, and taking +Z turned its .vrma 180° (found by the exit-0 sweep).
-  if (!options.source_facing) {
+  // A rest pose standing other than up +Y facing ±Z (a BVH drawn Z-up) has no facing to infer:
+  // where its left limbs are says nothing about ±Z. Its body frame is what retargeting and diff
+  // turn it by (docs/retargeting.md, "Up and facing").
+  const std::optional<AxisTurn> beyond = asset.coordinates.handedness == Handedness::kRight
+                                             ? RestFrameBeyondFacing(asset.rig)
+                                             : std::nullopt;
+  if (beyond) {
+    asset.notes.push_back(fmt::format(
+        "the rest pose stands {} (where the head and the left limbs are): retargeting and diff "
+        "turn it by that into another rig's frame",
+        beyond->DescribeUpAndFacing()));
+  } else if (!options.source_facing) {
     const Facing measured = FacingFromRestPose(asset.rig, asset.coordinates.handedness);
     const Facing declared = asset.coordinates.facing;
     if (measured != Facing::kUnknown && measured != declared) {

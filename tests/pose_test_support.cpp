@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "animconv/quaternion.h"
 #include "animconv/rest_pose.h"
 #include "animconv/sample.h"
@@ -50,6 +52,15 @@ Quat WorldDelta(const Rig& rig, const Clip& clip, double seconds, HumanBone bone
   return {0, 0, 0, 1};
 }
 
+std::vector<HumanBone> SeventeenBoneBody() {
+  return {HumanBone::kHips,          HumanBone::kSpine,     HumanBone::kChest,
+          HumanBone::kNeck,          HumanBone::kHead,      HumanBone::kLeftUpperArm,
+          HumanBone::kLeftLowerArm,  HumanBone::kLeftHand,  HumanBone::kRightUpperArm,
+          HumanBone::kRightLowerArm, HumanBone::kRightHand, HumanBone::kLeftUpperLeg,
+          HumanBone::kLeftLowerLeg,  HumanBone::kLeftFoot,  HumanBone::kRightUpperLeg,
+          HumanBone::kRightLowerLeg, HumanBone::kRightFoot};
+}
+
 bool HasBone(const Rig& rig, HumanBone bone) {
   for (const Node& node : rig.nodes) {
     if (node.human_bone == bone) return true;
@@ -90,6 +101,16 @@ Clip ClipOfRotations(const Rig& rig, const std::function<Quat()>& rotation) {
     }
     clip.channels.push_back(std::move(channel));
   }
+  return clip;
+}
+
+Clip RandomTurnsClip(const Rig& rig, unsigned seed) {
+  std::mt19937 random(seed);
+  std::normal_distribution<double> normal;
+  Clip clip = ClipOfRotations(rig, [&] {
+    return Normalized({0.3 * normal(random), 0.3 * normal(random), 0.3 * normal(random), 1.0});
+  });
+  clip.duration_seconds = 1;
   return clip;
 }
 

@@ -5,7 +5,7 @@ LThumb...) and a Mixamo-style one ("mixamorig:" names), each with a short made-u
 Deterministic: re-running gives the same bytes."""
 import math
 
-def joint_lines(joint, depth, order):
+def joint_lines(joint, depth, order, end_site=(0.0, 1.0, 0.0)):
     name, offset, children = joint
     pad = "\t" * depth
     keyword = "ROOT" if depth == 0 else "JOINT"
@@ -17,9 +17,10 @@ def joint_lines(joint, depth, order):
         lines.append(f"{pad}\tCHANNELS 3 {rotations}")
     if children:
         for child in children:
-            lines += joint_lines(child, depth + 1, order)
+            lines += joint_lines(child, depth + 1, order, end_site)
     else:
-        lines += [f"{pad}\tEnd Site", f"{pad}\t{{", f"{pad}\t\tOFFSET 0.000000 1.000000 0.000000", f"{pad}\t}}"]
+        lines += [f"{pad}\tEnd Site", f"{pad}\t{{",
+                  f"{pad}\t\tOFFSET {end_site[0]:.6f} {end_site[1]:.6f} {end_site[2]:.6f}", f"{pad}\t}}"]
     lines.append(f"{pad}}}")
     return lines
 
@@ -29,9 +30,9 @@ def names(joint):
         result += names(child)
     return result
 
-def write(path, root, order, frames, frame_time, motion):
+def write(path, root, order, frames, frame_time, motion, end_site=(0.0, 1.0, 0.0)):
     """motion(name, frame) -> (x, y, z) degrees about X, Y, Z; root also gets a position."""
-    lines = ["HIERARCHY"] + joint_lines(root, 0, order)
+    lines = ["HIERARCHY"] + joint_lines(root, 0, order, end_site)
     lines += ["MOTION", f"Frames: {frames}", f"Frame Time: {frame_time:.10f}"]
     for frame in range(frames):
         values = []
@@ -191,7 +192,39 @@ def daz_motion(name, frame):
     }
     return list(table.get(name, (0, 0, 0)))
 
+def turned(root, order, motion, axes):
+    """The same skeleton and motion in a turned world: `axes` gives, for X, Y and Z, the signed
+    world axis each becomes ("+X", "-Z", ...), a proper rotation P. Offsets and the root position
+    become P·v; a joint's rotation becomes P·R·P⁻¹, whose factor about axis i is the factor about
+    P's image of i with the angle negated where that image is a negative axis, so the channel
+    order is renamed and the angles move and change sign accordingly."""
+    index = ["XYZ".index(a[1]) for a in axes]
+    sign = [-1 if a[0] == "-" else 1 for a in axes]
+
+    def move(v):
+        out = [0.0, 0.0, 0.0]
+        for i in range(3):
+            out[index[i]] = sign[i] * v[i] + 0.0  # + 0.0: no -0 in the file
+        return tuple(out)
+
+    def joint(j):
+        name, offset, children = j
+        return (name, move(offset), [joint(child) for child in children])
+
+    def turned_motion(name, frame):
+        return list(move(motion(name, frame)))
+
+    new_order = "".join("XYZ"[index["XYZ".index(axis)]] for axis in order)
+    return joint(root), new_order, turned_motion, move((0.0, 1.0, 0.0))
+
+
 write("cmu_walk.bvh", cmu(), "ZYX", 48, 1 / 120, cmu_motion)
+# The same walk in other worlds (retargeting and diff turn a rig by its rest pose's up and facing,
+# docs/retargeting.md "Up and facing"): drawn Z-up as 3ds Max and Blender scenes are (up +Z, front
+# -Y: X stays, Y becomes Z, Z becomes -Y), and standing up +Y facing +X (a quarter turn about Y).
+for path, axes in [("cmu_walk_z_up.bvh", ("+X", "+Z", "-Y")), ("cmu_walk_facing_x.bvh", ("-Z", "+Y", "+X"))]:
+    skeleton, order, motion, end_site = turned(cmu(), "ZYX", cmu_motion, axes)
+    write(path, skeleton, order, 48, 1 / 120, motion, end_site)
 # As the CMU files really are: the rest pose drawn around the hips (root OFFSET 0, the feet 16
 # units below the origin), the motion standing on the origin (the hips at ~17).
 hips_name, _, hips_children = cmu()

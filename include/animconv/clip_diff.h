@@ -6,6 +6,7 @@
 // weights "weight" (max absolute difference over the targets).
 #pragma once
 
+#include <array>
 #include <map>
 #include <optional>
 #include <string>
@@ -109,9 +110,12 @@ struct ClipDiff {
   DiffSpace space = DiffSpace::kLocal;
   std::string space_reason;
   double translation_scale = 1;
-  // World space between rigs facing opposite ways (both measured from their rest poses, where the
-  // left limbs are): B's world rotations and positions were turned 180° about +Y into A's frame.
+  // World space between rigs standing or facing differently (both measured on their rest poses:
+  // where the left limbs are, which way is up): B's world rotations and positions were turned
+  // into A's frame by `turn_b_matrix` (row-major, a signed permutation: [-1,0,0, 0,1,0, 0,0,-1]
+  // is the half turn about +Y between ±Z facings).
   bool turn_b = false;
+  std::array<int, 9> turn_b_matrix{1, 0, 0, 0, 1, 0, 0, 0, 1};
   double duration_difference_seconds = 0;    // B's duration minus A's
   size_t adaptive_samples = 0;               // the sum over `channels`
   size_t hierarchical_adaptive_samples = 0;  // times added to the hierarchical measurement

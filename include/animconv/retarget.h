@@ -50,8 +50,9 @@ struct RetargetReport {
   // from what the origin would give, which ReportRetarget warns about.
   std::optional<double> source_feet_floor_metres;
   std::vector<std::string> notes;  // what a user should know, one sentence each
-  // What plays off the source beyond the tolerances, printed as warnings. (None since rest poses
-  // are aligned to the T-pose, session 35; the posed limbs aligned are a note.)
+  // What plays off the source beyond the tolerances, printed as warnings: a rest pose facing
+  // more than 10° off the world axis its body frame turns it by (docs/retargeting.md, "Up and
+  // facing"). The posed limbs aligned to the T-pose are a note.
   std::vector<std::string> warnings;
 };
 

@@ -55,7 +55,7 @@ import {
   INTEROP_DIR, Report, expectedBones, parseArgs, poseAt, readBoneList, readUnityCsv, requireModules, usage,
 } from '../interop/lib/common.mjs';
 import { bvhHumanBoneOf } from '../interop/lib/bvh_names.mjs';
-import { swingsToTPose } from '../interop/lib/tpose.mjs';
+import { bodyAxes, bodyFrameTurn, swingsToTPose } from '../interop/lib/tpose.mjs';
 import { NOT_IN_VRMA, loadGltfFile, readRecording } from '../interop/lib/vrm.mjs';
 
 // three from tests/interop/node_modules (the pinned r187), by path: this folder has none. The
@@ -128,6 +128,11 @@ async function readBvh(path) {
     if (human !== null && !boneObjects.has(human)) boneObjects.set(human, bone);
   }
   const swing = swingsToTPose(THREE, root, (human) => boneObjects.get(human));
+  // The BVH's body frame (up and facing at rest): a .vrma's rig stands up +Y facing +Z, and a BVH
+  // drawn Z-up or facing +X is turned into it (docs/retargeting.md, "Up and facing").
+  const axes = bodyAxes(THREE, (human) => boneObjects.get(human)?.getWorldPosition(new THREE.Vector3()) ?? null);
+  const vrmaAxes = { left: new THREE.Vector3(1, 0, 0), up: new THREE.Vector3(0, 1, 0) };
+  const toVrma = new THREE.Quaternion().fromArray(axes === null ? [0, 0, 0, 1] : bodyFrameTurn(THREE, axes, vrmaAxes));
   for (const t of times) {
     // Posed by hand from the tracks: a mixer cannot bind "mixamorig:Hips" (':' is reserved in
     // three's property paths).
@@ -143,8 +148,9 @@ async function readBvh(path) {
   // A .vrma of a BVH holds its humanoid bones, as nodes named by their VRM 1.0 names on the
   // normalised T-pose rig (identity rest rotations), with each bone's world rotation relative to
   // the T-pose equal to the BVH joint's, W(t)·W(rest)⁻¹·S⁻¹ with S its turn from its rest to the
-  // T-pose (what three-vrm-animation plays; tests/interop/check_bvh.mjs checks it there): joints
-  // are paired by the BVH naming table, rotations only.
+  // T-pose (what three-vrm-animation plays; tests/interop/check_bvh.mjs checks it there), turned
+  // from the BVH's body frame into the .vrma's: joints are paired by the BVH naming table,
+  // rotations only.
   const humanoid = new Map();
   for (const bone of bones) {
     const human = bvhHumanBoneOf(bone.name, names);
@@ -153,7 +159,10 @@ async function readBvh(path) {
     const toTPose = new THREE.Quaternion().fromArray(swing.get(bone)).invert();
     humanoid.set(human, {
       rest: joint.rest,
-      poses: joint.poses.map((pose) => ({ q: relative(pose, joint.rest).multiply(toTPose), p: null })),
+      poses: joint.poses.map((pose) => ({
+        q: toVrma.clone().multiply(relative(pose, joint.rest).multiply(toTPose)).multiply(toVrma.clone().invert()),
+        p: null,
+      })),
     });
   }
   console.log(`source: ${humanoid.size} of the joints are humanoid bones of a .vrma`);

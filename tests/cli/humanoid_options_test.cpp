@@ -253,6 +253,73 @@ TEST(HumanoidOptionsTest, HipsTranslationThatDoesNotFitTheRestPoseIsAWarningWith
   EXPECT_TRUE(Contains(half.output, "animconv: warning: the retargeted feet go")) << half.output;
 }
 
+// The review of session 36: the CMU walk drawn Z-up (3ds Max axes) played lying on its back in its
+// .vrma, and drawn facing +X it needed --source-facing and then played 117 degrees off; a .glb of
+// it (which declares +Z) needed nothing. Each rig is turned by its rest pose's body frame: every
+// .vrma plays as the upright walk's, the diff of the BVH against it finds the lost thumb only,
+// and what cannot work along +Y on such a rig is refused with the fix.
+TEST(HumanoidOptionsTest, RigsStandingZUpOrFacingXPlayAsTheUprightOne) {
+  TempDir dir;
+  const auto upright = RunAnimconv("convert " + testing::SourcePath("data/bvh/cmu_walk.bvh") +
+                                   " -o " + dir.File("upright.vrma"));
+  ASSERT_EQ(upright.exit_code, 0) << upright.output;
+  for (const std::string& name : std::vector<std::string>{"cmu_walk_z_up", "cmu_walk_facing_x"}) {
+    SCOPED_TRACE(name);
+    const std::string bvh = testing::SourcePath("data/bvh/" + name + ".bvh");
+    // Through the BVH, and through a .glb of it, which keeps the rig and declares +Z.
+    ASSERT_EQ(RunAnimconv("convert " + bvh + " -o " + dir.File(name + ".glb")).exit_code, 0);
+    for (const std::string& input : {bvh, dir.File(name + ".glb")}) {
+      const auto vrma = RunAnimconv("convert " + input + " -o " + dir.File("turned.vrma"));
+      ASSERT_EQ(vrma.exit_code, 0) << vrma.output;
+      EXPECT_TRUE(Contains(vrma.output, "the input's rest pose stands up +")) << vrma.output;
+      const auto diff =
+          RunAnimconv("-q diff --json " + dir.File("upright.vrma") + " " + dir.File("turned.vrma"));
+      ASSERT_EQ(diff.exit_code, 0) << diff.output;
+      const nlohmann::json result = nlohmann::json::parse(diff.output);
+      // float32 in the .glb: a few millionths of a degree.
+      EXPECT_LT(result["overall"]["deg"]["max"].get<double>(), 1e-4) << diff.output;
+      EXPECT_LT(result["overall"]["m"]["max"].get<double>(), 1e-6) << diff.output;
+    }
+    const auto against = RunAnimconv("-q diff --json " + bvh + " " + dir.File("turned.vrma"));
+    ASSERT_EQ(against.exit_code, 0) << against.output;
+    const nlohmann::json result = nlohmann::json::parse(against.output);
+    EXPECT_TRUE(result["space"]["turn_b"].get<bool>());
+    for (const auto& channel : result["channels"]) {
+      if (channel["node"] == "LThumb") continue;  // no place in a .vrma, and warned about
+      EXPECT_LT(channel["max"].get<double>(), 1e-3) << channel.dump();
+    }
+  }
+  // --ground and --root-motion measure along +Y: refused on the Z-up rig as drawn, not applied
+  // along its depth; on the retargeted one, and on the rig standing up +Y facing +X, they work.
+  const std::string z_up = testing::SourcePath("data/bvh/cmu_walk_z_up.bvh");
+  for (const std::string& option : std::vector<std::string>{"--ground", "--root-motion in-place"}) {
+    const auto refused =
+        RunAnimconv("convert " + z_up + " -o " + dir.File("refused.glb") + " " + option);
+    EXPECT_EQ(refused.exit_code, 1) << refused.output;
+    EXPECT_TRUE(Contains(refused.output,
+                         "works along +Y, and the input's rest pose stands up +Z, "
+                         "facing -Y: retarget it onto an upright rig first"))
+        << refused.output;
+    EXPECT_FALSE(std::filesystem::exists(dir.File("refused.glb")));
+    const auto retargeted =
+        RunAnimconv("convert " + z_up + " -o " + dir.File("grounded.vrma") + " " + option);
+    EXPECT_EQ(retargeted.exit_code, 0) << retargeted.output;
+    const auto facing_x =
+        RunAnimconv("convert " + testing::SourcePath("data/bvh/cmu_walk_facing_x.bvh") + " -o " +
+                    dir.File("facing_x.glb") + " " + option);
+    EXPECT_EQ(facing_x.exit_code, 0) << facing_x.output;
+  }
+  // --source-facing says +Z or -Z of a rig standing up +Y: not used for one facing +X.
+  const auto facing =
+      RunAnimconv("convert " + testing::SourcePath("data/bvh/cmu_walk_facing_x.bvh") + " -o " +
+                  dir.File("f.vrma") + " --source-facing -z");
+  EXPECT_EQ(facing.exit_code, 0) << facing.output;
+  EXPECT_TRUE(Contains(facing.output,
+                       "warning: --source-facing -z is not used: the input's rest pose stands up "
+                       "+Y, facing +X"))
+      << facing.output;
+}
+
 TEST(HumanoidOptionsTest, HipsInCentimetresWithoutARestPoseNameScale) {
   TempDir dir;
   // An animconv CSV has no rest pose: its hips translation is read as metres.

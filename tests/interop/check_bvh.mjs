@@ -15,8 +15,10 @@
 //     3.5.5 and played on each VRM model (three-vrm 3.5.5); loading, createVRMAnimationClip and
 //     binding must print nothing. Motion: BVHLoader's skeleton is posed at each frame, and every
 //     humanoid bone the VRMA animates must have, on the model's normalized rig, the world rotation
-//     the BVH joint has relative to its orientation in the VRM T-pose (within 1e-4; turned 180°
-//     about Y on a VRM 0.x model, as three-vrm-animation does): W(t)·W(rest)⁻¹·S⁻¹, S the turn
+//     the BVH joint has relative to its orientation in the VRM T-pose (within 1e-4; turned from
+//     the BVH's body frame to the model's, each snapped to world axes: 180° about Y on a VRM 0.x
+//     model, as three-vrm-animation turns it, a quarter turn about X for a BVH drawn Z-up):
+//     W(t)·W(rest)⁻¹·S⁻¹, S the turn
 //     from the BVH's rest to that T-pose. S is worked out here from the VRM 1.0 T-pose
 //     (VRMC_vrm-1.0 tpose.md: arms horizontal, legs straight down), taken in the body's own rest
 //     axes (up from the hips to the head, left towards the left upper leg: a BVH drawn Z-up is in
@@ -30,7 +32,7 @@
 //     with the naming table below, written from the skeletons' conventions (not from animconv's C++). A bone is compared
 //     only when the model has it and every animated humanoid ancestor, since three-vrm-animation
 //     drops tracks of bones a model lacks. Grounding: the lowest foot point over the clip, as a
-//     fraction of the hips height above the floor, is the BVH's within 0.15 (feet neither sink
+//     fraction of the hips height above the floor (heights along each rig's own up), is the BVH's within 0.15 (feet neither sink
 //     nor float when the BVH's rest pose is drawn around its hips).
 //
 // Prints one line per failure and "N passed, N failed"; exit 1 on failure, 2 on usage errors.
@@ -41,7 +43,7 @@ import {
   Report, takeRepeatedOption, formatQuat, parseArgs, requireModules, signFreeDistance, usage, withConsoleAsFailures,
 } from './lib/common.mjs';
 import { bvhHumanBoneOf } from './lib/bvh_names.mjs';
-import { LIMB_SEGMENTS, bodyAxes, inBody, segmentDirection, swingsToTPose } from './lib/tpose.mjs';
+import { LIMB_SEGMENTS, bodyAxes, bodyFrameTurn, inBody, segmentDirection, swingsToTPose } from './lib/tpose.mjs';
 import { VRM1_PARENT, addLookAtProxy, conjugate, loadGltfFile, multiply } from './lib/vrm.mjs';
 
 requireModules(['three', '@pixiv/three-vrm', '@pixiv/three-vrm-animation']);
@@ -169,16 +171,19 @@ async function checkVrma() {
   // Grounding: where the feet are over the clip, as a fraction of the hips height above the
   // floor. The motion's floor is the origin; the rest pose stands on it, or, drawn around its
   // hips (CMU: root OFFSET 0), on its lowest foot point (docs/retargeting.md, "Hips translation").
+  // Heights along each rig's own up (a BVH drawn Z-up stands along +Z).
   const FEET = ['leftFoot', 'rightFoot', 'leftToes', 'rightToes'];
-  const lowestFoot = (positionOf) => Math.min(...FEET.map(positionOf).filter((p) => p !== null).map((p) => p.y));
+  const upOf = (axes) => (axes === null ? new THREE.Vector3(0, 1, 0) : axes.up);
+  const lowestFoot = (positionOf, up) => Math.min(...FEET.map(positionOf).filter((p) => p !== null).map((p) => p.dot(up)));
   const bvhFoot = (bone) => (jointByBone.has(bone) ? jointByBone.get(bone).getWorldPosition(new THREE.Vector3()) : null);
   const hasFeet = FEET.some((bone) => jointByBone.has(bone)) && jointByBone.has('hips');
-  const bvhHipsHeight = hasFeet ? jointByBone.get('hips').getWorldPosition(new THREE.Vector3()).y - Math.min(0, lowestFoot(bvhFoot)) : 0;
+  const bvhUp = upOf(bvhAxes);
+  const bvhHipsHeight = hasFeet ? jointByBone.get('hips').getWorldPosition(new THREE.Vector3()).dot(bvhUp) - Math.min(0, lowestFoot(bvhFoot, bvhUp)) : 0;
   let bvhLowest = Infinity;
   const expected = frameTimes.map((t) => {
     pose(t);
     root.updateMatrixWorld(true);
-    if (hasFeet) bvhLowest = Math.min(bvhLowest, lowestFoot(bvhFoot));
+    if (hasFeet) bvhLowest = Math.min(bvhLowest, lowestFoot(bvhFoot, bvhUp));
     const map = new Map();
     for (const [bone, joint] of jointByBone) {
       const fromRest = multiply(joint.getWorldQuaternion(new THREE.Quaternion()).toArray(), conjugate(restWorld.get(bone)));
@@ -214,10 +219,11 @@ async function checkVrma() {
     addLookAtProxy(vrm, VRMLookAtQuaternionProxy);
     vrm.scene.updateMatrixWorld(true);
     const modelFoot = (bone) => vrm.humanoid.getNormalizedBoneNode(bone)?.getWorldPosition(new THREE.Vector3()) ?? null;
-    const modelHipsHeight = vrm.humanoid.getNormalizedBoneNode('hips').getWorldPosition(new THREE.Vector3()).y -
-                            Math.min(0, lowestFoot(modelFoot));  // Infinity without feet: not checked
-    let modelLowest = Infinity;
     const modelAxes = bodyAxes(THREE, (bone) => vrm.humanoid.getNormalizedBoneNode(bone)?.getWorldPosition(new THREE.Vector3()) ?? null);
+    const modelUp = upOf(modelAxes);
+    const modelHipsHeight = vrm.humanoid.getNormalizedBoneNode('hips').getWorldPosition(new THREE.Vector3()).dot(modelUp) -
+                            Math.min(0, lowestFoot(modelFoot, modelUp));  // Infinity without feet: not checked
+    let modelLowest = Infinity;
     const mixer = new THREE.AnimationMixer(vrm.scene);
     let action;
     withConsoleAsFailures(report, 'createVRMAnimationClip and binding', () => {
@@ -236,14 +242,18 @@ async function checkVrma() {
       }
       return true;
     });
-    const turn = version === 0 ? [0, 1, 0, 0] : [0, 0, 0, 1];
+    // The BVH's world motion in the model's world: turned from the one's body frame to the
+    // other's (up and facing from each rest pose; a VRM 0.x model faces -Z, as three-vrm-animation
+    // turns it; a BVH drawn Z-up or facing +X stands otherwise). Without both frames, by version.
+    const turn = bvhAxes !== null && modelAxes !== null ? bodyFrameTurn(THREE, bvhAxes, modelAxes)
+      : version === 0 ? [0, 1, 0, 0] : [0, 0, 0, 1];
     let worst = 0;
     let worstDirection = 0;
     frameTimes.forEach((t, frame) => {
       action.reset();
       mixer.setTime(t);
       vrm.scene.updateMatrixWorld(true);
-      modelLowest = Math.min(modelLowest, lowestFoot(modelFoot));
+      modelLowest = Math.min(modelLowest, lowestFoot(modelFoot, modelUp));
       for (const bone of comparable) {
         const got = humanoid.getNormalizedBoneNode(bone).getWorldQuaternion(new THREE.Quaternion()).toArray();
         const want = multiply(multiply(turn, expected[frame].get(bone)), conjugate(turn));

@@ -402,8 +402,13 @@ async function checkPair(fileA, fileB) {
   const world = diff.space.name === 'world';
   const scaleB = diff.space.translation_scale;
   const turnB = diff.space.turn_b === true;
-  const turn = (path, v) => (path === 'rotation' ? [-v[0], v[1], -v[2], v[3]]
-                             : path === 'translation' ? [-v[0], v[1], -v[2]] : v);
+  // B's world into A's by the signed permutation diff reports (row-major; the half turn about +Y
+  // between ±Z facings, a quarter turn about X for a rig drawn Z-up): a vector is M·v, a
+  // rotation's vector part too (M is proper), its w stays.
+  const m = diff.space.turn_b_matrix ?? [-1, 0, 0, 0, 1, 0, 0, 0, -1];
+  const times = (v) => [0, 1, 2].map((r) => m[3 * r] * v[0] + m[3 * r + 1] * v[1] + m[3 * r + 2] * v[2]);
+  const turn = (path, v) => (path === 'rotation' ? [...times(v), v[3]]
+                             : path === 'translation' ? times(v) : v);
 
   // The objects of every channel; a name three cannot place (a duplicate) is left out and said.
   const channels = [];
@@ -463,8 +468,8 @@ async function checkPair(fileA, fileB) {
     // B's positions, whichever of its nodes gives them, carry the hips-height scale.
     if (world && channel.path === 'translation' && objectB) b = b.map((x) => x * scaleB);
     if (world && channel.path === 'translation' && !objectA) a = a.map((x) => x * scaleB);
-    // Rigs facing opposite ways: B's world values turned 180° about +Y (q -> F q F^-1 with
-    // F = (0, 1, 0, 0): x and z change sign), whichever side's value B's pose gave.
+    // Rigs standing or facing differently: B's world values turned into A's frame (above),
+    // whichever side's value B's pose gave.
     if (world && turnB) {
       if (objectB || !channel.only_in_a) b = turn(channel.path, b);
       if (!objectA && channel.only_in_b) a = turn(channel.path, a);

@@ -25,14 +25,7 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 constexpr double kDegreesPerRadian = 180 / kPi;
 
-std::vector<HumanBone> Body() {
-  return {HumanBone::kHips,          HumanBone::kSpine,     HumanBone::kChest,
-          HumanBone::kNeck,          HumanBone::kHead,      HumanBone::kLeftUpperArm,
-          HumanBone::kLeftLowerArm,  HumanBone::kLeftHand,  HumanBone::kRightUpperArm,
-          HumanBone::kRightLowerArm, HumanBone::kRightHand, HumanBone::kLeftUpperLeg,
-          HumanBone::kLeftLowerLeg,  HumanBone::kLeftFoot,  HumanBone::kRightUpperLeg,
-          HumanBone::kRightLowerLeg, HumanBone::kRightFoot};
-}
+std::vector<HumanBone> Body() { return testing::SeventeenBoneBody(); }
 
 // The left arm lowered `degrees` at the shoulder (about the facing axis), the rest as generated.
 Rig LeftArmDown(Facing facing, double degrees) {
@@ -151,17 +144,7 @@ TEST(RestTPoseTest, FeetStayFlatUnderASplayedLeg) {
   EXPECT_EQ(swing.world[foot], (Quat{0, 0, 0, 1}));
 }
 
-// A clip that turns every bone of `rig` at random, keyed at 0, 0.5 and 1 s: within about 40
-// degrees of the rest, as a body moves.
-Clip RandomClip(const Rig& rig, unsigned seed) {
-  std::mt19937 random(seed);
-  std::normal_distribution<double> normal;
-  Clip clip = testing::ClipOfRotations(rig, [&] {
-    return Normalized({0.3 * normal(random), 0.3 * normal(random), 0.3 * normal(random), 1.0});
-  });
-  clip.duration_seconds = 1;
-  return clip;
-}
+Clip RandomClip(const Rig& rig, unsigned seed) { return testing::RandomTurnsClip(rig, seed); }
 
 Asset AssetOf(const Rig& rig, Clip clip, Facing facing) {
   Asset asset;

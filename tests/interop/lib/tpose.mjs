@@ -91,3 +91,21 @@ export function swingsToTPose(THREE, root, objectOf) {
   visit(root, [0, 0, 0, 1]);
   return swing;
 }
+
+// The world axis nearest `v`, with its sign (a Vector3).
+export function nearestWorldAxis(THREE, v) {
+  return nearestAxis(THREE, v);
+}
+
+// The quaternion [x, y, z, w] that turns a rig standing in body axes `from` into one standing in
+// `to` (each from bodyAxes, its left snapped to the nearest world axis): a Z-up BVH's world motion
+// turned into a Y-up model's, the half turn about +Y between a VRM 1.0 and a VRM 0.x model.
+export function bodyFrameTurn(THREE, from, to) {
+  const frame = (axes) => {
+    const left = nearestAxis(THREE, axes.left);
+    const forward = new THREE.Vector3().crossVectors(left, axes.up);
+    return new THREE.Matrix4().makeBasis(left, axes.up, forward);
+  };
+  const turn = frame(to).multiply(frame(from).invert());
+  return new THREE.Quaternion().setFromRotationMatrix(turn).toArray();
+}

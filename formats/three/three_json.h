@@ -32,6 +32,25 @@ struct ThreeTrackName {
 };
 // nullopt where three.js throws "Cannot parse trackName".
 std::optional<ThreeTrackName> ParseThreeTrackName(std::string_view track_name);
+// What a clip track animates, from its name: a node (or, for `.bones[NAME].prop`, bone NAME of
+// the node's skeleton: parseAnimation's names), its path, and a per-target weights track's
+// bracket name; or why it is left out (`skipped`: a material, an unknown property) or refused
+// (`refused`: an unparsable name, one component of a vector). Both are messages.
+struct ThreeTrackTarget {
+  std::string node;
+  Path path = Path::kRotation;
+  std::string morph_target;
+  // `.bones[3]`: three.js binds the skeleton's bone 3 by index unless a bone is named "3"; read as
+  // a bone named "3".
+  bool bone_index = false;
+};
+struct ThreeTrackResolution {
+  std::optional<ThreeTrackTarget> target;
+  std::string skipped;
+  std::string refused;
+};
+ThreeTrackResolution ResolveThreeTrackTarget(const std::string& name);
+
 // Whether `text` holds a line terminator (\n, \r, U+2028, U+2029): JavaScript's `.`, which
 // parseTrackName's bracket and bone parts are made of, matches none of them.
 bool HasLineTerminator(std::string_view text);

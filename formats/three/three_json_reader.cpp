@@ -260,46 +260,24 @@ void ClipReader::ReadTrack(const json& track, const std::string& pointer, double
 
 std::optional<Target> ClipReader::ResolveTarget(const std::string& name,
                                                 const std::string& pointer) {
-  const std::optional<ThreeTrackName> parsed = ParseThreeTrackName(name);
-  if (!parsed) {
-    json_.Fail(pointer + "/name",
-               fmt::format("cannot parse the track name '{}': expected [node].property (three.js "
-                           "PropertyBinding.parseTrackName)",
-                           name));
-  }
-  Target target;
-  // `.bones[NAME].prop` animates bone NAME of the node's skeleton (parseAnimation's names,
-  // three.js <= r184 AnimationClip.parseAnimation).
-  const bool bone = parsed->object == "bones" && !parsed->object_index.empty();
-  if (!parsed->object.empty() && !bone) {
-    Skip(name, fmt::format("'{}.{}' is not a node transform or morph weight", parsed->object,
-                           parsed->property));
+  ThreeTrackResolution resolved = ResolveThreeTrackTarget(name);
+  if (!resolved.refused.empty()) json_.Fail(pointer + "/name", resolved.refused);
+  if (!resolved.target) {
+    Skip(name, resolved.skipped);
     return std::nullopt;
   }
-  target.node = bone ? parsed->object_index : parsed->node;
-  if (parsed->property == "position") {
-    target.path = Path::kTranslation;
-  } else if (parsed->property == "quaternion") {
-    target.path = Path::kRotation;
-  } else if (parsed->property == "scale") {
-    target.path = Path::kScale;
-  } else if (parsed->property == "morphTargetInfluences") {
-    target.path = Path::kWeights;
-    target.morph_target = parsed->property_index;
-    return target;
-  } else {
-    Skip(name,
-         fmt::format("property '{}' is not a node transform or morph weight", parsed->property));
-    return std::nullopt;
+  if (resolved.target->bone_index) {
+    // PropertyBinding looks a bones[...] name up among the skeleton's bone names first, then uses
+    // it as an index: without the skinned mesh, which bone index N is cannot be known.
+    AddDiagnostic(
+        diagnostics_, Severity::kWarning,
+        fmt::format("three: track '{}' names skeleton bone {} by index, as three.js binds "
+                    "it unless a bone is named '{}': read as a node named '{}' (map it to "
+                    "the bone's name with --bone-map)",
+                    name, resolved.target->node, resolved.target->node, resolved.target->node));
   }
-  if (!parsed->property_index.empty()) {
-    json_.Fail(
-        pointer + "/name",
-        fmt::format("track '{}' animates only component '{}' of {}; expected whole-vector tracks "
-                    "(bake the components into one track)",
-                    name, parsed->property_index, parsed->property));
-  }
-  return target;
+  return Target{std::move(resolved.target->node), resolved.target->path,
+                std::move(resolved.target->morph_target)};
 }
 
 Interpolation ClipReader::ReadInterpolation(const json& track, TrackType type,

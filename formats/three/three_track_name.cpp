@@ -1,4 +1,7 @@
 // ParseThreeTrackName (three_json.h): three.js track names split as PropertyBinding does.
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -138,6 +141,55 @@ std::optional<ThreeTrackName> ParseThreeTrackName(std::string_view track_name) {
 
 bool HasLineTerminator(std::string_view text) {
   return FirstLineTerminator(text, 0) != std::string_view::npos;
+}
+
+ThreeTrackResolution ResolveThreeTrackTarget(const std::string& name) {
+  ThreeTrackResolution resolved;
+  const std::optional<ThreeTrackName> parsed = ParseThreeTrackName(name);
+  if (!parsed) {
+    resolved.refused = fmt::format(
+        "cannot parse the track name '{}': expected [node].property (three.js "
+        "PropertyBinding.parseTrackName)",
+        name);
+    return resolved;
+  }
+  ThreeTrackTarget target;
+  // `.bones[NAME].prop` animates bone NAME of the node's skeleton (parseAnimation's names,
+  // three.js <= r184 AnimationClip.parseAnimation).
+  const bool bone = parsed->object == "bones" && !parsed->object_index.empty();
+  if (!parsed->object.empty() && !bone) {
+    resolved.skipped = fmt::format("'{}.{}' is not a node transform or morph weight",
+                                   parsed->object, parsed->property);
+    return resolved;
+  }
+  target.node = bone ? parsed->object_index : parsed->node;
+  target.bone_index = bone && std::all_of(target.node.begin(), target.node.end(),
+                                          [](char c) { return c >= '0' && c <= '9'; });
+  if (parsed->property == "position") {
+    target.path = Path::kTranslation;
+  } else if (parsed->property == "quaternion") {
+    target.path = Path::kRotation;
+  } else if (parsed->property == "scale") {
+    target.path = Path::kScale;
+  } else if (parsed->property == "morphTargetInfluences") {
+    target.path = Path::kWeights;
+    target.morph_target = parsed->property_index;
+    resolved.target = std::move(target);
+    return resolved;
+  } else {
+    resolved.skipped =
+        fmt::format("property '{}' is not a node transform or morph weight", parsed->property);
+    return resolved;
+  }
+  if (!parsed->property_index.empty()) {
+    resolved.refused = fmt::format(
+        "track '{}' animates only component '{}' of {}; expected whole-vector tracks (bake the "
+        "components into one track)",
+        name, parsed->property_index, parsed->property);
+    return resolved;
+  }
+  resolved.target = std::move(target);
+  return resolved;
 }
 
 }  // namespace animconv

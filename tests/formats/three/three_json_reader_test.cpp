@@ -278,6 +278,27 @@ TEST(ThreeJsonReaderTest, BonesAccessorsAndDirectoriesNameTheNode) {
   ValidateAsset(asset, "clip.json");
 }
 
+// `.bones[1]` is bone index 1 of the skeleton in three.js's PropertyBinding (unless a bone is
+// named "1"): read as a node named "1", which was silent; now a warning with the fix. A bone
+// name is no index and says nothing.
+TEST(ThreeJsonReaderTest, ABoneIndexIsReadAsANameWithAWarning) {
+  Diagnostics diagnostics;
+  ReadOptions options;
+  options.source = "clip.json";
+  options.diagnostics = &diagnostics;
+  const Asset asset = ReadThreeJson(ClipWith(R"(
+      {"name":".bones[1].quaternion","times":[0],"values":[0,0,0,1],"type":"quaternion"},
+      {"name":".bones[Hips1].quaternion","times":[0],"values":[0,0,0,1],"type":"quaternion"})"),
+                                    options);
+  EXPECT_EQ(asset.rig.nodes[0].name, "1");
+  ASSERT_EQ(diagnostics.size(), 1u);
+  EXPECT_EQ(diagnostics[0].severity, Severity::kWarning);
+  EXPECT_NE(diagnostics[0].text.find("track '.bones[1].quaternion' names skeleton bone 1 by "
+                                     "index"),
+            std::string::npos)
+      << diagnostics[0].text;
+}
+
 TEST(ThreeJsonReaderTest, InterpolationCodes) {
   auto interpolation = [](const std::string& type, const std::string& code) {
     const std::string values = type == "quaternion" ? "[0,0,0,1,0,0,0,1]" : "[0,0,0,1,1,1]";

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <utility>
@@ -37,6 +38,11 @@ std::pair<int, int> AxisOf(const Vec3& unit) {
     if (unit[static_cast<size_t>(i)] != 0) return {i, unit[static_cast<size_t>(i)] < 0 ? -1 : 1};
   }
   return {0, 1};
+}
+
+double DegreesBetween(const Vec3& a, const Vec3& b) {
+  const Vec3 cross = Cross(a, b);
+  return std::atan2(std::hypot(cross[0], cross[1], cross[2]), Dot(a, b)) * 57.29577951308232;
 }
 
 std::string SignedAxisName(int axis, int sign) {
@@ -82,11 +88,45 @@ std::optional<BodyAxes> RestBodyAxes(const Rig& rig) {
   return std::nullopt;
 }
 
+std::string UpAxis::Name() const {
+  return SignedAxisName(static_cast<int>(axis), negative ? -1 : 1);
+}
+
+UpAxis RestUpAxis(const Rig& rig) {
+  UpAxis up;
+  if (const std::optional<BodyAxes> axes = RestBodyAxes(rig)) {
+    for (size_t i = 0; i < 3; ++i) {
+      if (axes->up[i] != 0) {
+        up.axis = i;
+        up.negative = axes->up[i] < 0;
+      }
+    }
+  }
+  return up;
+}
+
+double RestTiltDegrees(const Rig& rig, const BodyAxes& axes) {
+  const int hips = HumanBoneNode(rig, HumanBone::kHips);
+  const int head = HumanBoneNode(rig, HumanBone::kHead);
+  const int left = HumanBoneNode(rig, HumanBone::kLeftFoot);
+  const int right = HumanBoneNode(rig, HumanBone::kRightFoot);
+  if (!rig.rest_pose_known || hips < 0 || head < 0 || left < 0 || right < 0) return 0;
+  const RestPose rest(rig);
+  const Vec3 at_hips = rest.WorldPosition(hips);
+  const Vec3 l = rest.WorldPosition(left);
+  const Vec3 r = rest.WorldPosition(right);
+  const Vec3 feet = {(l[0] + r[0]) / 2, (l[1] + r[1]) / 2, (l[2] + r[2]) / 2};
+  const Vec3 torso = Minus(rest.WorldPosition(head), at_hips);
+  const Vec3 legs = Minus(at_hips, feet);
+  if (std::hypot(torso[0], torso[1], torso[2]) < 1e-9 ||
+      std::hypot(legs[0], legs[1], legs[2]) < 1e-9) {
+    return 0;
+  }
+  return std::min(DegreesBetween(torso, axes.up), DegreesBetween(legs, axes.up));
+}
+
 double LeftOffAxisDegrees(const BodyAxes& axes) {
-  const Vec3 axis = NearestAxis(axes.left);
-  const Vec3 cross = Cross(axes.left, axis);
-  return std::atan2(std::hypot(cross[0], cross[1], cross[2]), Dot(axes.left, axis)) *
-         57.29577951308232;
+  return DegreesBetween(axes.left, NearestAxis(axes.left));
 }
 
 AxisTurn AxisTurn::FromAxes(const Vec3& left, const Vec3& up) {

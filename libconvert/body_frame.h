@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <optional>
 #include <string>
 
@@ -26,6 +27,23 @@ struct BodyAxes {
 };
 // nullopt without a rest pose, the hips, or a left/right pair apart across `up`.
 std::optional<BodyAxes> RestBodyAxes(const Rig& rig);
+
+// A rig's up as a signed world axis: RestBodyAxes's, +Y without one. Heights of feet and hips
+// (--ground's floor, the retargeted hips and feet checks, RestMeasures) are taken along it.
+struct UpAxis {
+  size_t axis = 1;
+  bool negative = false;
+  double HeightOf(const Vec3& position) const {
+    return negative ? -position[axis] : position[axis];
+  }
+  std::string Name() const;  // "+Y", "-Z"
+};
+UpAxis RestUpAxis(const Rig& rig);
+
+// How far, in degrees, the whole rest pose leans off its up axis: the smaller of the hips-to-head
+// line's and the feet-to-hips line's angles to it (a torso leaning at rest over upright legs is
+// the rig's own posture, not a tilted world). 0 without a rest pose, head or feet.
+double RestTiltDegrees(const Rig& rig, const BodyAxes& axes);
 
 // The angle, in degrees, between the body's left and the world axis nearest it: how far a rig
 // faces off the axis BodyFrame turns it by.

@@ -5,11 +5,15 @@
 
 #include "animconv/sample.h"
 #include "animconv/transform.h"
+#include "libconvert/body_frame.h"
 
 namespace animconv {
 
 ClipPoser::ClipPoser(const Rig& rig, const Clip& clip)
     : rig_(rig), channels_(rig.nodes.size()), cursors_(rig.nodes.size()) {
+  const UpAxis up = RestUpAxis(rig);
+  up_axis_ = up.axis;
+  up_negative_ = up.negative;
   for (const Channel& channel : clip.channels) {
     if (channel.path == Path::kWeights) continue;
     channels_[static_cast<size_t>(channel.node)][static_cast<int>(channel.path)] = &channel;
@@ -105,8 +109,10 @@ double ClipPoser::Height(int node) {
   for (const auto& column : world.column) {
     for (const double entry : column) finite = finite && std::isfinite(entry);
   }
-  const double height = world.column[3][1];
-  return finite && height != 0 ? height : World(node)[3][1];
+  const int up = static_cast<int>(up_axis_);
+  const double along =
+      finite && world.column[3][up] != 0 ? world.column[3][up] : World(node)[3][up];
+  return up_negative_ ? -along : along;
 }
 
 }  // namespace animconv

@@ -26,14 +26,7 @@ RestMeasures::RestMeasures(const Rig& rig) : rig_(rig) {
   if (!rig.rest_pose_known) return;
   // Heights along the body's up (RestBodyAxes): +Y but for a rig drawn otherwise, whose hips
   // height was its depth (a BVH drawn Z-up, session 36).
-  if (const std::optional<BodyAxes> axes = RestBodyAxes(rig)) {
-    for (size_t i = 0; i < 3; ++i) {
-      if (axes->up[i] != 0) {
-        up_axis_ = i;
-        up_sign_ = axes->up[i] < 0 ? -1 : 1;
-      }
-    }
-  }
+  up_ = RestUpAxis(rig);
   const RestPose rest(rig);
   const TPoseSwing swing = SwingToTPose(rig, kPosedLimbDegrees);
   positions_.resize(rig.nodes.size());
@@ -61,9 +54,7 @@ RestMeasures::RestMeasures(const Rig& rig) : rig_(rig) {
   }
 }
 
-double RestMeasures::Height(const Vec3& position) const {
-  return up_sign_ < 0 ? -position[up_axis_] : position[up_axis_];
-}
+double RestMeasures::Height(const Vec3& position) const { return up_.HeightOf(position); }
 
 std::optional<Vec3> RestMeasures::Position(HumanBone bone) const {
   if (!rig_.rest_pose_known) return HumanoidTPosePosition(bone);

@@ -4,11 +4,11 @@
 // standing with splayed legs is as tall as its straightened legs make it.
 #pragma once
 
-#include <cstddef>
 #include <optional>
 #include <vector>
 
 #include "animconv/model.h"
+#include "libconvert/body_frame.h"
 
 namespace animconv {
 
@@ -45,8 +45,7 @@ class RestMeasures {
   double Height(const Vec3& position) const;
 
   const Rig& rig_;
-  size_t up_axis_ = 1;
-  int up_sign_ = 1;
+  UpAxis up_;
   std::vector<Vec3> positions_;  // per node; empty without a rest pose
 };
 

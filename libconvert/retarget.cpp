@@ -525,12 +525,21 @@ std::vector<Clip> Retarget(const Asset& source, std::vector<Clip>* owned_clips, 
   for (const auto& [rig, which] : {std::pair<const Rig&, const char*>{source.rig, "input's"},
                                    std::pair<const Rig&, const char*>{target, "target's"}}) {
     const std::optional<BodyAxes> axes = RestBodyAxes(rig);
-    if (!axes || LeftOffAxisDegrees(*axes) <= kOffAxisDegrees) continue;
-    out.warnings.push_back(fmt::format(
-        "the {} rest pose faces {:.3g} deg off the nearest world axis (its left/right limbs "
-        "apart along ({:.3f}, {:.3f}, {:.3f})): the motion is turned by that axis, so it plays up "
-        "to that angle about the wrong axes",
-        which, LeftOffAxisDegrees(*axes), axes->left[0], axes->left[1], axes->left[2]));
+    if (!axes) continue;
+    if (LeftOffAxisDegrees(*axes) > kOffAxisDegrees) {
+      out.warnings.push_back(fmt::format(
+          "the {} rest pose faces {:.3g} deg off the nearest world axis (its left/right limbs "
+          "apart along ({:.3f}, {:.3f}, {:.3f})): the motion is turned by that axis, so it turns "
+          "about axes that far off and plays wrongly; turn the rig to face a world axis",
+          which, LeftOffAxisDegrees(*axes), axes->left[0], axes->left[1], axes->left[2]));
+    }
+    if (RestTiltDegrees(rig, *axes) > kOffAxisDegrees) {
+      out.warnings.push_back(fmt::format(
+          "the {} rest pose leans {:.3g} deg off its up axis ({}), head and legs alike: the "
+          "motion is turned by that axis, so it turns about axes that far off and plays wrongly; "
+          "stand the rig upright along a world axis",
+          which, RestTiltDegrees(rig, *axes), RestUpAxis(rig).Name()));
+    }
   }
   std::vector<Clip> clips;
   for (size_t c = 0; c < source.clips.size(); ++c) {

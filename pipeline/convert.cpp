@@ -51,18 +51,18 @@ LoadedAsset LoadModel(const std::string& path, const ConvertOptions& options,
   return LoadAsset(path, model_options, diagnostics);
 }
 
-// Whether the rig stands up +Y, or has no rest pose to say otherwise: ground.h and root_motion.h
-// measure heights along +Y.
+// Whether the rig stands up +Y, or has no rest pose to say otherwise: --ground and --root-motion
+// move the hips along and across +Y.
 bool StandsUpY(const Rig& rig) {
   const std::optional<BodyAxes> axes = RestBodyAxes(rig);
   return !axes || axes->up == Vec3{0, 1, 0};
 }
 
-// The lowest foot or toe point over every clip (ground.h), on a rig with a rest pose standing up
-// +Y (a rig drawn Z-up has no height along +Y to report).
+// The lowest foot or toe point over every clip (ground.h), on a rig with a rest pose (heights
+// along its up, ClipPoser::Height).
 std::optional<LowestFootPoint> LowestFootOverClips(const Asset& asset) {
   std::optional<LowestFootPoint> lowest;
-  if (!asset.rig.rest_pose_known || !StandsUpY(asset.rig)) return lowest;
+  if (!asset.rig.rest_pose_known) return lowest;
   for (const Clip& clip : asset.clips) {
     const std::optional<LowestFootPoint> point = MeasureLowestFootPoint(asset.rig, clip);
     if (point && (!lowest || point->metres < lowest->metres)) lowest = point;
@@ -229,9 +229,11 @@ void WarnFloatingFeet(const Asset& asset, Diagnostics* diagnostics) {
   const std::vector<int> feet = FootAndToeNodes(asset.rig);
   if (hips < 0 || feet.empty()) return;
   const RestPose rest(asset.rig);
-  double rest_lowest = rest.WorldPosition(feet[0])[1];
-  for (const int foot : feet) rest_lowest = std::min(rest_lowest, rest.WorldPosition(foot)[1]);
-  const double legs = rest.WorldPosition(hips)[1] - rest_lowest;
+  const UpAxis up = RestUpAxis(asset.rig);  // ClipPoser::Height's axis
+  double rest_lowest = up.HeightOf(rest.WorldPosition(feet[0]));
+  for (const int foot : feet)
+    rest_lowest = std::min(rest_lowest, up.HeightOf(rest.WorldPosition(foot)));
+  const double legs = up.HeightOf(rest.WorldPosition(hips)) - rest_lowest;
   if (legs <= 0.001) return;  // a degenerate rig: nothing to measure against
   // A tenth of the leg: about 9 cm on a person, more than a heel lifts in a walk.
   const double floating_from = std::max(0.0, rest_lowest) + 0.1 * legs;
@@ -354,11 +356,16 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
   // height and the floor from its depth, with exit 0 (session 36).
   if ((options.ground || options.root_motion.mode != RootMotionMode::kKeep) &&
       !StandsUpY(asset.rig)) {
-    ThrowUsage(fmt::format(
-        "{} works along +Y, and the input's rest pose stands {}: retarget it onto an upright rig "
-        "first (-o clip.vrma, or --skeleton model.glb), which turns it up +Y",
-        options.ground ? "--ground" : "--root-motion",
-        BodyFrame(asset.rig, Facing::kUnknown).DescribeUpAndFacing()));
+    const std::string option = options.ground ? "--ground" : "--root-motion";
+    const std::string stands = BodyFrame(asset.rig, Facing::kUnknown).DescribeUpAndFacing();
+    ThrowUsage(steps->retargeted
+                   ? fmt::format("{} works along +Y, and the target's rest pose stands {}: give "
+                                 "a --skeleton model standing up +Y",
+                                 option, stands)
+                   : fmt::format("{} works along +Y, and the input's rest pose stands {}: "
+                                 "retarget it onto an upright rig first (-o clip.vrma, or "
+                                 "--skeleton model.glb), which turns it up +Y",
+                                 option, stands));
   }
   RootMotionStep(asset, format, options.root_motion, diagnostics);
   if (options.ground && !asset.rig.rest_pose_known) {

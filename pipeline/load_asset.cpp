@@ -62,7 +62,16 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options,
         "turn it by that into another rig's frame",
         beyond->DescribeUpAndFacing()));
   } else if (!options.source_facing) {
-    const Facing measured = FacingFromRestPose(asset.rig, asset.coordinates.handedness);
+    Facing measured = FacingFromRestPose(asset.rig, asset.coordinates.handedness);
+    // Left limbs 27-45 degrees off the X axis: FacingFromRestPose leaves it, but the nearer of ±Z
+    // is still the rest pose's and not the format's convention (a glTF turned 150 degrees took its
+    // declared +Z: 152 degrees off, review of session 36). The retarget warns of the angle.
+    bool from_rest = false;
+    const AxisTurn frame = BodyFrame(asset.rig, Facing::kUnknown, &from_rest);
+    if (measured == Facing::kUnknown && from_rest &&
+        asset.coordinates.handedness == Handedness::kRight) {
+      measured = frame.FacingName() == "-Z" ? Facing::kMinusZ : Facing::kPlusZ;
+    }
     const Facing declared = asset.coordinates.facing;
     if (measured != Facing::kUnknown && measured != declared) {
       asset.coordinates.facing = measured;

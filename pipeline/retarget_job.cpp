@@ -16,6 +16,7 @@
 #include "animconv/sample.h"
 #include "animconv/transform.h"
 #include "formats/three/three_json.h"
+#include "libconvert/body_frame.h"
 #include "libconvert/text.h"
 #include "pipeline/expressions_from_morphs.h"
 #include "pipeline/lookat_from_eyes.h"
@@ -322,10 +323,12 @@ void CheckRetargetedHips(const Asset& retargeted, bool source_rest_known,
   const int hips = HumanBoneNode(rig, HumanBone::kHips);
   if (hips < 0) return;
   const RestPose rest(rig);
+  // Heights along the target's up (a --skeleton model drawn Z-up), as ClipPoser::Height takes them.
+  const UpAxis up = RestUpAxis(rig);
   double floor = 0;
   const std::vector<int> feet = FootAndToeNodes(rig);
-  for (const int foot : feet) floor = std::min(floor, rest.WorldPosition(foot)[1]);
-  const double rest_hips = rest.WorldPosition(hips)[1] - floor;
+  for (const int foot : feet) floor = std::min(floor, up.HeightOf(rest.WorldPosition(foot)));
+  const double rest_hips = up.HeightOf(rest.WorldPosition(hips)) - floor;
   // A target whose rest hips are on its floor (a degenerate test model, every node at the origin)
   // gives nothing to measure against; the retargeter already says it did not scale the hips.
   if (rest_hips <= 0.001) return;

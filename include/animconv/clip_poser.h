@@ -2,6 +2,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <glm/mat4x4.hpp>
 #include <vector>
 
@@ -21,8 +22,10 @@ class ClipPoser {
   void Pose(double seconds);
   // The node's world matrix: TrsMatrix(translation, rotation, scale) multiplied down the chain.
   const glm::dmat4& World(int node);
-  // World(node)[3][1], the same bits, from the matrices' 12 affine entries alone (a quarter of
-  // the arithmetic; the feet's lowest point poses 300,000 frames of a long clip twice).
+  // The node's height along the rig's up: World(node)[3][1], the same bits, for a rig standing up
+  // +Y (the rest pose's up axis otherwise: a BVH drawn Z-up, docs/retargeting.md "Up and
+  // facing"), from the matrices' 12 affine entries alone (a quarter of the arithmetic; the feet's
+  // lowest point poses 300,000 frames of a long clip twice).
   double Height(int node);
 
  private:
@@ -38,6 +41,8 @@ class ClipPoser {
   void PoseDown(int node, std::vector<bool>& done, Compose compose);
 
   const Rig& rig_;
+  size_t up_axis_ = 1;  // the rig's up (RestUpAxis), which Height measures along
+  bool up_negative_ = false;
   std::vector<std::array<const Channel*, 3>> channels_;  // translation, rotation, scale
   std::vector<std::array<ChannelCursor, 3>> cursors_;    // the same
   double seconds_ = 0;

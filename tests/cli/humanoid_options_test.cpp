@@ -1,7 +1,10 @@
 // convert's bone-naming and retargeting options (--bone-names, --bone-map, --skeleton,
 // --source-facing), run through the real binary on data/unity/anim.csv.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -304,6 +307,15 @@ TEST(HumanoidOptionsTest, RigsStandingZUpOrFacingXPlayAsTheUprightOne) {
     const auto retargeted =
         RunAnimconv("convert " + z_up + " -o " + dir.File("grounded.vrma") + " " + option);
     EXPECT_EQ(retargeted.exit_code, 0) << retargeted.output;
+    // Onto a --skeleton model drawn Z-up, the target is what stands otherwise, and is named.
+    const auto onto =
+        RunAnimconv("convert " + testing::SourcePath("data/bvh/cmu_walk.bvh") + " --skeleton " +
+                    dir.File("cmu_walk_z_up.glb") + " -o " + dir.File("onto.glb") + " " + option);
+    EXPECT_EQ(onto.exit_code, 1) << onto.output;
+    EXPECT_TRUE(Contains(onto.output,
+                         "the target's rest pose stands up +Z, facing -Y: give a "
+                         "--skeleton model standing up +Y"))
+        << onto.output;
     const auto facing_x =
         RunAnimconv("convert " + testing::SourcePath("data/bvh/cmu_walk_facing_x.bvh") + " -o " +
                     dir.File("facing_x.glb") + " " + option);
@@ -318,6 +330,63 @@ TEST(HumanoidOptionsTest, RigsStandingZUpOrFacingXPlayAsTheUprightOne) {
                        "warning: --source-facing -z is not used: the input's rest pose stands up "
                        "+Y, facing +X"))
       << facing.output;
+}
+
+// A small Mixamo-named BVH whose rest pose is turned `degrees` about +Y, one frame at rest.
+std::string TurnedBvh(double degrees) {
+  const double radians = degrees * 3.14159265358979323846 / 180;
+  const auto offset = [&](double x, double y, double z) {
+    return fmt::format("OFFSET {:.6f} {:.6f} {:.6f}", x * std::cos(radians) + z * std::sin(radians),
+                       y, -x * std::sin(radians) + z * std::cos(radians));
+  };
+  std::string text = "HIERARCHY\nROOT Hips\n{\n" + offset(0, 100, 0) +
+                     "\nCHANNELS 6 Xposition Yposition Zposition Zrotation Xrotation Yrotation\n";
+  const auto chain = [&](const std::vector<std::pair<std::string, std::array<double, 3>>>& joints) {
+    std::string out;
+    for (const auto& [name, at] : joints) {
+      out += "JOINT " + name + "\n{\n" + offset(at[0], at[1], at[2]) +
+             "\nCHANNELS 3 Zrotation Xrotation Yrotation\n";
+    }
+    out += "End Site\n{\nOFFSET 0 1 0\n}\n";
+    for (size_t i = 0; i < joints.size(); ++i) out += "}\n";
+    return out;
+  };
+  text += chain({{"Spine", {0, 10, 0}}, {"Neck", {0, 30, 0}}, {"Head", {0, 10, 0}}});
+  text += chain({{"LeftArm", {15, 45, 0}}, {"LeftForeArm", {25, 0, 0}}, {"LeftHand", {25, 0, 0}}});
+  text += chain(
+      {{"RightArm", {-15, 45, 0}}, {"RightForeArm", {-25, 0, 0}}, {"RightHand", {-25, 0, 0}}});
+  text += chain({{"LeftUpLeg", {10, -5, 0}}, {"LeftLeg", {0, -45, 0}}, {"LeftFoot", {0, -45, 0}}});
+  text +=
+      chain({{"RightUpLeg", {-10, -5, 0}}, {"RightLeg", {0, -45, 0}}, {"RightFoot", {0, -45, 0}}});
+  text += "}\nMOTION\nFrames: 2\nFrame Time: 0.5\n";
+  for (int frame = 0; frame < 2; ++frame) {
+    text += fmt::format("0 100 {}", frame * 10);
+    for (int v = 0; v < 3 + 15 * 3; ++v) text += " 0";  // the root's rotation, 15 joints
+    text += "\n";
+  }
+  return text;
+}
+
+// The review of session 36: a glTF facing 30 degrees off -Z (turned 150 degrees) kept the +Z its
+// format declares, since its left limbs were too far off the X axis to say -Z, and its .vrma
+// played 152 degrees off with exit 0 (the BVH itself was refused for want of a facing). The
+// nearer of ±Z is the rest pose's: the glTF measures -Z, and both retarget with a warning of the
+// 30 degrees, which the motion then plays about axes that far off.
+TEST(HumanoidOptionsTest, ARigFacingBetweenAxesTakesTheNearerFacingAndWarns) {
+  TempDir dir;
+  testing::WriteText(dir.File("r150.bvh"), TurnedBvh(150));
+  const auto glb = RunAnimconv("convert " + dir.File("r150.bvh") + " -o " + dir.File("r150.glb"));
+  ASSERT_EQ(glb.exit_code, 0) << glb.output;
+  const auto info = RunAnimconv("info " + dir.File("r150.glb"));
+  EXPECT_TRUE(Contains(info.output, "facing -Z measured from the rest pose")) << info.output;
+  for (const std::string& input : {dir.File("r150.bvh"), dir.File("r150.glb")}) {
+    const auto vrma = RunAnimconv("convert " + input + " -o " + dir.File("r150.vrma"));
+    EXPECT_EQ(vrma.exit_code, 0) << vrma.output;
+    EXPECT_TRUE(Contains(vrma.output,
+                         "warning: the input's rest pose faces 30 deg off the nearest "
+                         "world axis"))
+        << vrma.output;
+  }
 }
 
 TEST(HumanoidOptionsTest, HipsInCentimetresWithoutARestPoseNameScale) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "animconv/clip_diff.h"
+#include "animconv/ground.h"
 #include "animconv/humanoid_pose.h"
 #include "animconv/quaternion.h"
 #include "animconv/retarget.h"
@@ -228,6 +229,48 @@ TEST(BodyFrameTest, ARigFacingBetweenAxesIsWarnedAbout) {
                 std::string::npos)
           << report.warnings[0];
     }
+  }
+}
+
+// A rig tilted as a whole (pitched 30 degrees about X: head and legs alike) is turned by its
+// nearest up axis, so its motion plays about axes 30 degrees off: a warning, where there was none
+// (review of session 36: 35 degrees and 1.16 m off with exit 0). A torso leaning over upright
+// legs is the rig's own posture and is not warned about.
+TEST(BodyFrameTest, ARigTiltedAsAWholeIsWarnedAbout) {
+  const Rig target = MakeHumanoidTPoseRig(Body(), Facing::kPlusZ);
+  const double half = 30 * 3.14159265358979323846 / 360;
+  Asset pitched = Upright(5);
+  pitched.rig.nodes[static_cast<size_t>(HumanBoneNode(pitched.rig, HumanBone::kHips))]
+      .rest_rotation = {std::sin(half), 0, 0, std::cos(half)};
+  RetargetReport report;
+  RetargetClips(pitched, target, Facing::kPlusZ, {}, &report);
+  ASSERT_EQ(report.warnings.size(), 1u);
+  EXPECT_NE(report.warnings[0].find("the input's rest pose leans 30 deg off its up axis (+Y)"),
+            std::string::npos)
+      << report.warnings[0];
+  Asset leaning = Upright(5);
+  leaning.rig.nodes[static_cast<size_t>(HumanBoneNode(leaning.rig, HumanBone::kSpine))]
+      .rest_rotation = {std::sin(half), 0, 0, std::cos(half)};
+  RetargetReport upright_legs;
+  RetargetClips(leaning, target, Facing::kPlusZ, {}, &upright_legs);
+  EXPECT_TRUE(upright_legs.warnings.empty());
+}
+
+// Heights of the feet over a clip are taken along the rig's up (ClipPoser::Height): the checks
+// for floating or sunken feet after a retarget onto a --skeleton model drawn Z-up measured its
+// depth, and warned falsely (or not at all upside down; review of session 36).
+TEST(BodyFrameTest, TheLowestFootPointIsMeasuredAlongTheRigsUp) {
+  const Asset upright = Upright(9);
+  const std::optional<LowestFootPoint> expected =
+      MeasureLowestFootPoint(upright.rig, upright.clips[0]);
+  ASSERT_TRUE(expected);
+  for (const Frame& frame : kTurnedFrames) {
+    SCOPED_TRACE(frame.name);
+    const Asset turned = Turned(upright, AxisTurn::FromAxes(frame.left, frame.up));
+    const std::optional<LowestFootPoint> got = MeasureLowestFootPoint(turned.rig, turned.clips[0]);
+    ASSERT_TRUE(got);
+    EXPECT_NEAR(got->metres, expected->metres, 1e-12);
+    EXPECT_EQ(got->node, expected->node);
   }
 }
 

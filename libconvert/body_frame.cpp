@@ -138,21 +138,15 @@ AxisTurn AxisTurn::FromAxes(const Vec3& left, const Vec3& up) {
     turn.axis_[i] = axis;
     turn.sign_[i] = sign;
   }
+  turn.IndexOutputs();
   return turn;
 }
 
-Vec3 AxisTurn::Apply(const Vec3& v) const {
-  Vec3 out{};
+void AxisTurn::IndexOutputs() {
   for (size_t i = 0; i < 3; ++i) {
-    out[static_cast<size_t>(axis_[i])] = sign_[i] < 0 ? -v[i] : v[i];
+    from_[static_cast<size_t>(axis_[i])] = i;
+    from_sign_[static_cast<size_t>(axis_[i])] = sign_[i];
   }
-  return out;
-}
-
-Quat AxisTurn::Apply(const Quat& q) const {
-  // A proper rotation turns a quaternion's vector part as a vector and keeps its w.
-  const Vec3 v = Apply(Vec3{q[0], q[1], q[2]});
-  return {v[0], v[1], v[2], q[3]};
 }
 
 AxisTurn AxisTurn::Inverse() const {
@@ -161,6 +155,7 @@ AxisTurn AxisTurn::Inverse() const {
     inverse.axis_[static_cast<size_t>(axis_[i])] = static_cast<int>(i);
     inverse.sign_[static_cast<size_t>(axis_[i])] = sign_[i];
   }
+  inverse.IndexOutputs();
   return inverse;
 }
 
@@ -171,6 +166,7 @@ AxisTurn AxisTurn::After(const AxisTurn& first) const {
     both.axis_[i] = axis_[middle];
     both.sign_[i] = first.sign_[i] * sign_[middle];
   }
+  both.IndexOutputs();
   return both;
 }
 

@@ -9,17 +9,10 @@
 
 #include "animconv/humanoid.h"
 #include "animconv/rest_pose.h"
+#include "libconvert/vec3_math.h"
 
 namespace animconv {
 namespace {
-
-Vec3 Minus(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-
-Vec3 Cross(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-
-double Dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 // The world axis, with its sign, nearest `v` (the first of equals: x before y before z).
 Vec3 NearestAxis(const Vec3& v) {
@@ -38,11 +31,6 @@ std::pair<int, int> AxisOf(const Vec3& unit) {
     if (unit[static_cast<size_t>(i)] != 0) return {i, unit[static_cast<size_t>(i)] < 0 ? -1 : 1};
   }
   return {0, 1};
-}
-
-double DegreesBetween(const Vec3& a, const Vec3& b) {
-  const Vec3 cross = Cross(a, b);
-  return std::atan2(std::hypot(cross[0], cross[1], cross[2]), Dot(a, b)) * 57.29577951308232;
 }
 
 std::string SignedAxisName(int axis, int sign) {
@@ -92,17 +80,14 @@ std::string UpAxis::Name() const {
   return SignedAxisName(static_cast<int>(axis), negative ? -1 : 1);
 }
 
+UpAxis UpAxisOf(const BodyAxes& axes) {
+  const auto [axis, sign] = AxisOf(axes.up);
+  return {static_cast<size_t>(axis), sign < 0};
+}
+
 UpAxis RestUpAxis(const Rig& rig) {
-  UpAxis up;
-  if (const std::optional<BodyAxes> axes = RestBodyAxes(rig)) {
-    for (size_t i = 0; i < 3; ++i) {
-      if (axes->up[i] != 0) {
-        up.axis = i;
-        up.negative = axes->up[i] < 0;
-      }
-    }
-  }
-  return up;
+  const std::optional<BodyAxes> axes = RestBodyAxes(rig);
+  return axes ? UpAxisOf(*axes) : UpAxis();
 }
 
 double RestTiltDegrees(const Rig& rig, const BodyAxes& axes) {

@@ -38,6 +38,7 @@ struct UpAxis {
   }
   std::string Name() const;  // "+Y", "-Z"
 };
+UpAxis UpAxisOf(const BodyAxes& axes);
 UpAxis RestUpAxis(const Rig& rig);
 
 // How far, in degrees, the whole rest pose leans off its up axis: the smaller of the hips-to-head

@@ -12,24 +12,10 @@
 #include "animconv/humanoid_pose.h"
 #include "animconv/rest_pose.h"
 #include "libconvert/body_frame.h"
+#include "libconvert/vec3_math.h"
 
 namespace animconv {
 namespace {
-
-constexpr double kDegreesPerRadian = 57.29577951308232;
-
-Vec3 Minus(const Vec3& a, const Vec3& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
-
-Vec3 Cross(const Vec3& a, const Vec3& b) {
-  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
-}
-
-double Dot(const Vec3& a, const Vec3& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
-
-double AngleDegrees(const Vec3& a, const Vec3& b) {
-  const Vec3 cross = Cross(a, b);
-  return std::atan2(std::hypot(cross[0], cross[1], cross[2]), Dot(a, b)) * kDegreesPerRadian;
-}
 
 // The arm and leg segments: a bone and the humanoid child its direction points to.
 constexpr std::pair<HumanBone, HumanBone> kSegments[] = {
@@ -93,7 +79,7 @@ std::vector<SegmentDirections> MeasureSegments(const Rig& rig) {
                              t[0] * body->left[2] + t[1] * body->up[2] + t[2] * body->forward[2]});
     const Vec3 unit = Unit(direction);
     segments.push_back(
-        {from, unit, tpose, AngleDegrees(unit, tpose), ShortestArc(unit, tpose, body->forward)});
+        {from, unit, tpose, DegreesBetween(unit, tpose), ShortestArc(unit, tpose, body->forward)});
   }
   return segments;
 }

@@ -538,7 +538,7 @@ std::vector<Clip> Retarget(const Asset& source, std::vector<Clip>* owned_clips, 
           "the {} rest pose leans {:.3g} deg off its up axis ({}), head and legs alike: the "
           "motion is turned by that axis, so it turns about axes that far off and plays wrongly; "
           "stand the rig upright along a world axis",
-          which, RestTiltDegrees(rig, *axes), RestUpAxis(rig).Name()));
+          which, RestTiltDegrees(rig, *axes), UpAxisOf(*axes).Name()));
     }
   }
   std::vector<Clip> clips;

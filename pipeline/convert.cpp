@@ -54,8 +54,8 @@ LoadedAsset LoadModel(const std::string& path, const ConvertOptions& options,
 // Whether the rig stands up +Y, or has no rest pose to say otherwise: --ground and --root-motion
 // move the hips along and across +Y.
 bool StandsUpY(const Rig& rig) {
-  const std::optional<BodyAxes> axes = RestBodyAxes(rig);
-  return !axes || axes->up == Vec3{0, 1, 0};
+  const UpAxis up = RestUpAxis(rig);
+  return up.axis == 1 && !up.negative;
 }
 
 // The lowest foot or toe point over every clip (ground.h), on a rig with a rest pose (heights

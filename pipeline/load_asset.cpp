@@ -53,24 +53,21 @@ LoadedAsset LoadAsset(const std::string& path, const ConvertOptions& options,
   // A rest pose standing other than up +Y facing ±Z (a BVH drawn Z-up) has no facing to infer:
   // where its left limbs are says nothing about ±Z. Its body frame is what retargeting and diff
   // turn it by (docs/retargeting.md, "Up and facing").
-  const std::optional<AxisTurn> beyond = asset.coordinates.handedness == Handedness::kRight
-                                             ? RestFrameBeyondFacing(asset.rig)
-                                             : std::nullopt;
-  if (beyond) {
+  bool from_rest = false;  // the rest pose gives the frame (BodyFrame), read once here
+  const AxisTurn rest_frame = BodyFrame(asset.rig, Facing::kUnknown, &from_rest);
+  from_rest = from_rest && asset.coordinates.handedness == Handedness::kRight;
+  if (from_rest && !rest_frame.KeepsUpAndFacingZ()) {
     asset.notes.push_back(fmt::format(
         "the rest pose stands {} (where the head and the left limbs are): retargeting and diff "
         "turn it by that into another rig's frame",
-        beyond->DescribeUpAndFacing()));
+        rest_frame.DescribeUpAndFacing()));
   } else if (!options.source_facing) {
     Facing measured = FacingFromRestPose(asset.rig, asset.coordinates.handedness);
     // Left limbs 27-45 degrees off the X axis: FacingFromRestPose leaves it, but the nearer of ±Z
     // is still the rest pose's and not the format's convention (a glTF turned 150 degrees took its
     // declared +Z: 152 degrees off, review of session 36). The retarget warns of the angle.
-    bool from_rest = false;
-    const AxisTurn frame = BodyFrame(asset.rig, Facing::kUnknown, &from_rest);
-    if (measured == Facing::kUnknown && from_rest &&
-        asset.coordinates.handedness == Handedness::kRight) {
-      measured = frame.FacingName() == "-Z" ? Facing::kMinusZ : Facing::kPlusZ;
+    if (measured == Facing::kUnknown && from_rest) {
+      measured = rest_frame.Apply(Vec3{0, 0, 1})[2] < 0 ? Facing::kMinusZ : Facing::kPlusZ;
     }
     const Facing declared = asset.coordinates.facing;
     if (measured != Facing::kUnknown && measured != declared) {

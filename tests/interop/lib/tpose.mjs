@@ -92,11 +92,6 @@ export function swingsToTPose(THREE, root, objectOf) {
   return swing;
 }
 
-// The world axis nearest `v`, with its sign (a Vector3).
-export function nearestWorldAxis(THREE, v) {
-  return nearestAxis(THREE, v);
-}
-
 // The quaternion [x, y, z, w] that turns a rig standing in body axes `from` into one standing in
 // `to` (each from bodyAxes, its left snapped to the nearest world axis): a Z-up BVH's world motion
 // turned into a Y-up model's, the half turn about +Y between a VRM 1.0 and a VRM 0.x model.

@@ -48,6 +48,9 @@ int RunDiff(const std::vector<std::string>& args) {
       ("space", po::value(&values.space)->default_value(values.space),
        "auto: local values where the rigs agree, else model space (world); local or world: "
        "force one")
+      ("skeleton-b", po::value(&values.skeleton_b),
+       "the model B was written for (convert --skeleton MODEL): a clip that holds no rest pose "
+       "(three.js JSON, CSV) is played on MODEL's, each track on the node of its name")
       ("mirror", po::value(&values.mirror),
        "how to bring a left-handed input (Unity CSV) to right-handed for the comparison: z, x or "
        "none, as in convert. Default z");
@@ -84,7 +87,7 @@ int RunDiff(const std::vector<std::string>& args) {
   DiffJobResult result;
   PrintingDiagnostics(diagnostics, [&] {
     result = RunDiffJob(inputs[0], inputs[1], options, diff_options,
-                        map.count("interval") || map.count("fps"), &diagnostics);
+                        map.count("interval") || map.count("fps"), &diagnostics, values.skeleton_b);
   });
   if (json) {
     std::cout << DiffJson(inputs[0], inputs[1], result, diff_options) << "\n";

@@ -115,4 +115,13 @@ double ClipPoser::Height(int node) {
   return up_negative_ ? -along : along;
 }
 
+double ClipPoser::Height(int node, const Vec3& local) {
+  const double joint = Height(node);  // poses the chain
+  const Affine& world = world_[static_cast<size_t>(node)];
+  const size_t up = up_axis_;
+  const double along = world.column[0][up] * local[0] + world.column[1][up] * local[1] +
+                       world.column[2][up] * local[2];
+  return joint + (up_negative_ ? -along : along);
+}
+
 }  // namespace animconv

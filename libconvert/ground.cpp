@@ -4,11 +4,17 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/gtc/type_ptr.hpp>
+#include <glm/mat4x4.hpp>
+#include <glm/matrix.hpp>
 #include <limits>
 
 #include "animconv/error.h"
+#include "animconv/rest_pose.h"
+#include "libconvert/body_frame.h"
 #include "libconvert/hips_frame.h"
 #include "libconvert/lowest_foot.h"
+#include "libconvert/rest_heights.h"
 
 namespace animconv {
 namespace {
@@ -43,7 +49,98 @@ Channel& HipsTranslation(Clip& clip, const Node& hips_node, int hips) {
   return clip.channels.back();
 }
 
+// The lowest point of a box along `up`.
+double LowestAlong(const UpAxis& up, const std::array<Vec3, 2>& box) {
+  return up.negative ? -box[1][up.axis] : box[0][up.axis];
+}
+
+void Merge(const std::array<Vec3, 2>& box, std::optional<std::array<Vec3, 2>>& into) {
+  if (!into) {
+    into = box;
+    return;
+  }
+  for (size_t axis = 0; axis < 3; ++axis) {
+    (*into)[0][axis] = std::min((*into)[0][axis], box[0][axis]);
+    (*into)[1][axis] = std::max((*into)[1][axis], box[1][axis]);
+  }
+}
+
+// A world point of the rest pose in `node`'s own frame.
+Vec3 ToNodeFrame(const RestPose& rest, int node, const Vec3& world) {
+  const glm::dmat4 inverse = glm::inverse(glm::make_mat4(rest.WorldMatrix(node).data()));
+  const glm::dvec4 local = inverse * glm::dvec4(world[0], world[1], world[2], 1.0);
+  return {local.x, local.y, local.z};
+}
+
 }  // namespace
+
+std::optional<RestSoles> MeasureRestSoles(const Rig& rig, std::string* left_out) {
+  const std::vector<int> feet = FootAndToeNodes(rig);
+  if (!rig.rest_pose_known || feet.empty()) return std::nullopt;
+  // Each node's nearest foot or toe, itself or an ancestor: a shoe is often a mesh of its own
+  // under the foot bone (RobotExpressive's Foot.L), or skinned to a toe's end.
+  std::vector<int> owner(rig.nodes.size(), -1);  // index into `feet`
+  for (size_t f = 0; f < feet.size(); ++f)
+    owner[static_cast<size_t>(feet[f])] = static_cast<int>(f);
+  std::vector<std::optional<std::array<Vec3, 2>>> boxes(feet.size());
+  for (const size_t n : ParentsFirst(rig)) {
+    const Node& node = rig.nodes[n];
+    if (owner[n] < 0 && node.parent >= 0) owner[n] = owner[static_cast<size_t>(node.parent)];
+    if (owner[n] >= 0 && node.rest_mesh_bounds) {
+      Merge(*node.rest_mesh_bounds, boxes[static_cast<size_t>(owner[n])]);
+    }
+  }
+  const UpAxis up = RestUpAxis(rig);
+  double floor = std::numeric_limits<double>::infinity();
+  int lowest = -1;
+  for (size_t f = 0; f < feet.size(); ++f) {
+    if (boxes[f] && LowestAlong(up, *boxes[f]) < floor) {
+      floor = LowestAlong(up, *boxes[f]);
+      lowest = static_cast<int>(f);
+    }
+  }
+  if (lowest < 0) return std::nullopt;
+  const RestPose rest(rig);
+  RestSoles soles;
+  soles.floor_metres = floor;
+  soles.lowest_node = rig.nodes[static_cast<size_t>(feet[static_cast<size_t>(lowest)])].name;
+  double deepest = 0;
+  const size_t across[2] = {(up.axis + 1) % 3, (up.axis + 2) % 3};
+  for (size_t f = 0; f < feet.size(); ++f) {
+    const Vec3 joint = rest.WorldPosition(feet[f]);
+    soles.depths.push_back(std::max(0.0, up.HeightOf(joint) - floor));
+    deepest = std::max(deepest, soles.depths.back());
+    std::vector<Vec3> points;
+    if (boxes[f]) {
+      // The box's four corners at its lowest height.
+      for (const size_t a : {0, 1}) {
+        for (const size_t b : {0, 1}) {
+          Vec3 corner;
+          corner[up.axis] = (*boxes[f])[up.negative ? 1 : 0][up.axis];
+          corner[across[0]] = (*boxes[f])[a][across[0]];
+          corner[across[1]] = (*boxes[f])[b][across[1]];
+          points.push_back(ToNodeFrame(rest, feet[f], corner));
+        }
+      }
+    } else {
+      Vec3 beneath = joint;
+      beneath[up.axis] -= (up.negative ? -1 : 1) * soles.depths.back();
+      points.push_back(ToNodeFrame(rest, feet[f], beneath));
+    }
+    soles.points.push_back(std::move(points));
+  }
+  const double leg = RestMeasures(rig).LegHeight();
+  if (!(deepest <= 0.5 * leg)) {
+    if (left_out) {
+      *left_out = fmt::format(
+          "the feet's meshes reach {:.4g} m below a foot joint at rest ('{}'), more than half the "
+          "leg height ({:.4g} m): not soles, so the joints were grounded",
+          deepest, soles.lowest_node, leg);
+    }
+    return std::nullopt;
+  }
+  return soles;
+}
 
 std::optional<LowestFootPoint> MeasureLowestFootPoint(const Rig& rig, const Clip& clip) {
   const std::vector<int> feet = FootAndToeNodes(rig);
@@ -72,10 +169,12 @@ GroundReport ApplyGround(Asset& asset) {
         hips < 0 ? "no hips" : "no feet"));
   }
   GroundReport report;
+  report.soles = MeasureRestSoles(asset.rig, &report.soles_left_out);
+  const SolePoints* points = report.soles ? &report.soles->points : nullptr;
   for (Clip& clip : asset.clips) {
     const FootSamples times = SampleTimes(clip);
     if (times.size() == 0) continue;
-    const Lowest before = FindLowest(asset.rig, clip, feet, times);
+    const Lowest before = FindLowest(asset.rig, clip, feet, times, points);
     const HipsParentFrame frame(asset.rig, clip, hips, "--ground");
     const Vec3 offset = frame.FromModel({0, -before.metres, 0});
     Channel& channel = HipsTranslation(clip, asset.rig.nodes[static_cast<size_t>(hips)], hips);
@@ -89,8 +188,12 @@ GroundReport ApplyGround(Asset& asset) {
     grounded.lowest_node = asset.rig.nodes[static_cast<size_t>(before.node)].name;
     grounded.lowest_seconds = before.seconds;
     grounded.shift_metres = -before.metres;
-    grounded.lowest_after_metres = FindLowest(asset.rig, clip, feet, times).metres;
+    grounded.lowest_after_metres = FindLowest(asset.rig, clip, feet, times, points).metres;
     grounded.samples = times.size();
+    if (report.soles) {
+      const auto foot = std::find(feet.begin(), feet.end(), before.node);
+      grounded.sole_depth_metres = report.soles->depths[static_cast<size_t>(foot - feet.begin())];
+    }
     report.clips.push_back(std::move(grounded));
   }
   return report;

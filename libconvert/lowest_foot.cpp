@@ -4,6 +4,7 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <limits>
 
 #include "animconv/clip_poser.h"
 #include "animconv/quaternion.h"
@@ -18,6 +19,24 @@ constexpr size_t kBlockSamples = 4096;
 
 void Consider(double height, int foot, double seconds, Lowest* lowest) {
   if (height < lowest->metres) *lowest = {height, foot, seconds};
+}
+
+// Foot f's height: the lowest of its sole points, or its joint's.
+double FootHeight(ClipPoser& poser, int foot, const SolePoints* sole_points, size_t f) {
+  if (!sole_points || (*sole_points)[f].empty()) return poser.Height(foot);
+  double lowest = std::numeric_limits<double>::infinity();
+  for (const Vec3& point : (*sole_points)[f]) lowest = std::min(lowest, poser.Height(foot, point));
+  return lowest;
+}
+
+// How far foot f's sole points are from its joint, in its own frame (0: the joint itself).
+double PointReach(const SolePoints* sole_points, size_t f) {
+  double reach = 0;
+  if (!sole_points) return reach;
+  for (const Vec3& p : (*sole_points)[f]) {
+    reach = std::max(reach, std::sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]));
+  }
+  return reach;
 }
 
 // The blocks' lowest points in time order: the first lowest, as one pass in order finds it.
@@ -49,7 +68,7 @@ bool AnyFootAtOrBelowAtKeys(const Rig& rig, const Clip& clip, const std::vector<
 }
 
 Lowest FindLowestPosingEverySample(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
-                                   const FootSamples& samples) {
+                                   const FootSamples& samples, const SolePoints* sole_points) {
   const size_t count = samples.size();
   std::vector<Lowest> lowest_of((count + kBlockSamples - 1) / kBlockSamples);
   ParallelFor(lowest_of.size(), [&](size_t block) {
@@ -58,7 +77,9 @@ Lowest FindLowestPosingEverySample(const Rig& rig, const Clip& clip, const std::
     for (size_t i = block * kBlockSamples; i < end; ++i) {
       const double seconds = samples.At(i);
       poser.Pose(seconds);
-      for (const int foot : feet) Consider(poser.Height(foot), foot, seconds, &lowest_of[block]);
+      for (size_t f = 0; f < feet.size(); ++f) {
+        Consider(FootHeight(poser, feet[f], sole_points, f), feet[f], seconds, &lowest_of[block]);
+      }
     }
   });
   return FirstLowest(lowest_of);
@@ -127,12 +148,15 @@ struct Travel {
 };
 
 // `below`: scratch for X_j, reused from call to call (this runs per foot between every two keys).
+// `point_reach`: how far the foot's sole points are from its joint in its own frame, X_foot (a
+// point turning with the foot is one more node of the chain).
 Travel TravelBound(const std::vector<ChainNode>& chain, const std::vector<KeyLocal>& at_a,
                    const std::vector<KeyLocal>& at_b, const std::vector<size_t>& slot,
-                   std::vector<double>& below) {
+                   double point_reach, std::vector<double>& below) {
   const size_t m = chain.size();
   // X_j from the foot up.
   below.assign(m, 0);
+  below[m - 1] = point_reach;
   for (size_t j = m - 1; j-- > 0;) {
     const size_t next = slot[j + 1];
     const double farther = std::max(Norm(at_a[next].translation), Norm(at_b[next].translation));
@@ -150,6 +174,7 @@ Travel TravelBound(const std::vector<ChainNode>& chain, const std::vector<KeyLoc
     out.reach += stretch * std::max(Norm(ta), Norm(tb));
     stretch *= chain[j].scale;
   }
+  out.reach += stretch * point_reach;
   return out;
 }
 
@@ -186,13 +211,16 @@ FootSamples SampleFeet(const Clip& clip, size_t subdivisions, size_t max_samples
 // travel, less a margin for rounding) is not posed: no sample there can be as low as the answer,
 // so the first lowest is the one posing every sample finds. The rest is posed as before.
 Lowest FindLowest(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
-                  const FootSamples& samples) {
+                  const FootSamples& samples, const SolePoints* sole_points) {
   const std::vector<std::vector<ChainNode>> chains =
       samples.between > 1 ? TravelChains(rig, clip, feet) : std::vector<std::vector<ChainNode>>();
-  if (chains.empty()) return FindLowestPosingEverySample(rig, clip, feet, samples);
+  if (chains.empty()) return FindLowestPosingEverySample(rig, clip, feet, samples, sole_points);
   const std::vector<double>& keys = samples.keys;
   const size_t key_count = keys.size();
   const size_t foot_count = feet.size();
+
+  std::vector<double> reach(foot_count);
+  for (size_t f = 0; f < foot_count; ++f) reach[f] = PointReach(sole_points, f);
 
   // The feet's heights at every key.
   std::vector<double> key_heights(key_count * foot_count);
@@ -202,7 +230,7 @@ Lowest FindLowest(const Rig& rig, const Clip& clip, const std::vector<int>& feet
          ++k) {
       poser.Pose(samples.At(k * samples.between));
       for (size_t f = 0; f < foot_count; ++f) {
-        key_heights[k * foot_count + f] = poser.Height(feet[f]);
+        key_heights[k * foot_count + f] = FootHeight(poser, feet[f], sole_points, f);
       }
     }
   });
@@ -260,7 +288,7 @@ Lowest FindLowest(const Rig& rig, const Clip& clip, const std::vector<int>& feet
       for (size_t f = 0; f < foot_count; ++f) {
         const double a = key_heights[k * foot_count + f];
         const double b = key_heights[(k + 1) * foot_count + f];
-        const Travel travel = TravelBound(chains[f], at_a, at_b, slots[f], below);
+        const Travel travel = TravelBound(chains[f], at_a, at_b, slots[f], reach[f], below);
         // Rounding: the poser's heights and this bound are each within far less than 1e-9 of
         // the foot's distance from the origin, or of the travel.
         const double margin = 1e-9 * (1 + travel.reach + travel.travel);
@@ -276,7 +304,9 @@ Lowest FindLowest(const Rig& rig, const Clip& clip, const std::vector<int>& feet
         const double seconds = samples.At(k * samples.between + i);
         poser.Pose(seconds);
         for (size_t f = 0; f < foot_count; ++f) {
-          if (posed[f]) Consider(poser.Height(feet[f]), feet[f], seconds, &lowest);
+          if (posed[f]) {
+            Consider(FootHeight(poser, feet[f], sole_points, f), feet[f], seconds, &lowest);
+          }
         }
       }
       std::swap(at_a, at_b);

@@ -37,9 +37,12 @@ struct Lowest {
 };
 
 // The lowest height of `feet` (nodes of `rig`) over `samples`: the first in time, then in `feet`
-// order, where several are as low, as posing every sample in order finds it.
+// order, where several are as low, as posing every sample in order finds it. With `sole_points`
+// (one list per foot, points in the foot's own frame; ground.h, RestSoles), a foot's height is
+// the lowest of its points', or its joint's where its list is empty.
+using SolePoints = std::vector<std::vector<Vec3>>;
 Lowest FindLowest(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
-                  const FootSamples& samples);
+                  const FootSamples& samples, const SolePoints* sole_points = nullptr);
 // Whether some foot of `feet` is at or below `metres` at one of the samples' keys; stops at the
 // first one it finds (on every core). False says nothing of the samples between keys.
 bool AnyFootAtOrBelowAtKeys(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
@@ -47,6 +50,7 @@ bool AnyFootAtOrBelowAtKeys(const Rig& rig, const Clip& clip, const std::vector<
 // The same by posing every sample (what FindLowest does where it cannot bound a foot's travel
 // between keys; tests compare the two).
 Lowest FindLowestPosingEverySample(const Rig& rig, const Clip& clip, const std::vector<int>& feet,
-                                   const FootSamples& samples);
+                                   const FootSamples& samples,
+                                   const SolePoints* sole_points = nullptr);
 
 }  // namespace animconv

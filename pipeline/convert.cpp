@@ -116,7 +116,7 @@ void ReportRetarget(const RetargetReport& report, const std::string& onto,
     AddDiagnostic(
         diagnostics, Severity::kInfo,
         fmt::format("the lowest foot point over the clip: {:.4f} m on the input ('{}'), "
-                    "{:.4f} m retargeted ('{}'; --ground puts it at 0)",
+                    "{:.4f} m retargeted ('{}'; --ground stands the clip on y = 0)",
                     feet_before->metres, feet_before->node, feet_after->metres, feet_after->node));
   }
 }
@@ -207,16 +207,29 @@ void RootMotionStep(Asset& asset, const Format& format, const RootMotionOptions&
 // --ground (ground.h): one note per clip with the lowest foot point before and after, so the
 // user sees what was measured and moved.
 void GroundStep(Asset& asset, Diagnostics* diagnostics) {
-  for (const GroundedClip& clip : ApplyGround(asset).clips) {
+  const GroundReport report = ApplyGround(asset);
+  if (report.soles) {
+    AddDiagnostic(diagnostics, Severity::kInfo,
+                  fmt::format("--ground: the feet carry meshes, whose lowest vertex stands at "
+                              "{:.4f} m at rest ('{}'): their soles are grounded, not the joints",
+                              report.soles->floor_metres, report.soles->lowest_node));
+  } else if (!report.soles_left_out.empty()) {
+    AddDiagnostic(diagnostics, Severity::kWarning, "--ground: " + report.soles_left_out);
+  }
+  for (const GroundedClip& clip : report.clips) {
     // What is left is rounding (1e-17 m), whose last bits differ between the native and the
     // WebAssembly builds' arithmetic: under a nanometre it is printed as 0.
     const double after = std::abs(clip.lowest_after_metres) < 1e-9 ? 0.0 : clip.lowest_after_metres;
-    AddDiagnostic(diagnostics, Severity::kInfo,
-                  fmt::format("--ground: clip '{}': the lowest foot point was {:.4f} m ('{}' at "
-                              "{:.3g} s), the hips moved {} {:.4f} m; now {:.2g} m ({} samples)",
-                              clip.clip, clip.lowest_before_metres, clip.lowest_node,
-                              clip.lowest_seconds, clip.shift_metres >= 0 ? "up" : "down",
-                              std::abs(clip.shift_metres), after, clip.samples));
+    AddDiagnostic(
+        diagnostics, Severity::kInfo,
+        fmt::format("--ground: clip '{}': the lowest foot point was {:.4f} m ('{}'{} at {:.3g} "
+                    "s), the hips moved {} {:.4f} m; now {:.2g} m ({} samples)",
+                    clip.clip, clip.lowest_before_metres, clip.lowest_node,
+                    report.soles
+                        ? fmt::format(", {:.4f} m above the floor at rest,", clip.sole_depth_metres)
+                        : std::string(),
+                    clip.lowest_seconds, clip.shift_metres >= 0 ? "up" : "down",
+                    std::abs(clip.shift_metres), after, clip.samples));
   }
 }
 

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 #include <utility>
 
 #include "animconv/humanoid.h"
+#include "animconv/quaternion.h"
+#include "animconv/reduce.h"
 #include "formats/csv/unity_csv.h"
 #include "libconvert/parallel.h"
 
@@ -34,6 +37,53 @@ bool Animated(const Channel& channel) {
     if (!same && !negated) return true;
   }
   return false;
+}
+
+// How far a still channel's value is from its node's rest value, in the path's unit (degrees,
+// metres, scale ratio, weight), where that is beyond the --reduce defaults (reduce.h): a pose a
+// player shows, not a constant an exporter keyed at rest. 0 otherwise. Without a rest pose
+// (`rest_known` false: a Unity CSV, a three.js clip) only rotations and weights count: a still
+// translation or scale is then the skeleton's own shape (a three.js clip of a BVH keys every
+// bone's offset), which a player takes from its model, not from the clip.
+double PoseAwayFromRest(const Channel& channel, const Node& node, bool rest_known) {
+  if (channel.key_count() == 0) return 0;
+  if (!rest_known && (channel.path == Path::kTranslation || channel.path == Path::kScale)) {
+    return 0;
+  }
+  const std::vector<double> rest = RestValue(node, channel.path);
+  const double* value = channel.key_value(0);
+  if (rest.size() != static_cast<size_t>(channel.width)) return 0;
+  const ReduceOptions tolerances;
+  double away = 0;
+  double tolerance = 0;
+  switch (channel.path) {
+    case Path::kRotation:
+      away = AngleBetween(Normalized(Quat{value[0], value[1], value[2], value[3]}),
+                          Quat{rest[0], rest[1], rest[2], rest[3]}) *
+             180 / M_PI;
+      tolerance = tolerances.rotation_degrees;
+      break;
+    case Path::kTranslation:
+      away = std::hypot(value[0] - rest[0], value[1] - rest[1], value[2] - rest[2]);
+      tolerance = tolerances.translation_metres;
+      break;
+    case Path::kScale:
+      for (size_t i = 0; i < 3; ++i) away = std::max(away, std::fabs(value[i] / rest[i] - 1));
+      tolerance = tolerances.scale_ratio;
+      break;
+    case Path::kWeights:
+      for (size_t i = 0; i < rest.size(); ++i) away = std::max(away, std::fabs(value[i] - rest[i]));
+      tolerance = tolerances.weight;
+      break;
+  }
+  return away > tolerance ? away : 0;
+}
+
+const char* UnitOf(Path path) {
+  return path == Path::kRotation      ? "deg"
+         : path == Path::kTranslation ? "m"
+         : path == Path::kScale       ? "ratio"
+                                      : "weight";
 }
 
 // The channels of `output` its writer holds: unity-csv stores the rotations of its column nodes
@@ -178,14 +228,25 @@ InputCoverage DescribeInputCoverage(const Asset& input) {
     moves[c][i] = Animated(channel);
   });
   std::set<ChannelKey> animated;
+  std::map<ChannelKey, double> posed;
   for (size_t c = 0; c < input.clips.size(); ++c) {
     const Clip& clip = input.clips[c];
     coverage.channels += clip.channels.size();
     for (size_t i = 0; i < clip.channels.size(); ++i) {
-      if (moves[c][i]) animated.emplace(clip.channels[i].node, clip.channels[i].path);
+      const Channel& channel = clip.channels[i];
+      if (moves[c][i]) {
+        animated.emplace(channel.node, channel.path);
+      } else if (const double away =
+                     PoseAwayFromRest(channel, input.rig.nodes[static_cast<size_t>(channel.node)],
+                                      input.rig.rest_pose_known)) {
+        double& largest = posed[{channel.node, channel.path}];
+        largest = std::max(largest, away);
+      }
     }
   }
+  for (const ChannelKey& key : animated) posed.erase(key);
   coverage.animated.assign(animated.begin(), animated.end());
+  for (const auto& [key, away] : posed) coverage.posed.push_back({key.first, key.second, away});
   return coverage;
 }
 
@@ -231,16 +292,24 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
   // two files sees (the exit-0 sweep, docs/testing.md), so they are named too.
   std::vector<std::string> folded_other;
   std::set<HumanBone> animated_bones, kept_bones, folded_bones;
-  for (const ChannelKey& key : animated) {
+  // Whether the output plays an input channel: the same path of its counterpart, or as binds,
+  // expressions, a lookAt or eyes.
+  const auto kept_in_output = [&](const ChannelKey& key) {
     const CoverageNode& node = input.nodes[static_cast<size_t>(key.first)];
     const int m = Counterpart(input.nodes, output, key.first, check.same_nodes);
-    const bool kept = (m >= 0 && held.count({m, key.second})) ||
-                      PlayedThroughBinds(node, output, held) ||
-                      MadeIntoExpressions(node, key.second, output) ||
-                      MadeIntoLookAt(node, key.second, output, held) ||
-                      PlayedOnEyes(node, key.second, output, held);
-    const bool folded =
-        !kept && key.second == Path::kRotation && carried_below[static_cast<size_t>(key.first)];
+    return (m >= 0 && held.count({m, key.second})) || PlayedThroughBinds(node, output, held) ||
+           MadeIntoExpressions(node, key.second, output) ||
+           MadeIntoLookAt(node, key.second, output, held) ||
+           PlayedOnEyes(node, key.second, output, held);
+  };
+  // A rotation passed on to the humanoid bones below (carried_below).
+  const auto folded_below = [&](const ChannelKey& key) {
+    return key.second == Path::kRotation && carried_below[static_cast<size_t>(key.first)];
+  };
+  for (const ChannelKey& key : animated) {
+    const CoverageNode& node = input.nodes[static_cast<size_t>(key.first)];
+    const bool kept = kept_in_output(key);
+    const bool folded = !kept && folded_below(key);
     if (node.human_bone) {
       animated_bones.insert(*node.human_bone);
       if (kept) kept_bones.insert(*node.human_bone);
@@ -249,6 +318,15 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
       folded_other.push_back(node.name);
     }
     if (!kept && !folded) lost_channels.push_back(ChannelName(input.nodes, key));
+  }
+  std::vector<std::string> lost_poses;
+  std::map<std::string, double> lost_pose_largest;  // by unit
+  for (const InputCoverage::Posed& pose : input.posed) {
+    const ChannelKey key{pose.node, pose.path};
+    if (kept_in_output(key) || folded_below(key)) continue;
+    lost_poses.push_back(ChannelName(input.nodes, key));
+    double& largest = lost_pose_largest[UnitOf(pose.path)];
+    largest = std::max(largest, pose.away);
   }
   std::vector<std::string> lost_bones, lost_required;
   std::vector<std::string> folded_names;
@@ -287,6 +365,16 @@ CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output
                    : "choose an output format that holds the input's channels";
   }
   if (!loss.summary.empty() && !loss.partial) loss.details.push_back(loss.summary);
+  if (!lost_poses.empty()) {
+    std::string bounds;
+    for (const auto& [unit, largest] : lost_pose_largest) {
+      bounds += fmt::format("{}{:.3g} {}", bounds.empty() ? "" : ", ", largest, unit);
+    }
+    loss.details.push_back(fmt::format(
+        "{} of the input's channel(s) hold a still pose away from the rest pose and have no place "
+        "{}, so the output plays up to {} off there: {}",
+        lost_poses.size(), where, bounds, NameList(lost_poses)));
+  }
   if (!folded_names.empty()) {
     loss.details.push_back(fmt::format(
         "{} source bone(s) missing on the target passed their rotation to the bones below: {}",

@@ -49,6 +49,15 @@ struct InputCoverage {
   size_t clips = 0;
   size_t channels = 0;
   std::vector<std::pair<int, Path>> animated;  // (node, path) of the animated channels
+  // The channels that hold one value away from the node's rest value (a finger curl a Unity CSV
+  // keeps still): no motion, but a pose an output without the node loses. `away`: how far, in the
+  // path's unit (degrees, metres, scale ratio, weight).
+  struct Posed {
+    int node = -1;
+    Path path = Path::kRotation;
+    double away = 0;
+  };
+  std::vector<Posed> posed;
 };
 InputCoverage DescribeInputCoverage(const Asset& input);
 
@@ -60,6 +69,8 @@ InputCoverage DescribeInputCoverage(const Asset& input);
 // - more than half of the input's animated channels have no place in it, or
 // - for humanoid outputs, more than half of the input's animated humanoid bones, or any VRM 1.0
 //   required bone the input animates, have no place in it.
+// A still pose away from the rest pose (InputCoverage::posed) with no place in the output is
+// named in a detail (a warning), never made partial.
 CoverageLoss MeasureCoverageLoss(const InputCoverage& input, const Asset& output,
                                  const Format& format, const WriteOptions& write,
                                  const CoverageCheck& check);

@@ -1,12 +1,18 @@
 #include "animconv/diff_job.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
 
+#include "animconv/error.h"
 #include "animconv/humanoid_pose.h"
 #include "animconv/quaternion.h"
 #include "animconv/rest_pose.h"
+#include "libconvert/three_node_name.h"
 #include "pipeline/diff_look_at.h"
 
 namespace animconv {
@@ -171,6 +177,54 @@ FittedRows FitUntimedRows(const std::string& path_a, const std::string& path_b,
   return fitted;
 }
 
+// B on the model it was written for (RunDiffJob's `skeleton_b`): the model's rig, with B's clips
+// bound to its nodes by name, B's three.js names (sanitised: "mixamorigHips") matched as
+// three.js binds them.
+void PlayOnModel(DiffInput& b, const std::string& model_path, const ConvertOptions& options,
+                 Diagnostics* diagnostics) {
+  if (b.asset.rig.rest_pose_known) {
+    ThrowUsage(
+        "--skeleton-b gives a rest pose to a clip that holds none (three.js JSON, CSV); "
+        "B holds its own, which is what it plays on");
+  }
+  ConvertOptions model_options = options;
+  model_options.from.clear();
+  model_options.read.bone_names.clear();
+  Asset model = LoadAsset(model_path, model_options, diagnostics).asset;
+  std::map<std::string, int> exact;
+  std::map<std::string, int> sanitised;
+  for (size_t n = 0; n < model.rig.nodes.size(); ++n) {
+    exact.emplace(model.rig.nodes[n].name, static_cast<int>(n));
+    sanitised.emplace(SanitizeNodeName(model.rig.nodes[n].name), static_cast<int>(n));
+  }
+  for (Clip& clip : b.asset.clips) {
+    for (Channel& channel : clip.channels) {
+      const std::string& name = b.asset.rig.nodes[static_cast<size_t>(channel.node)].name;
+      auto found = exact.find(name);
+      if (found == exact.end()) {
+        found = sanitised.find(SanitizeNodeName(name));
+        if (found == sanitised.end()) found = exact.end();
+      }
+      if (found == exact.end()) {
+        ThrowUsage(
+            fmt::format("--skeleton-b: B's clip '{}' animates '{}', which {} has no node "
+                        "of (by name, or by three.js's name for it)",
+                        clip.name, name, model_path));
+      }
+      const Node& node = model.rig.nodes[static_cast<size_t>(found->second)];
+      if (channel.path == Path::kWeights && channel.width != node.morph_target_count) {
+        ThrowUsage(
+            fmt::format("--skeleton-b: B's clip '{}' gives '{}' {} morph weights, and its "
+                        "mesh in {} has {} targets",
+                        clip.name, name, channel.width, model_path, node.morph_target_count));
+      }
+      channel.node = found->second;
+    }
+  }
+  b.asset.rig = std::move(model.rig);
+  b.asset.coordinates = model.coordinates;
+}
+
 }  // namespace
 
 const char* DiffSpaceName(DiffSpace space) {
@@ -181,13 +235,14 @@ const char* DiffFacingName(Facing facing) { return facing == Facing::kMinusZ ? "
 
 DiffJobResult RunDiffJob(const std::string& path_a, const std::string& path_b,
                          const ConvertOptions& options, const DiffOptions& diff_options,
-                         bool rows_timed, Diagnostics* diagnostics) {
+                         bool rows_timed, Diagnostics* diagnostics, const std::string& skeleton_b) {
   DiffInput a = Load(path_a, options, diagnostics);
   DiffInput b = Load(path_b, options, diagnostics);
   DiffJobResult result;
   if (!rows_timed) {
     result.fitted = FitUntimedRows(path_a, path_b, options, diff_options, &a, &b, diagnostics);
   }
+  if (!skeleton_b.empty()) PlayOnModel(b, skeleton_b, options, diagnostics);
   if (ReadAsNormalisedHumanoid(a, b)) {
     result.normalised = {'A', a.asset.coordinates.facing};
   } else if (ReadAsNormalisedHumanoid(b, a)) {

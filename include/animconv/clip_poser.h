@@ -27,6 +27,8 @@ class ClipPoser {
   // facing"), from the matrices' 12 affine entries alone (a quarter of the arithmetic; the feet's
   // lowest point poses 300,000 frames of a long clip twice).
   double Height(int node);
+  // The height of a point given in the node's own frame (its world matrix applied to it).
+  double Height(int node, const Vec3& local);
 
  private:
   // Columns: the three axes, then the translation (a 4x4 whose last row is 0, 0, 0, 1).

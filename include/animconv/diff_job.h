@@ -41,10 +41,14 @@ struct DiffJobResult {
 
 // Reads `path_a` and `path_b` with `options` (their diagnostics go to `diagnostics`, in the order
 // they happen) and compares them. `rows_timed`: --interval or --fps was given, so untimed rows
-// keep that interval instead of being fitted to the other clip.
+// keep that interval instead of being fitted to the other clip. `skeleton_b` (`--skeleton-b`):
+// the model B was written for (convert --skeleton), whose rest pose B's clip plays on when B
+// holds none (three.js JSON, CSV): each of B's tracks binds the model's node of its name, or of
+// its three.js name. Refused (Error(kUsage)) when B has a rest pose, or a track names no node.
 DiffJobResult RunDiffJob(const std::string& path_a, const std::string& path_b,
                          const ConvertOptions& options, const DiffOptions& diff_options,
-                         bool rows_timed, Diagnostics* diagnostics);
+                         bool rows_timed, Diagnostics* diagnostics,
+                         const std::string& skeleton_b = std::string());
 
 // The `--json` report (indented by 2, bytes that are not UTF-8 replaced by U+FFFD), no newline.
 std::string DiffJson(const std::string& path_a, const std::string& path_b,

@@ -80,6 +80,7 @@ struct DiffOptionValues {
   std::string clip_b;  // --clip-b
   std::string mirror;
   std::string space = "auto";
+  std::string skeleton_b;  // --skeleton-b: the model B was written for (RunDiffJob)
   double hierarchical = 0;
   int samples_between = DiffOptions().samples_between_keys;
   double cubic_chord_fraction = DiffOptions().cubic_chord_fraction;

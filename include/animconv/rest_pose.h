@@ -26,6 +26,10 @@ class RestPose {
   // A position in the node's parent space to world space, and back (full rest matrices).
   Vec3 ParentToWorld(int node, const Vec3& local) const;
   Vec3 WorldToParent(int node, const Vec3& world) const;
+  // The node's full rest matrix to world space (column-major).
+  const std::array<double, 16>& WorldMatrix(int node) const {
+    return world_matrix_[static_cast<size_t>(node)];
+  }
 
  private:
   const Rig& rig_;

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "test_support.h"
 
 namespace animconv {
@@ -98,6 +100,59 @@ TEST(CoverageTest, ChannelsThatHoldOneValueAreNoMotionToLose) {
   EXPECT_FALSE(loss.partial) << loss.summary;
   EXPECT_NE(loss.summary.find("1 of the input's 2 animated channel(s)"), std::string::npos)
       << loss.summary;
+}
+
+// A channel held still away from its rest value is a pose a player shows (a Unity CSV's curled
+// fingers): an output without its node plays it differently, so a warning names it and says how
+// far (retargeted onto a model without fingers, walk.csv's 30 finger channels were dropped with
+// an info line only: the exit-0 sweep's `skeleton` case). Held at rest, it is no loss.
+TEST(CoverageTest, AStillPoseAwayFromRestThatTheOutputLosesIsNamed) {
+  Asset input = MakeAsset({"a", "b", "c"});
+  const double half = std::sin(M_PI / 12);  // 30 degrees about X
+  input.clips[0].channels = {
+      Turning(0),
+      MakeChannel(1, Path::kRotation, {0, 1},
+                  {half, 0, 0, std::cos(M_PI / 12), half, 0, 0, std::cos(M_PI / 12)}, 4),
+      AtRest(2, Path::kRotation)};
+  Asset output = input;
+  output.clips[0].channels = {Turning(0)};
+  const CoverageLoss loss = Measure(input, output, {false, true, false});
+  EXPECT_FALSE(loss.partial);
+  EXPECT_TRUE(loss.summary.empty()) << loss.summary;
+  ASSERT_EQ(loss.details.size(), 1u);
+  EXPECT_NE(loss.details[0].find("1 of the input's channel(s) hold a still pose"),
+            std::string::npos)
+      << loss.details[0];
+  EXPECT_NE(loss.details[0].find("up to 30 deg off"), std::string::npos) << loss.details[0];
+  EXPECT_NE(loss.details[0].find("b.rotation"), std::string::npos) << loss.details[0];
+  EXPECT_EQ(loss.details[0].find("c.rotation"), std::string::npos) << loss.details[0];
+  // Kept, it is no loss.
+  EXPECT_TRUE(Measure(input, input, {false, true, false}).details.empty());
+}
+
+// Without a rest pose (a three.js clip of a BVH keys every bone's offset as a still position), a
+// still translation is the skeleton's shape, which a player takes from its model: a rotation-only
+// output (unity-csv) that drops it loses no pose (three.js's mocapbank clip warned of 48.8 m).
+// A still rotation away from identity is still a pose.
+TEST(CoverageTest, WithoutARestPoseAStillTranslationIsTheSkeletonsShape) {
+  Asset input = MakeAsset({"a", "b"});
+  input.rig.rest_pose_known = false;
+  const double half = std::sin(M_PI / 12);
+  input.clips[0].channels = {
+      Turning(0), MakeChannel(1, Path::kTranslation, {0, 1}, {0, 0.4, 0, 0, 0.4, 0}, 3),
+      MakeChannel(1, Path::kRotation, {0, 1},
+                  {half, 0, 0, std::cos(M_PI / 12), half, 0, 0, std::cos(M_PI / 12)}, 4)};
+  Asset output = input;
+  output.clips[0].channels = {Turning(0)};
+  CoverageLoss loss = Measure(input, output, {false, true, false});
+  ASSERT_EQ(loss.details.size(), 1u);
+  EXPECT_NE(loss.details[0].find("b.rotation"), std::string::npos) << loss.details[0];
+  EXPECT_EQ(loss.details[0].find("b.translation"), std::string::npos) << loss.details[0];
+  // With a rest pose (at the origin here), the same translation is a pose away from it.
+  input.rig.rest_pose_known = true;
+  loss = Measure(input, output, {false, true, false});
+  ASSERT_EQ(loss.details.size(), 1u);
+  EXPECT_NE(loss.details[0].find("b.translation"), std::string::npos) << loss.details[0];
 }
 
 TEST(CoverageTest, AnyRequiredHumanoidBoneLostIsPartialForHumanoidOutputs) {

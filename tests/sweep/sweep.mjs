@@ -28,6 +28,8 @@ const outDir = option('--out');
 const pendingFile = option('--pending');
 const sourceRoot = option('--source');
 // Extra `convert` options for every conversion (e.g. --resample 30): the rule holds for them too.
+// The formats that write no rest pose: a clip retargeted onto a --skeleton model plays on it.
+const CLIP_ONLY_FORMATS = new Set(['three', 'csv', 'unity-csv']);
 const convertOptions = [];
 while (args.includes('--convert-option')) convertOptions.push(...option('--convert-option').split(' '));
 if (args.length !== 1) throw new Error('sweep: exactly one INPUT expected');
@@ -146,6 +148,12 @@ function checkConversion(format, clipIndex, sourceClips) {
     // the option), so the sweep checks that advice rather than diff's fitting of the rows.
     const rate = warnings.map((w) => /read it back with --fps (\S+)/.exec(w)).find((m) => m);
     if (rate) diffArgs.push('--fps', rate[1]);
+    // Retargeted onto --skeleton MODEL into a format without a rest pose (three.js JSON, CSV):
+    // the clip plays on MODEL's, which diff is given as a player would have it.
+    const skeleton = convertOptions.indexOf('--skeleton');
+    if (skeleton >= 0 && CLIP_ONLY_FORMATS.has(format)) {
+      diffArgs.push('--skeleton-b', convertOptions[skeleton + 1]);
+    }
     const diff = run(diffArgs);
     if (diff.status !== 0) {
       problems.push(`clip '${clip}': diff cannot compare (exit ${diff.status}): ${diff.stderr.trim().split('\n').pop()}`);

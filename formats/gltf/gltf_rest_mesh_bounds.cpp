@@ -1,0 +1,242 @@
+#include "formats/gltf/gltf_rest_mesh_bounds.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+
+#include "animconv/error.h"
+#include "animconv/rest_pose.h"
+#include "formats/common/canonical_json.h"
+#include "formats/gltf/gltf_accessors.h"
+#include "formats/gltf/gltf_object_list.h"
+#include "formats/gltf/gltf_references.h"
+
+namespace animconv {
+namespace {
+
+using nlohmann::json;
+using Matrix = std::array<double, 16>;  // column-major, as glTF stores matrices
+
+const json* Member(const json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  const auto found = object.find(key);
+  return found == object.end() ? nullptr : &*found;
+}
+
+// A member the object list may have kept packed (canonical_json.h), as a tree.
+json Unpacked(const json& object, const char* key) {
+  const json* value = Member(object, key);
+  if (!value) return json();
+  return IsPackedJsonValue(*value) ? json::parse(PackedJsonText(*value)) : *value;
+}
+
+Matrix Product(const Matrix& a, const Matrix& b) {
+  Matrix out{};
+  for (size_t column = 0; column < 4; ++column) {
+    for (size_t row = 0; row < 4; ++row) {
+      double sum = 0;
+      for (size_t k = 0; k < 4; ++k) sum += a[k * 4 + row] * b[column * 4 + k];
+      out[column * 4 + row] = sum;
+    }
+  }
+  return out;
+}
+
+Vec3 Transform(const Matrix& m, const double* p) {
+  return {m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12],
+          m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13],
+          m[2] * p[0] + m[6] * p[1] + m[10] * p[2] + m[14]};
+}
+
+void Include(const Vec3& point, std::optional<std::array<Vec3, 2>>& bounds) {
+  if (!std::isfinite(point[0]) || !std::isfinite(point[1]) || !std::isfinite(point[2])) return;
+  if (!bounds) {
+    bounds = std::array<Vec3, 2>{point, point};
+    return;
+  }
+  for (size_t axis = 0; axis < 3; ++axis) {
+    (*bounds)[0][axis] = std::min((*bounds)[0][axis], point[axis]);
+    (*bounds)[1][axis] = std::max((*bounds)[1][axis], point[axis]);
+  }
+}
+
+class BoundsReader {
+ public:
+  BoundsReader(const json& document, const GltfLists& lists, const GltfViewBytes& views,
+               const std::string& source, uint64_t budget_bytes, Rig& rig)
+      : errors_(source),
+        accessors_(document, lists, views, errors_, budget_bytes),
+        lists_(lists),
+        rig_(rig),
+        rest_(rig),
+        bounds_(rig.nodes.size()) {}
+
+  // Every node that draws a mesh; a mesh that fails is left out with a note.
+  void Read(std::vector<std::string>* notes) {
+    const GltfObjectList* nodes = lists_.Objects("nodes");
+    const GltfObjectList* meshes = lists_.Objects("meshes");
+    if (!nodes || !meshes) return;
+    for (size_t n = 0; n < nodes->size() && n < rig_.nodes.size(); ++n) {
+      const json node = nodes->At(n);
+      const json* mesh = Member(node, "mesh");
+      const std::optional<size_t> m = mesh ? ValidIndex(*mesh, meshes->size()) : std::nullopt;
+      if (!m) continue;
+      const size_t mesh_index = *m;
+      try {
+        ReadMeshOfNode(n, node, meshes->At(mesh_index), mesh_index);
+      } catch (const Error& error) {
+        if (notes) {
+          notes->push_back(fmt::format(
+              "mesh {} (drawn by node {}) left out of where the meshes stand at rest, which "
+              "--ground uses for the soles: {}",
+              mesh_index, n, error.what()));
+        }
+      }
+    }
+    for (size_t n = 0; n < rig_.nodes.size(); ++n) rig_.nodes[n].rest_mesh_bounds = bounds_[n];
+  }
+
+ private:
+  // The skin's joints (node indices) and each one's jointWorld · inverseBind; nullopt when the
+  // node has no skin.
+  struct Skin {
+    std::vector<int> joints;
+    std::vector<Matrix> matrices;
+  };
+
+  std::optional<Skin> ReadSkin(const json& node, size_t n) {
+    const json* skin = Member(node, "skin");
+    const GltfObjectList* skins = lists_.Objects("skins");
+    if (!skin) return std::nullopt;
+    const std::optional<size_t> s = skins ? ValidIndex(*skin, skins->size()) : std::nullopt;
+    if (!s) {
+      ThrowBadInput(errors_.source(), fmt::format("/nodes/{}/skin", n),
+                    "expected the index of a skin");
+    }
+    const size_t skin_index = *s;
+    const json definition = skins->At(skin_index);
+    const json joints = Unpacked(definition, "joints");
+    const std::string skin_pointer = fmt::format("/skins/{}", skin_index);
+    if (!joints.is_array() || joints.empty()) {
+      ThrowBadInput(errors_.source(), skin_pointer + "/joints", "expected an array of nodes");
+    }
+    std::optional<size_t> matrices;
+    if (const json* reference = Member(definition, "inverseBindMatrices")) {
+      matrices = ValidIndex(*reference, accessors_.size());
+      if (!matrices) {
+        ThrowBadInput(errors_.source(), skin_pointer + "/inverseBindMatrices",
+                      "expected the index of an accessor");
+      }
+    }
+    const AccessorData* inverse = matrices ? &accessors_.Get(*matrices) : nullptr;
+    if (inverse && (inverse->components != 16 || inverse->count < joints.size())) {
+      ThrowBadInput(errors_.source(), skin_pointer + "/inverseBindMatrices",
+                    fmt::format("expected a MAT4 accessor of at least {} elements", joints.size()));
+    }
+    Skin out;
+    for (size_t j = 0; j < joints.size(); ++j) {
+      const std::optional<size_t> joint = ValidIndex(joints[j], rig_.nodes.size());
+      if (!joint) {
+        ThrowBadInput(errors_.source(), fmt::format("{}/joints/{}", skin_pointer, j),
+                      "expected the index of a node");
+      }
+      Matrix inverse_bind{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+      if (inverse) {
+        std::copy_n(inverse->values.begin() + static_cast<std::ptrdiff_t>(j * 16), 16,
+                    inverse_bind.begin());
+      }
+      out.joints.push_back(static_cast<int>(*joint));
+      out.matrices.push_back(Product(rest_.WorldMatrix(static_cast<int>(*joint)), inverse_bind));
+    }
+    return out;
+  }
+
+  const AccessorData& Attribute(const json& attributes, const char* name,
+                                const std::string& pointer, size_t components, size_t count) {
+    const json* reference = Member(attributes, name);
+    const std::optional<size_t> a =
+        reference ? ValidIndex(*reference, accessors_.size()) : std::nullopt;
+    if (!a) ThrowBadInput(errors_.source(), pointer + "/" + name, "expected an accessor index");
+    const AccessorData& data = accessors_.Get(*a);
+    if (data.components != static_cast<int>(components) || (count != 0 && data.count != count)) {
+      ThrowBadInput(errors_.source(), pointer + "/" + name,
+                    fmt::format("expected {} elements of {} components", count, components));
+    }
+    return data;
+  }
+
+  void ReadMeshOfNode(size_t n, const json& node, const json& mesh, size_t m) {
+    const std::optional<Skin> skin = ReadSkin(node, n);
+    const GltfMeshPrimitives primitives(mesh);
+    for (size_t p = 0; p < primitives.size(); ++p) {
+      const json primitive = primitives.At(p);
+      const std::string pointer = fmt::format("/meshes/{}/primitives/{}/attributes", m, p);
+      const json* extensions = Member(primitive, "extensions");
+      if (extensions && Member(*extensions, "KHR_draco_mesh_compression")) continue;
+      const json* attributes = Member(primitive, "attributes");
+      if (!attributes || !Member(*attributes, "POSITION")) continue;
+      const AccessorData& positions = Attribute(*attributes, "POSITION", pointer, 3, 0);
+      if (!skin || !Member(*attributes, "JOINTS_0") || !Member(*attributes, "WEIGHTS_0")) {
+        // Drawn by the node: glTF 2.0 §3.7.3.3 ignores a skinned mesh node's own transform only
+        // for skinned primitives.
+        for (size_t v = 0; v < positions.count; ++v) {
+          Include(Transform(rest_.WorldMatrix(static_cast<int>(n)), &positions.values[v * 3]),
+                  bounds_[n]);
+        }
+        continue;
+      }
+      const AccessorData& joints = Attribute(*attributes, "JOINTS_0", pointer, 4, positions.count);
+      const AccessorData& weights =
+          Attribute(*attributes, "WEIGHTS_0", pointer, 4, positions.count);
+      for (size_t v = 0; v < positions.count; ++v) {
+        Vec3 point{0, 0, 0};
+        double total = 0;
+        double largest = 0;
+        int mover = -1;
+        for (size_t k = 0; k < 4; ++k) {
+          const double weight = weights.values[v * 4 + k];
+          const double joint = joints.values[v * 4 + k];
+          if (!(weight > 0)) continue;
+          if (!(joint >= 0) || joint >= static_cast<double>(skin->joints.size())) {
+            ThrowBadInput(errors_.source(), pointer + "/JOINTS_0",
+                          fmt::format("vertex {} names joint {} of a skin of {}", v, joint,
+                                      skin->joints.size()));
+          }
+          const size_t j = static_cast<size_t>(joint);
+          const Vec3 moved = Transform(skin->matrices[j], &positions.values[v * 3]);
+          for (size_t axis = 0; axis < 3; ++axis) point[axis] += weight * moved[axis];
+          total += weight;
+          if (weight > largest) {
+            largest = weight;
+            mover = skin->joints[j];
+          }
+        }
+        if (mover < 0) continue;
+        // Weights should sum to 1 (§3.7.3.3); three.js's GLTFLoader renormalises them
+        // (SkinnedMesh.normalizeSkinWeights), and so does this.
+        for (double& value : point) value /= total;
+        Include(point, bounds_[static_cast<size_t>(mover)]);
+      }
+    }
+  }
+
+  GltfErrors errors_;
+  GltfAccessors accessors_;
+  const GltfLists& lists_;
+  Rig& rig_;
+  RestPose rest_;
+  std::vector<std::optional<std::array<Vec3, 2>>> bounds_;
+};
+
+}  // namespace
+
+void ReadRestMeshBounds(const json& document, const GltfLists& lists, const GltfViewBytes& views,
+                        const std::string& source, uint64_t budget_bytes, Rig& rig,
+                        std::vector<std::string>* notes) {
+  BoundsReader(document, lists, views, source, budget_bytes, rig).Read(notes);
+}
+
+}  // namespace animconv

@@ -77,7 +77,7 @@ std::vector<Format> WithPieceWriters(std::vector<Format> formats) {
 
 // What the writers' files hold beyond their channels (Format::writes_rest_pose,
 // Format::writes_every_frame, Format::plays_step, Format::holds_vrma_roles,
-// Format::stores_duration).
+// Format::stores_duration, Format::skeleton_without_meshes).
 std::vector<Format> WithWriterTraits(std::vector<Format> formats) {
   for (Format& format : formats) {
     if (format.write == nullptr) continue;
@@ -88,6 +88,7 @@ std::vector<Format> WithWriterTraits(std::vector<Format> formats) {
     format.holds_vrma_roles = format.id != "bvh";
     format.stores_duration = format.id != "gltf" && format.id != "glb" && format.id != "vrma" &&
                              format.id != "csv" && format.id != "unity-csv";
+    format.skeleton_without_meshes = format.id == "bvh" || format.id == "three-hierarchy";
   }
   return formats;
 }

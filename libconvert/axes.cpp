@@ -98,16 +98,7 @@ void ChangeBasis(Asset& asset, const AxisMap& map) {
     node.rest_translation = TransformVector(map, node.rest_translation);
     node.rest_rotation = TransformRotation(map, node.rest_rotation);
     node.rest_scale = PermuteScale(map, node.rest_scale);
-    if (node.rest_mesh_bounds) {
-      // The box's corners map to two opposite corners of the mapped box; per axis, the lower
-      // coordinate of the two is its new lowest.
-      const Vec3 a = TransformVector(map, (*node.rest_mesh_bounds)[0]);
-      const Vec3 b = TransformVector(map, (*node.rest_mesh_bounds)[1]);
-      for (size_t axis = 0; axis < 3; ++axis) {
-        (*node.rest_mesh_bounds)[0][axis] = std::min(a[axis], b[axis]);
-        (*node.rest_mesh_bounds)[1][axis] = std::max(a[axis], b[axis]);
-      }
-    }
+    for (Vec3& point : node.rest_mesh_support) point = TransformVector(map, point);
   }
   ForEachChannel(asset.clips,
                  [&map](size_t, size_t, Channel& channel) { TransformChannel(map, channel); });
@@ -121,10 +112,8 @@ void ChangeBasis(Asset& asset, const AxisMap& map) {
 void ScaleLengths(Asset& asset, double factor) {
   for (Node& node : asset.rig.nodes) {
     for (double& value : node.rest_translation) value *= factor;
-    if (node.rest_mesh_bounds) {
-      for (Vec3& corner : *node.rest_mesh_bounds) {
-        for (double& value : corner) value *= factor;
-      }
+    for (Vec3& point : node.rest_mesh_support) {
+      for (double& value : point) value *= factor;
     }
   }
   for (Clip& clip : asset.clips) {

@@ -49,22 +49,6 @@ Channel& HipsTranslation(Clip& clip, const Node& hips_node, int hips) {
   return clip.channels.back();
 }
 
-// The lowest point of a box along `up`.
-double LowestAlong(const UpAxis& up, const std::array<Vec3, 2>& box) {
-  return up.negative ? -box[1][up.axis] : box[0][up.axis];
-}
-
-void Merge(const std::array<Vec3, 2>& box, std::optional<std::array<Vec3, 2>>& into) {
-  if (!into) {
-    into = box;
-    return;
-  }
-  for (size_t axis = 0; axis < 3; ++axis) {
-    (*into)[0][axis] = std::min((*into)[0][axis], box[0][axis]);
-    (*into)[1][axis] = std::max((*into)[1][axis], box[1][axis]);
-  }
-}
-
 // A world point of the rest pose in `node`'s own frame.
 Vec3 ToNodeFrame(const RestPose& rest, int node, const Vec3& world) {
   const glm::dmat4 inverse = glm::inverse(glm::make_mat4(rest.WorldMatrix(node).data()));
@@ -80,23 +64,26 @@ std::optional<RestSoles> MeasureRestSoles(const Rig& rig, std::string* left_out)
   // Each node's nearest foot or toe, itself or an ancestor: a shoe is often a mesh of its own
   // under the foot bone (RobotExpressive's Foot.L), or skinned to a toe's end.
   std::vector<int> owner(rig.nodes.size(), -1);  // index into `feet`
-  for (size_t f = 0; f < feet.size(); ++f)
+  for (size_t f = 0; f < feet.size(); ++f) {
     owner[static_cast<size_t>(feet[f])] = static_cast<int>(f);
-  std::vector<std::optional<std::array<Vec3, 2>>> boxes(feet.size());
+  }
+  std::vector<std::vector<Vec3>> world_points(feet.size());
   for (const size_t n : ParentsFirst(rig)) {
     const Node& node = rig.nodes[n];
     if (owner[n] < 0 && node.parent >= 0) owner[n] = owner[static_cast<size_t>(node.parent)];
-    if (owner[n] >= 0 && node.rest_mesh_bounds) {
-      Merge(*node.rest_mesh_bounds, boxes[static_cast<size_t>(owner[n])]);
-    }
+    if (owner[n] < 0) continue;
+    std::vector<Vec3>& points = world_points[static_cast<size_t>(owner[n])];
+    points.insert(points.end(), node.rest_mesh_support.begin(), node.rest_mesh_support.end());
   }
   const UpAxis up = RestUpAxis(rig);
   double floor = std::numeric_limits<double>::infinity();
   int lowest = -1;
   for (size_t f = 0; f < feet.size(); ++f) {
-    if (boxes[f] && LowestAlong(up, *boxes[f]) < floor) {
-      floor = LowestAlong(up, *boxes[f]);
-      lowest = static_cast<int>(f);
+    for (const Vec3& point : world_points[f]) {
+      if (up.HeightOf(point) < floor) {
+        floor = up.HeightOf(point);
+        lowest = static_cast<int>(f);
+      }
     }
   }
   if (lowest < 0) return std::nullopt;
@@ -105,37 +92,30 @@ std::optional<RestSoles> MeasureRestSoles(const Rig& rig, std::string* left_out)
   soles.floor_metres = floor;
   soles.lowest_node = rig.nodes[static_cast<size_t>(feet[static_cast<size_t>(lowest)])].name;
   double deepest = 0;
-  const size_t across[2] = {(up.axis + 1) % 3, (up.axis + 2) % 3};
   for (size_t f = 0; f < feet.size(); ++f) {
     const Vec3 joint = rest.WorldPosition(feet[f]);
     soles.depths.push_back(std::max(0.0, up.HeightOf(joint) - floor));
     deepest = std::max(deepest, soles.depths.back());
     std::vector<Vec3> points;
-    if (boxes[f]) {
-      // The box's four corners at its lowest height.
-      for (const size_t a : {0, 1}) {
-        for (const size_t b : {0, 1}) {
-          Vec3 corner;
-          corner[up.axis] = (*boxes[f])[up.negative ? 1 : 0][up.axis];
-          corner[across[0]] = (*boxes[f])[a][across[0]];
-          corner[across[1]] = (*boxes[f])[b][across[1]];
-          points.push_back(ToNodeFrame(rest, feet[f], corner));
-        }
-      }
-    } else {
+    for (const Vec3& point : world_points[f]) points.push_back(ToNodeFrame(rest, feet[f], point));
+    if (points.empty()) {
+      // Its meshes are all another joint's: the floor beneath it at rest.
       Vec3 beneath = joint;
       beneath[up.axis] -= (up.negative ? -1 : 1) * soles.depths.back();
       points.push_back(ToNodeFrame(rest, feet[f], beneath));
     }
     soles.points.push_back(std::move(points));
   }
+  // An ankle stands about a tenth of the leg height above its sole (0.08 of 0.87 m on the generated
+  // rig); a platform shoe twice that. Deeper is no sole: the axis gizmos that hang 0.16 m below
+  // vrmaddon_debug_robot's feet put its ankles 0.23 m above the floor (review of session 37).
   const double leg = RestMeasures(rig).LegHeight();
-  if (!(deepest <= 0.5 * leg)) {
+  if (!(deepest <= kDeepestSoleLegs * leg)) {
     if (left_out) {
       *left_out = fmt::format(
-          "the feet's meshes reach {:.4g} m below a foot joint at rest ('{}'), more than half the "
-          "leg height ({:.4g} m): not soles, so the joints were grounded",
-          deepest, soles.lowest_node, leg);
+          "the feet's meshes reach {:.4g} m below a foot joint at rest ('{}'), more than {} of "
+          "the leg height ({:.4g} m): not soles, so the joints were grounded",
+          deepest, soles.lowest_node, kDeepestSoleLegs, leg);
     }
     return std::nullopt;
   }
@@ -159,7 +139,7 @@ bool FeetReachDown(const Rig& rig, const Clip& clip, double metres) {
   return FindLowest(rig, clip, feet, times).metres <= metres;
 }
 
-GroundReport ApplyGround(Asset& asset) {
+GroundReport ApplyGround(Asset& asset, bool soles) {
   const int hips = HumanBoneNode(asset.rig, HumanBone::kHips);
   const std::vector<int> feet = FootAndToeNodes(asset.rig);
   if (hips < 0 || feet.empty()) {
@@ -169,7 +149,7 @@ GroundReport ApplyGround(Asset& asset) {
         hips < 0 ? "no hips" : "no feet"));
   }
   GroundReport report;
-  report.soles = MeasureRestSoles(asset.rig, &report.soles_left_out);
+  if (soles) report.soles = MeasureRestSoles(asset.rig, &report.soles_left_out);
   const SolePoints* points = report.soles ? &report.soles->points : nullptr;
   for (Clip& clip : asset.clips) {
     const FootSamples times = SampleTimes(clip);

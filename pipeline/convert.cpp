@@ -206,8 +206,8 @@ void RootMotionStep(Asset& asset, const Format& format, const RootMotionOptions&
 
 // --ground (ground.h): one note per clip with the lowest foot point before and after, so the
 // user sees what was measured and moved.
-void GroundStep(Asset& asset, Diagnostics* diagnostics) {
-  const GroundReport report = ApplyGround(asset);
+void GroundStep(Asset& asset, const Format& format, Diagnostics* diagnostics) {
+  const GroundReport report = ApplyGround(asset, !format.skeleton_without_meshes);
   if (report.soles) {
     AddDiagnostic(diagnostics, Severity::kInfo,
                   fmt::format("--ground: the feet carry meshes, whose lowest vertex stands at "
@@ -320,7 +320,12 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
                       format.id));
     }
     RequireFacing(asset);
-    const LoadedAsset model = LoadModel(options.skeleton, options, diagnostics);
+    // --scale is the input's unit: the output is written for the model, in the model's own (the
+    // model scaled with it was written out with its nodes scaled and its meshes not, and sank
+    // half its height into the floor at --scale 0.5; review of session 37).
+    ConvertOptions model_options = options;
+    model_options.length_scale.reset();
+    const LoadedAsset model = LoadModel(options.skeleton, model_options, diagnostics);
     RetargetReport report;
     const std::optional<LowestFootPoint> feet_before = LowestFootOverClips(asset);
     asset = RetargetOntoModel(std::move(asset), model.asset, options.skeleton, mirror,
@@ -394,7 +399,7 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
           "rig; .glb and .bvh outputs stand it in a generated T-pose and ground it on that"));
     }
   } else if (options.ground) {
-    GroundStep(asset, diagnostics);
+    GroundStep(asset, format, diagnostics);
   } else if (steps->retargeted) {
     WarnFloatingFeet(asset, diagnostics);
   }
@@ -524,7 +529,7 @@ TextPieces RenderAssetPieces(Asset asset, const Format& format, const ConvertOpt
                     format.id, asset.coordinates.facing == Facing::kMinusZ ? "-Z" : "+Z"));
     // --ground waited for the feet to have places (Prepare). The handedness change above mirrors
     // x or z, never the height.
-    if (options.ground) GroundStep(asset, diagnostics);
+    if (options.ground) GroundStep(asset, format, diagnostics);
   }
   if (!format.keeps_raw_rotations) {
     const RotationNormalization normalized = NormalizeRotations(asset);

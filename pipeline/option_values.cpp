@@ -166,6 +166,9 @@ void ApplyConvertOptions(ConvertOptionValues values, const GivenOptions& given,
   options->write.three_array = values.three_array;
   options->allow_partial = values.allow_partial;
   options->ground = values.ground;
+  // Where a model's meshes stand at rest is read only when grounding needs it: it decodes every
+  // mesh of a glTF (the input, a --skeleton model).
+  options->read.rest_mesh_support = values.ground;
   if (values.morph_tracks == "per-target") {
     options->write.three_morph_tracks = ThreeMorphTracks::kPerTarget;
   } else if (values.morph_tracks == "all") {

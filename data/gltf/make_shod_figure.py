@@ -8,6 +8,8 @@ the toes joint (2 cm up), the vertices between them shared half and half, as a s
 Grounding the joints left these soles 2-8 cm under the floor. No animation: the file is a
 --skeleton target. Deterministic: re-running gives the same bytes."""
 import json
+import math
+import os
 import struct
 import sys
 
@@ -40,15 +42,19 @@ SECTIONS = [(-0.09, 1.0, 0.0), (0.04, 1.0, 0.0), (0.10, 0.5, 0.5), (0.19, 0.0, 1
 HEIGHTS = (0.0, 0.11)
 
 
-def shoe(side):
+def shoe(side, toe_out_degrees):
     foot = INDEX[f"mixamorig:{side}Foot"]
     toes = INDEX[f"mixamorig:{side}ToeBase"]
-    x0 = JOINTS[foot][2][0]
+    x0, _, z0 = JOINTS[foot][2]
+    # Turned about the vertical through the ankle, toes outward (the character's left is +X).
+    angle = math.radians(toe_out_degrees) * (1.0 if side == "Left" else -1.0)
     positions, joints, weights = [], [], []
     for z, w_foot, w_toes in SECTIONS:
         for y in HEIGHTS:
             for x in (x0 - 0.045, x0 + 0.045):
-                positions.append((x, y, z))
+                dx, dz = x - x0, z - z0
+                positions.append((x0 + dx * math.cos(angle) + dz * math.sin(angle), y,
+                                  z0 - dx * math.sin(angle) + dz * math.cos(angle)))
                 # Unused slots name joint 0 with weight 0 (glTF 2.0 §3.7.3.3; the validator warns
                 # of a joint named with zero weight).
                 if w_toes == 0.0:
@@ -77,7 +83,7 @@ def shoe(side):
     return positions, joints, weights, indices
 
 
-def main(path):
+def main(path, toe_out_degrees=0.0):
     binary = bytearray()
     views, accessors = [], []
 
@@ -98,7 +104,7 @@ def main(path):
 
     positions, joints, weights, indices = [], [], [], []
     for side in ("Left", "Right"):
-        p, j, w, i = shoe(side)
+        p, j, w, i = shoe(side, toe_out_degrees)
         indices += [index + len(positions) for index in i]
         positions += p
         joints += j
@@ -155,9 +161,13 @@ def main(path):
     glb = struct.pack("<4sII", b"glTF", 2, 12 + 8 + len(text) + 8 + len(binary))
     glb += struct.pack("<I4s", len(text), b"JSON") + text
     glb += struct.pack("<I4s", len(binary), b"BIN\0") + bytes(binary)
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with open(path, "wb") as out:
         out.write(glb)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "data/gltf/shod_figure.glb")
+    # make_shod_figure.py [OUT.glb [TOE_OUT_DEGREES]]: the committed file has the shoes straight;
+    # the interop tests also turn them toes-out (a rest pose many rigs stand in).
+    main(sys.argv[1] if len(sys.argv) > 1 else "data/gltf/shod_figure.glb",
+         float(sys.argv[2]) if len(sys.argv) > 2 else 0.0)

@@ -17,7 +17,7 @@
 #include "formats/gltf/gltf_buffers.h"
 #include "formats/gltf/gltf_document.h"
 #include "formats/gltf/gltf_node_morphs.h"
-#include "formats/gltf/gltf_rest_mesh_bounds.h"
+#include "formats/gltf/gltf_rest_mesh_support.h"
 #include "formats/gltf/vrm_expressions.h"
 #include "formats/gltf/vrm_humanoid.h"
 #include "formats/gltf/vrm_look_at.h"
@@ -499,10 +499,10 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   const VrmKind vrm_kind = ReadVrmHumanoid(document, asset, errors);
   ReadVrmExpressions(document, MeshCount(document, container.lists), vrm_kind, asset, errors);
   ReadVrmLookAt(document, vrm_kind, asset, errors);
-  // Before the animations' accessors: it decodes the meshes with an accessor cache of its own,
-  // freed when it returns.
-  ReadRestMeshBounds(document, container.lists, source->buffer_views, options.source, budget,
-                     asset.rig, &asset.notes);
+  if (options.rest_mesh_support) {
+    ReadRestMeshSupport(document, container.lists, source->buffer_views, options.source, budget,
+                        asset.rig, &asset.notes);
+  }
   GltfAccessors accessors(document, container.lists, source->buffer_views, errors, budget);
   const PackedJsonArray* animations =
       errors.OptionalList(document, container.lists.animations.get(), "animations");

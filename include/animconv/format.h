@@ -35,6 +35,9 @@ struct ReadOptions {
   // played as linear, a skipped track); null drops them. Facts about the file go to Asset::notes.
   // LoadAsset points it at its own sink.
   Diagnostics* diagnostics = nullptr;
+  // glTF: also find where each node's meshes stand at rest (Node::rest_mesh_support), which
+  // --ground needs and nothing else does (it decodes every mesh).
+  bool rest_mesh_support = false;
 };
 
 // glTF, GLB and VRMA `--compress` (docs/formats/gltf.md, "Compact output"): each sampler in the
@@ -178,6 +181,11 @@ struct Format {
   // last key; animconv and Unity CSV: at their last row): a clip lasting past its last key gets
   // a hold key at its duration before it is written (pipeline/hold_duration.h).
   bool stores_duration = true;
+  // True for formats that show a skeleton and never the model's meshes (BVH, three-hierarchy):
+  // --ground stands their joints on the floor. The others carry the meshes (glTF passes a model
+  // through) or are played on the model they were written for (three.js clips, CSV), so --ground
+  // stands the meshes' soles on it (ground.h, docs/root_motion.md "Grounding").
+  bool skeleton_without_meshes = false;
 };
 
 const std::vector<Format>& Formats();

@@ -26,11 +26,11 @@ struct GroundedClip {
 };
 
 // Where the soles of a rig's feet are, from the meshes its foot and toe nodes move at rest
-// (Node::rest_mesh_bounds; a node below a foot or toe counts as that foot's or toe's): each
-// joint's sole points are the four lowest corners of the box around its meshes, in the joint's
-// own frame, so they tilt with the foot (a heel strike lowers the heel's, a push-off the toes');
-// a joint whose meshes are all another's (a foot whose shoe is skinned to the toes) gets the point
-// of the floor beneath it at rest. The floor is the lowest of those meshes' vertices.
+// (Node::rest_mesh_support; a node below a foot or toe counts as that foot's or toe's): each
+// joint's sole points are the support points of its meshes, in the joint's own frame, so they
+// turn with the foot (a heel strike lowers the heel's, a push-off the toes'); a joint whose
+// meshes are all another's (a foot whose shoe is skinned to the toes) gets the point of the floor
+// beneath it at rest. The floor is the lowest of those meshes' vertices.
 struct RestSoles {
   double floor_metres = 0;                // the lowest such vertex's height at rest
   std::vector<std::vector<Vec3>> points;  // per FootAndToeNodes entry, in its frame
@@ -47,7 +47,9 @@ struct GroundReport {
 
 // The rig's soles (RestSoles), or nullopt when no foot or toe node moves mesh vertices at rest.
 // `left_out` (may be null) receives why meshes that are there were not taken: a floor more than
-// half the rig's leg height below a foot joint is no sole (a robe to the floor, a ground plane).
+// kDeepestSoleLegs of the rig's leg height (hips above the lowest ankle) below a foot joint is no
+// sole (a gizmo or a ground plane hung under a foot).
+constexpr double kDeepestSoleLegs = 0.25;
 std::optional<RestSoles> MeasureRestSoles(const Rig& rig, std::string* left_out);
 
 // For each clip: the lowest world height a foot or toe joint (FootAndToeNodes) reaches over the
@@ -63,7 +65,9 @@ std::optional<RestSoles> MeasureRestSoles(const Rig& rig, std::string* left_out)
 // Throws Error(kUsage) when the rig has no humanoid hips or no feet, or an ancestor of the hips
 // moves in a clip.
 constexpr int kGroundSubdivisions = 8;
-GroundReport ApplyGround(Asset& asset);
+// `soles` false: the joints, whatever meshes the rig has (an output that shows the skeleton
+// alone, Format::skeleton_without_meshes).
+GroundReport ApplyGround(Asset& asset, bool soles = true);
 
 struct LowestFootPoint {
   double metres = 0;  // world height above y = 0

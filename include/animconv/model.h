@@ -104,12 +104,14 @@ struct Node {
   // The Euler order the source stored this node's rotations in ("ZXY": a BVH joint's rotation
   // channels as declared); empty when the source had quaternions. The BVH writer keeps it.
   std::string euler_order;
-  // The box (lowest, highest corner; world coordinates of the rest pose, in the rig's length
-  // unit) around the mesh vertices this node moves: those skinned to it with their largest
-  // weight, and those of a mesh it draws unskinned. Unset when it moves none or the source has
-  // no meshes. --ground stands the soles of the feet's meshes on the floor with it
-  // (docs/root_motion.md, "Grounding"); ChangeBasis and ScaleLengths keep it with the rest pose.
-  std::optional<std::array<Vec3, 2>> rest_mesh_bounds;
+  // The support points (libconvert/mesh_support.h: the vertices lowest along a fan of directions
+  // around down; world coordinates of the rest pose, in the rig's length unit) of the mesh
+  // vertices this node moves: those skinned to it with their largest weight, and those of a mesh
+  // it draws unskinned. Empty when it moves none, or when nothing asked the reader for them
+  // (ReadOptions::rest_mesh_support). --ground stands the soles of the feet's meshes on the floor
+  // with them (docs/root_motion.md, "Grounding"); ChangeBasis and ScaleLengths keep them with the
+  // rest pose.
+  std::vector<Vec3> rest_mesh_support;
 };
 
 struct Rig {

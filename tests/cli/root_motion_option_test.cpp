@@ -142,6 +142,44 @@ TEST(RootMotionOptionTest, GroundSaysWhatItMeasuredAndMoved) {
   EXPECT_TRUE(Has(both.output, "--ground: clip 'cmu_walk'")) << both.output;
 }
 
+// Onto a model whose feet carry meshes (data/gltf/shod_figure.glb's shoes), the soles are grounded
+// and the note says so; the same clip read back from that .glb is grounded on its soles too. Into
+// a .bvh, which shows the skeleton alone, the joints are. --scale is the input's unit, not the
+// model's: at --scale 0.5 the model was scaled with the input and its feet sank (review of
+// session 37); the hips now move as without it.
+TEST(RootMotionOptionTest, GroundStandsAModelsSolesOnTheFloor) {
+  TempDir dir;
+  const std::string model = SourcePath("data/gltf/shod_figure.glb");
+  const auto shod = RunAnimconv("convert " + CmuWalk() + " --skeleton " + model + " --ground -o " +
+                                dir.File("shod.glb"));
+  EXPECT_EQ(shod.exit_code, 0) << shod.output;
+  EXPECT_TRUE(Has(shod.output,
+                  "--ground: the feet carry meshes, whose lowest vertex stands at 0.0000 m at "
+                  "rest ('mixamorig:LeftToeBase'): their soles are grounded, not the joints"))
+      << shod.output;
+  EXPECT_TRUE(Has(shod.output,
+                  "the lowest foot point was 0.9395 m ('mixamorig:LeftToeBase', 0.0200 m above "
+                  "the floor at rest, at 0.292 s), the hips moved down 0.9395 m"))
+      << shod.output;
+  const auto scaled = RunAnimconv("convert " + CmuWalk() + " --skeleton " + model +
+                                  " --ground --scale 0.5 -o " + dir.File("scaled.glb"));
+  EXPECT_EQ(scaled.exit_code, 0) << scaled.output;
+  EXPECT_TRUE(Has(scaled.output, "the hips moved down 0.9395 m")) << scaled.output;
+  const auto plain =
+      RunAnimconv("convert " + CmuWalk() + " --skeleton " + model + " -o " + dir.File("plain.glb"));
+  ASSERT_EQ(plain.exit_code, 0) << plain.output;
+  const auto again =
+      RunAnimconv("convert " + dir.File("plain.glb") + " --ground -o " + dir.File("again.glb"));
+  EXPECT_TRUE(Has(again.output, "their soles are grounded")) << again.output;
+  EXPECT_TRUE(Has(again.output, "0.0200 m above the floor at rest")) << again.output;
+  const auto bvh =
+      RunAnimconv("convert " + dir.File("plain.glb") + " --ground -o " + dir.File("again.bvh"));
+  EXPECT_EQ(bvh.exit_code, 0) << bvh.output;
+  EXPECT_FALSE(Has(bvh.output, "soles")) << bvh.output;
+  EXPECT_TRUE(Has(bvh.output, "the lowest foot point was 0.9867 m ('mixamorig:LeftToeBase' at"))
+      << bvh.output;
+}
+
 // data/bvh/cmu_walk.bvh floats: its ROOT OFFSET and its position channels both hold the hips
 // height (17 units), which BVHLoader adds, so its toes never come below 17 units. Retargeted onto
 // an avatar, the feet stay a leg length above the floor: a warning naming --ground. Its

@@ -1,5 +1,5 @@
 // --ground on a rig whose feet carry meshes: their soles, not the joints, touch the floor
-// (docs/root_motion.md, "Grounding"; Node::rest_mesh_bounds).
+// (docs/root_motion.md, "Grounding"; Node::rest_mesh_support).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,6 +27,17 @@ constexpr int kToes = 4;
 constexpr int kShoe = 5;
 constexpr int kToeCap = 6;
 
+// A box's support points: its eight corners, bottom (y low) first.
+std::vector<Vec3> BoxCorners(const Vec3& low, const Vec3& high) {
+  std::vector<Vec3> corners;
+  for (const double y : {low[1], high[1]}) {
+    for (const double z : {low[2], high[2]}) {
+      for (const double x : {low[0], high[0]}) corners.push_back({x, y, z});
+    }
+  }
+  return corners;
+}
+
 // One leg standing on the floor at rest: hips 1 m up, the ankle 0.08 m and the toes 0.02 m up,
 // in a shoe whose sole is at y = 0: its heel a mesh under the foot node (as RobotExpressive's
 // Foot.L mesh), 0.05 m behind the ankle to 0.08 m before it, its toe cap one under the toes,
@@ -50,11 +61,9 @@ Asset Walker(double foot_degrees) {
     if (n < bones.size()) rig.nodes[n].human_bone = bones[n];
   }
   rig.nodes[kShoe].parent = kFoot;
-  rig.nodes[kShoe].rest_mesh_bounds =
-      std::array<Vec3, 2>{Vec3{0.05, 0, -0.05}, Vec3{0.15, 0.1, 0.08}};
+  rig.nodes[kShoe].rest_mesh_support = BoxCorners({0.05, 0, -0.05}, {0.15, 0.1, 0.08});
   rig.nodes[kToeCap].parent = kToes;
-  rig.nodes[kToeCap].rest_mesh_bounds =
-      std::array<Vec3, 2>{Vec3{0.05, 0, 0.08}, Vec3{0.15, 0.05, 0.2}};
+  rig.nodes[kToeCap].rest_mesh_support = BoxCorners({0.05, 0, 0.08}, {0.15, 0.05, 0.2});
   const Quat flat{0, 0, 0, 1};
   const Quat turned = AxisAngle('X', foot_degrees);
   asset.clips[0].channels = {
@@ -79,7 +88,7 @@ TEST(GroundSolesTest, EachJointsSolePointsAreTheLowCornersOfItsMeshesInItsFrame)
   EXPECT_NEAR(soles->depths[0], 0.08, 1e-12);
   EXPECT_NEAR(soles->depths[1], 0.02, 1e-12);
   // The heel's corners around the ankle (0.1, 0.08, 0), the toe cap's around the toes
-  // (0.1, 0.02, 0.12): x ±0.05, at the floor, from the back of each box to its front.
+  // (0.1, 0.02, 0.12), each in its joint's frame: the bottom four first, at the floor.
   ASSERT_EQ(soles->points.size(), 2u);
   const std::vector<Vec3> heel = {
       {-0.05, -0.08, -0.05}, {0.05, -0.08, -0.05}, {-0.05, -0.08, 0.08}, {0.05, -0.08, 0.08}};
@@ -87,7 +96,7 @@ TEST(GroundSolesTest, EachJointsSolePointsAreTheLowCornersOfItsMeshesInItsFrame)
       {-0.05, -0.02, -0.04}, {0.05, -0.02, -0.04}, {-0.05, -0.02, 0.08}, {0.05, -0.02, 0.08}};
   for (size_t f = 0; f < 2; ++f) {
     const std::vector<Vec3>& expected = f == 0 ? heel : cap;
-    ASSERT_EQ(soles->points[f].size(), expected.size());
+    ASSERT_EQ(soles->points[f].size(), 8u);
     for (size_t p = 0; p < expected.size(); ++p) {
       for (size_t axis = 0; axis < 3; ++axis) {
         EXPECT_NEAR(soles->points[f][p][axis], expected[p][axis], 1e-12) << f << " " << p;
@@ -185,11 +194,14 @@ TEST(GroundSolesTest, ASolePointLowestBetweenKeysIsFound) {
               1e-12);
 }
 
-// A mesh reaching far below the feet at rest (a robe to the floor drawn on a foot node, a ground
-// plane under one) is no sole: the joints are grounded, and the report says why.
+// A mesh reaching far below the feet at rest (a gizmo or a ground plane hung under a foot, as
+// vrmaddon_debug_robot's axis gizmos are) is no sole: the joints are grounded, and the report
+// says why.
 TEST(GroundSolesTest, MeshesFarBelowTheFeetAreNotSoles) {
   Asset asset = Walker(30);
-  (*asset.rig.nodes[kShoe].rest_mesh_bounds)[0][1] = -0.6;  // half the leg height: 0.46 m
+  // An axis gizmo hung under the foot, 0.3 m down: deeper below the ankle than a quarter of the
+  // leg height (0.87 m: 0.22 m).
+  asset.rig.nodes[kShoe].rest_mesh_support.push_back({0.1, -0.3, 0});
   std::string left_out;
   EXPECT_FALSE(MeasureRestSoles(asset.rig, &left_out).has_value());
   EXPECT_NE(left_out.find("not soles"), std::string::npos) << left_out;
@@ -200,9 +212,9 @@ TEST(GroundSolesTest, MeshesFarBelowTheFeetAreNotSoles) {
   EXPECT_EQ(report.clips[0].sole_depth_metres, 0);
 }
 
-// The bounds are rest-pose data: a change of basis and a length scale move them with the joints,
-// so the depths stay what they were (scaled).
-TEST(GroundSolesTest, ChangeBasisAndScaleLengthsKeepTheBoundsWithTheRestPose) {
+// The support points are rest-pose data: a change of basis and a length scale move them with the
+// joints, so the depths stay what they were (scaled).
+TEST(GroundSolesTest, ChangeBasisAndScaleLengthsKeepTheSupportPointsWithTheRestPose) {
   Asset asset = Walker(30);
   ScaleLengths(asset, 100);
   std::optional<RestSoles> soles = MeasureRestSoles(asset.rig, nullptr);
@@ -210,11 +222,12 @@ TEST(GroundSolesTest, ChangeBasisAndScaleLengthsKeepTheBoundsWithTheRestPose) {
   EXPECT_NEAR(soles->points[0][0][2], -5, 1e-9);
   EXPECT_NEAR(soles->depths[0], 8, 1e-9);
   EXPECT_NEAR(soles->depths[1], 2, 1e-9);
-  // Mirrored in x: the box's corners swap along x, its height is untouched.
+  // Mirrored in x: the points' x negated, their heights untouched.
   ChangeBasis(asset, MirrorAxisMap(Mirror::kX));
-  const std::array<Vec3, 2>& box = *asset.rig.nodes[kShoe].rest_mesh_bounds;
-  EXPECT_NEAR(box[0][0], -15, 1e-9);
-  EXPECT_NEAR(box[1][0], -5, 1e-9);
+  const std::vector<Vec3>& points = asset.rig.nodes[kShoe].rest_mesh_support;
+  EXPECT_NEAR(points[0][0], -5, 1e-9);
+  EXPECT_NEAR(points[0][1], 0, 1e-9);
+  EXPECT_NEAR(points[1][0], -15, 1e-9);
   soles = MeasureRestSoles(asset.rig, nullptr);
   ASSERT_TRUE(soles.has_value());
   EXPECT_NEAR(soles->depths[1], 2, 1e-9);

@@ -1,4 +1,4 @@
-#include "formats/gltf/gltf_rest_mesh_bounds.h"
+#include "formats/gltf/gltf_rest_mesh_support.h"
 
 #include <fmt/format.h>
 
@@ -13,6 +13,7 @@
 #include "formats/gltf/gltf_accessors.h"
 #include "formats/gltf/gltf_object_list.h"
 #include "formats/gltf/gltf_references.h"
+#include "libconvert/mesh_support.h"
 
 namespace animconv {
 namespace {
@@ -51,28 +52,18 @@ Vec3 Transform(const Matrix& m, const double* p) {
           m[2] * p[0] + m[6] * p[1] + m[10] * p[2] + m[14]};
 }
 
-void Include(const Vec3& point, std::optional<std::array<Vec3, 2>>& bounds) {
-  if (!std::isfinite(point[0]) || !std::isfinite(point[1]) || !std::isfinite(point[2])) return;
-  if (!bounds) {
-    bounds = std::array<Vec3, 2>{point, point};
-    return;
-  }
-  for (size_t axis = 0; axis < 3; ++axis) {
-    (*bounds)[0][axis] = std::min((*bounds)[0][axis], point[axis]);
-    (*bounds)[1][axis] = std::max((*bounds)[1][axis], point[axis]);
-  }
-}
-
-class BoundsReader {
+class SupportReader {
  public:
-  BoundsReader(const json& document, const GltfLists& lists, const GltfViewBytes& views,
-               const std::string& source, uint64_t budget_bytes, Rig& rig)
+  SupportReader(const json& document, const GltfLists& lists, const GltfViewBytes& views,
+                const std::string& source, uint64_t budget_bytes, Rig& rig)
       : errors_(source),
-        accessors_(document, lists, views, errors_, budget_bytes),
+        document_(document),
+        views_(views),
+        budget_bytes_(budget_bytes),
         lists_(lists),
         rig_(rig),
         rest_(rig),
-        bounds_(rig.nodes.size()) {}
+        support_(rig.nodes.size()) {}
 
   // Every node that draws a mesh; a mesh that fails is left out with a note.
   void Read(std::vector<std::string>* notes) {
@@ -86,7 +77,10 @@ class BoundsReader {
       if (!m) continue;
       const size_t mesh_index = *m;
       try {
-        ReadMeshOfNode(n, node, meshes->At(mesh_index), mesh_index);
+        // An accessor cache of this mesh's own: a mesh's decoded doubles are freed before the
+        // next is read.
+        GltfAccessors accessors(document_, lists_, views_, errors_, budget_bytes_);
+        ReadMeshOfNode(n, node, meshes->At(mesh_index), mesh_index, accessors, notes);
       } catch (const Error& error) {
         if (notes) {
           notes->push_back(fmt::format(
@@ -96,7 +90,9 @@ class BoundsReader {
         }
       }
     }
-    for (size_t n = 0; n < rig_.nodes.size(); ++n) rig_.nodes[n].rest_mesh_bounds = bounds_[n];
+    for (size_t n = 0; n < rig_.nodes.size(); ++n) {
+      rig_.nodes[n].rest_mesh_support = support_[n].Points();
+    }
   }
 
  private:
@@ -107,7 +103,7 @@ class BoundsReader {
     std::vector<Matrix> matrices;
   };
 
-  std::optional<Skin> ReadSkin(const json& node, size_t n) {
+  std::optional<Skin> ReadSkin(const json& node, size_t n, GltfAccessors& accessors) {
     const json* skin = Member(node, "skin");
     const GltfObjectList* skins = lists_.Objects("skins");
     if (!skin) return std::nullopt;
@@ -125,13 +121,13 @@ class BoundsReader {
     }
     std::optional<size_t> matrices;
     if (const json* reference = Member(definition, "inverseBindMatrices")) {
-      matrices = ValidIndex(*reference, accessors_.size());
+      matrices = ValidIndex(*reference, accessors.size());
       if (!matrices) {
         ThrowBadInput(errors_.source(), skin_pointer + "/inverseBindMatrices",
                       "expected the index of an accessor");
       }
     }
-    const AccessorData* inverse = matrices ? &accessors_.Get(*matrices) : nullptr;
+    const AccessorData* inverse = matrices ? &accessors.Get(*matrices) : nullptr;
     if (inverse && (inverse->components != 16 || inverse->count < joints.size())) {
       ThrowBadInput(errors_.source(), skin_pointer + "/inverseBindMatrices",
                     fmt::format("expected a MAT4 accessor of at least {} elements", joints.size()));
@@ -154,13 +150,13 @@ class BoundsReader {
     return out;
   }
 
-  const AccessorData& Attribute(const json& attributes, const char* name,
+  const AccessorData& Attribute(GltfAccessors& accessors, const json& attributes, const char* name,
                                 const std::string& pointer, size_t components, size_t count) {
     const json* reference = Member(attributes, name);
     const std::optional<size_t> a =
-        reference ? ValidIndex(*reference, accessors_.size()) : std::nullopt;
+        reference ? ValidIndex(*reference, accessors.size()) : std::nullopt;
     if (!a) ThrowBadInput(errors_.source(), pointer + "/" + name, "expected an accessor index");
-    const AccessorData& data = accessors_.Get(*a);
+    const AccessorData& data = accessors.Get(*a);
     if (data.components != static_cast<int>(components) || (count != 0 && data.count != count)) {
       ThrowBadInput(errors_.source(), pointer + "/" + name,
                     fmt::format("expected {} elements of {} components", count, components));
@@ -168,29 +164,55 @@ class BoundsReader {
     return data;
   }
 
-  void ReadMeshOfNode(size_t n, const json& node, const json& mesh, size_t m) {
-    const std::optional<Skin> skin = ReadSkin(node, n);
+  // Whether every attribute the support needs holds data: a Draco primitive's accessors have no
+  // bufferView unless the file keeps an uncompressed fallback (KHR_draco_mesh_compression).
+  bool AttributesHoldData(const json& attributes) const {
+    const PackedJsonArray* accessors = lists_.accessors.get();
+    for (const char* name : {"POSITION", "JOINTS_0", "WEIGHTS_0"}) {
+      const json* reference = Member(attributes, name);
+      if (!reference) continue;
+      const std::optional<size_t> a =
+          accessors ? ValidIndex(*reference, accessors->size()) : std::nullopt;
+      if (a && !Member(accessors->At(*a), "bufferView")) return false;
+    }
+    return true;
+  }
+
+  void ReadMeshOfNode(size_t n, const json& node, const json& mesh, size_t m,
+                      GltfAccessors& accessors, std::vector<std::string>* notes) {
+    const std::optional<Skin> skin = ReadSkin(node, n, accessors);
     const GltfMeshPrimitives primitives(mesh);
     for (size_t p = 0; p < primitives.size(); ++p) {
       const json primitive = primitives.At(p);
       const std::string pointer = fmt::format("/meshes/{}/primitives/{}/attributes", m, p);
-      const json* extensions = Member(primitive, "extensions");
-      if (extensions && Member(*extensions, "KHR_draco_mesh_compression")) continue;
       const json* attributes = Member(primitive, "attributes");
       if (!attributes || !Member(*attributes, "POSITION")) continue;
-      const AccessorData& positions = Attribute(*attributes, "POSITION", pointer, 3, 0);
+      const json* extensions = Member(primitive, "extensions");
+      if (extensions && Member(*extensions, "KHR_draco_mesh_compression") &&
+          !AttributesHoldData(*attributes)) {
+        if (notes) {
+          notes->push_back(fmt::format(
+              "mesh {} primitive {} (drawn by node {}) is Draco-compressed, which animconv does "
+              "not decode: left out of where the meshes stand at rest, which --ground uses for "
+              "the soles",
+              m, p, n));
+        }
+        continue;
+      }
+      const AccessorData& positions = Attribute(accessors, *attributes, "POSITION", pointer, 3, 0);
       if (!skin || !Member(*attributes, "JOINTS_0") || !Member(*attributes, "WEIGHTS_0")) {
         // Drawn by the node: glTF 2.0 §3.7.3.3 ignores a skinned mesh node's own transform only
         // for skinned primitives.
         for (size_t v = 0; v < positions.count; ++v) {
-          Include(Transform(rest_.WorldMatrix(static_cast<int>(n)), &positions.values[v * 3]),
-                  bounds_[n]);
+          support_[n].Add(
+              Transform(rest_.WorldMatrix(static_cast<int>(n)), &positions.values[v * 3]));
         }
         continue;
       }
-      const AccessorData& joints = Attribute(*attributes, "JOINTS_0", pointer, 4, positions.count);
+      const AccessorData& joints =
+          Attribute(accessors, *attributes, "JOINTS_0", pointer, 4, positions.count);
       const AccessorData& weights =
-          Attribute(*attributes, "WEIGHTS_0", pointer, 4, positions.count);
+          Attribute(accessors, *attributes, "WEIGHTS_0", pointer, 4, positions.count);
       for (size_t v = 0; v < positions.count; ++v) {
         Vec3 point{0, 0, 0};
         double total = 0;
@@ -218,25 +240,27 @@ class BoundsReader {
         // Weights should sum to 1 (§3.7.3.3); three.js's GLTFLoader renormalises them
         // (SkinnedMesh.normalizeSkinWeights), and so does this.
         for (double& value : point) value /= total;
-        Include(point, bounds_[static_cast<size_t>(mover)]);
+        support_[static_cast<size_t>(mover)].Add(point);
       }
     }
   }
 
   GltfErrors errors_;
-  GltfAccessors accessors_;
+  const json& document_;
+  const GltfViewBytes& views_;
+  uint64_t budget_bytes_;
   const GltfLists& lists_;
   Rig& rig_;
   RestPose rest_;
-  std::vector<std::optional<std::array<Vec3, 2>>> bounds_;
+  std::vector<SupportPoints> support_;  // per node
 };
 
 }  // namespace
 
-void ReadRestMeshBounds(const json& document, const GltfLists& lists, const GltfViewBytes& views,
-                        const std::string& source, uint64_t budget_bytes, Rig& rig,
-                        std::vector<std::string>* notes) {
-  BoundsReader(document, lists, views, source, budget_bytes, rig).Read(notes);
+void ReadRestMeshSupport(const json& document, const GltfLists& lists, const GltfViewBytes& views,
+                         const std::string& source, uint64_t budget_bytes, Rig& rig,
+                         std::vector<std::string>* notes) {
+  SupportReader(document, lists, views, source, budget_bytes, rig).Read(notes);
 }
 
 }  // namespace animconv

@@ -1,10 +1,13 @@
-// Where a glTF's meshes stand at rest, node by node (formats/gltf/gltf_rest_mesh_bounds.h): what
+// Where a glTF's meshes stand at rest, node by node (formats/gltf/gltf_rest_mesh_support.h): what
 // --ground stands on the floor when the feet carry meshes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
+#include "formats/gltf/gltf.h"
 #include "formats/gltf/gltf_test_support.h"
 
 namespace animconv {
@@ -57,36 +60,55 @@ GltfFixture Figure() {
   return gltf;
 }
 
-void ExpectBox(const Node& node, const Vec3& low, const Vec3& high) {
-  ASSERT_TRUE(node.rest_mesh_bounds.has_value()) << node.name;
-  for (size_t axis = 0; axis < 3; ++axis) {
-    EXPECT_NEAR((*node.rest_mesh_bounds)[0][axis], low[axis], 1e-6) << node.name << " " << axis;
-    EXPECT_NEAR((*node.rest_mesh_bounds)[1][axis], high[axis], 1e-6) << node.name << " " << axis;
+// The fixture read with the support points asked for (as --ground asks).
+Asset Read(const GltfFixture& gltf) {
+  ReadOptions options;
+  options.source = "test.gltf";
+  options.rest_mesh_support = true;
+  return ReadGltf(gltf.Text(), options);
+}
+
+// The node's support points are `expected`, in any order.
+void ExpectPoints(const Node& node, const std::vector<Vec3>& expected) {
+  ASSERT_EQ(node.rest_mesh_support.size(), expected.size()) << node.name;
+  for (const Vec3& want : expected) {
+    const bool found = std::any_of(
+        node.rest_mesh_support.begin(), node.rest_mesh_support.end(), [&](const Vec3& got) {
+          return std::abs(got[0] - want[0]) < 1e-6 && std::abs(got[1] - want[1]) < 1e-6 &&
+                 std::abs(got[2] - want[2]) < 1e-6;
+        });
+    EXPECT_TRUE(found) << node.name << ": no point at " << want[0] << ", " << want[1] << ", "
+                       << want[2];
   }
 }
 
-TEST(GltfRestMeshBoundsTest, EachVertexMovesWithItsNodeOrItsHeaviestJoint) {
-  const Asset asset = ReadFixture(Figure());
+TEST(GltfRestMeshSupportTest, EachVertexMovesWithItsNodeOrItsHeaviestJoint) {
+  const Asset asset = Read(Figure());
   const std::vector<Node>& nodes = asset.rig.nodes;
-  // The shoe's vertices through its node's rest matrix: the foot is at y = 0.1.
-  ExpectBox(nodes[2], {-0.05, 0, 0}, {0.05, 0.02, 0.2});
+  // The shoe's vertices through its node's rest matrix (the foot is at y = 0.1): each is the
+  // lowest along some direction about down.
+  ExpectPoints(nodes[2], {{-0.05, 0, 0}, {0.05, 0.02, 0.2}});
   // Vertex 0: the foot's jointWorld (0.1 up) · inverseBind (0.2 down) moves it 0.1 down.
-  ExpectBox(nodes[1], {0, -0.05, 0}, {0, -0.05, 0});
+  ExpectPoints(nodes[1], {{0, -0.05, 0}});
   // Vertex 1: 0.75 · root (no move) + 0.25 · foot (0.1 down), on the root, its heaviest joint.
-  ExpectBox(nodes[0], {0, 1.175, 0}, {0, 1.175, 0});
+  ExpectPoints(nodes[0], {{0, 1.175, 0}});
   // The skinned mesh's own node moves none of them; the weightless vertex belongs to no node.
-  EXPECT_FALSE(nodes[3].rest_mesh_bounds.has_value());
+  EXPECT_TRUE(nodes[3].rest_mesh_support.empty());
   EXPECT_TRUE(asset.notes.empty()) << asset.notes.front();
+  // Not asked for (every command but --ground), nothing is decoded.
+  for (const Node& node : ReadFixture(Figure()).rig.nodes) {
+    EXPECT_TRUE(node.rest_mesh_support.empty()) << node.name;
+  }
 }
 
 // The bounds refine the rig; a mesh that cannot be decoded is left out with a note, and the
 // animation and the rest of the file read as before.
-TEST(GltfRestMeshBoundsTest, AMeshThatCannotBeDecodedIsLeftOutWithANote) {
+TEST(GltfRestMeshSupportTest, AMeshThatCannotBeDecodedIsLeftOutWithANote) {
   GltfFixture gltf = Figure();
   gltf.document()["skins"][0]["joints"] = {0, 7};
-  const Asset asset = ReadFixture(gltf);
-  EXPECT_FALSE(asset.rig.nodes[0].rest_mesh_bounds.has_value());
-  EXPECT_TRUE(asset.rig.nodes[2].rest_mesh_bounds.has_value());
+  const Asset asset = Read(gltf);
+  EXPECT_TRUE(asset.rig.nodes[0].rest_mesh_support.empty());
+  EXPECT_FALSE(asset.rig.nodes[2].rest_mesh_support.empty());
   ASSERT_EQ(asset.notes.size(), 1u);
   EXPECT_NE(asset.notes[0].find("/skins/0/joints/1"), std::string::npos) << asset.notes[0];
   EXPECT_NE(asset.notes[0].find("mesh 1 (drawn by node 3)"), std::string::npos) << asset.notes[0];
@@ -94,21 +116,30 @@ TEST(GltfRestMeshBoundsTest, AMeshThatCannotBeDecodedIsLeftOutWithANote) {
   GltfFixture short_weights = Figure();
   short_weights.document()["meshes"][1]["primitives"][0]["attributes"]["WEIGHTS_0"] =
       short_weights.AddAttribute({1, 0, 0, 0}, "VEC4", 4, false);
-  const Asset shorter = ReadFixture(short_weights);
+  const Asset shorter = Read(short_weights);
   ASSERT_EQ(shorter.notes.size(), 1u);
   EXPECT_NE(shorter.notes[0].find("WEIGHTS_0"), std::string::npos) << shorter.notes[0];
 }
 
 // Draco primitives keep their data in the extension, which is not decoded: their accessors'
-// zeros would be a floor at the origin.
-TEST(GltfRestMeshBoundsTest, DracoPrimitivesAreLeftOut) {
+// zeros would be a floor at the origin, so they are left out with a note. An uncompressed
+// fallback (the accessors keep their bufferViews) is read.
+TEST(GltfRestMeshSupportTest, DracoPrimitivesAreReadFromTheirFallbackOrLeftOutWithANote) {
   GltfFixture gltf = Figure();
   gltf.document()["meshes"][0]["primitives"][0]["extensions"] = {
       {"KHR_draco_mesh_compression", {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
   gltf.document()["extensionsUsed"] = {"KHR_draco_mesh_compression"};
-  const Asset asset = ReadFixture(gltf);
-  EXPECT_FALSE(asset.rig.nodes[2].rest_mesh_bounds.has_value());
-  EXPECT_TRUE(asset.rig.nodes[1].rest_mesh_bounds.has_value());
+  const Asset fallback = Read(gltf);
+  EXPECT_FALSE(fallback.rig.nodes[2].rest_mesh_support.empty());
+  EXPECT_TRUE(fallback.notes.empty()) << fallback.notes.front();
+
+  const size_t shoe = gltf.document()["meshes"][0]["primitives"][0]["attributes"]["POSITION"];
+  gltf.document()["accessors"][shoe].erase("bufferView");
+  const Asset compressed = Read(gltf);
+  EXPECT_TRUE(compressed.rig.nodes[2].rest_mesh_support.empty());
+  EXPECT_FALSE(compressed.rig.nodes[1].rest_mesh_support.empty());
+  ASSERT_EQ(compressed.notes.size(), 1u);
+  EXPECT_NE(compressed.notes[0].find("Draco"), std::string::npos) << compressed.notes[0];
 }
 
 }  // namespace

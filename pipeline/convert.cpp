@@ -351,6 +351,19 @@ Asset Prepare(Asset asset, const Format& format, const ConvertOptions& options,
     ReportRetarget(report, fmt::format("the normalised T-pose rig of {}", format.id), feet_before,
                    asset, diagnostics);
   }
+  // --scale scales the rig and the motion, not the meshes a glTF output passes through from the
+  // input: the nodes were written scaled and the skins not (a figure's shoes 0.48 m under the floor
+  // at --scale 0.5, review of session 37).
+  if (options.length_scale && !steps->retargeted && asset.source_document &&
+      (format.id == "gltf" || format.id == "glb") &&
+      std::any_of(asset.rig.nodes.begin(), asset.rig.nodes.end(),
+                  [](const Node& node) { return node.mesh.has_value(); })) {
+    ThrowUsage(fmt::format(
+        "--scale scales the input's skeleton and motion, not the meshes the {} output would pass "
+        "through from it, which would then no longer fit: glTF is in metres already, so leave "
+        "--scale out, or write a format without meshes (three.js JSON, BVH)",
+        format.id));
+  }
   if (options.retarget.hips_scale != HipsScale::kHipsHeight && !steps->retargeted) {
     AddDiagnostic(diagnostics, Severity::kWarning,
                   "--hips-scale: nothing was retargeted (no --skeleton, and the output format "

@@ -501,7 +501,7 @@ Asset ReadGltf(std::string_view bytes, const ReadOptions& options) {
   ReadVrmLookAt(document, vrm_kind, asset, errors);
   if (options.rest_mesh_support) {
     ReadRestMeshSupport(document, container.lists, source->buffer_views, options.source, budget,
-                        asset.rig, &asset.notes);
+                        asset.rig, options.diagnostics);
   }
   GltfAccessors accessors(document, container.lists, source->buffer_views, errors, budget);
   const PackedJsonArray* animations =

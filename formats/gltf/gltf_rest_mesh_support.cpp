@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 
+#include "animconv/diagnostic.h"
 #include "animconv/error.h"
 #include "animconv/rest_pose.h"
 #include "formats/common/canonical_json.h"
@@ -66,7 +67,7 @@ class SupportReader {
         support_(rig.nodes.size()) {}
 
   // Every node that draws a mesh; a mesh that fails is left out with a note.
-  void Read(std::vector<std::string>* notes) {
+  void Read(Diagnostics* diagnostics) {
     const GltfObjectList* nodes = lists_.Objects("nodes");
     const GltfObjectList* meshes = lists_.Objects("meshes");
     if (!nodes || !meshes) return;
@@ -80,14 +81,13 @@ class SupportReader {
         // An accessor cache of this mesh's own: a mesh's decoded doubles are freed before the
         // next is read.
         GltfAccessors accessors(document_, lists_, views_, errors_, budget_bytes_);
-        ReadMeshOfNode(n, node, meshes->At(mesh_index), mesh_index, accessors, notes);
+        ReadMeshOfNode(n, node, meshes->At(mesh_index), mesh_index, accessors, diagnostics);
       } catch (const Error& error) {
-        if (notes) {
-          notes->push_back(fmt::format(
-              "mesh {} (drawn by node {}) left out of where the meshes stand at rest, which "
-              "--ground uses for the soles: {}",
-              mesh_index, n, error.what()));
-        }
+        AddDiagnostic(diagnostics, Severity::kWarning,
+                      fmt::format("--ground: mesh {} (drawn by node {}) cannot be placed, so its "
+                                  "soles are not measured (where they are its joints stand on "
+                                  "the floor, the soles under it): {}",
+                                  mesh_index, n, error.what()));
       }
     }
     for (size_t n = 0; n < rig_.nodes.size(); ++n) {
@@ -179,7 +179,7 @@ class SupportReader {
   }
 
   void ReadMeshOfNode(size_t n, const json& node, const json& mesh, size_t m,
-                      GltfAccessors& accessors, std::vector<std::string>* notes) {
+                      GltfAccessors& accessors, Diagnostics* diagnostics) {
     const std::optional<Skin> skin = ReadSkin(node, n, accessors);
     const GltfMeshPrimitives primitives(mesh);
     for (size_t p = 0; p < primitives.size(); ++p) {
@@ -190,13 +190,12 @@ class SupportReader {
       const json* extensions = Member(primitive, "extensions");
       if (extensions && Member(*extensions, "KHR_draco_mesh_compression") &&
           !AttributesHoldData(*attributes)) {
-        if (notes) {
-          notes->push_back(fmt::format(
-              "mesh {} primitive {} (drawn by node {}) is Draco-compressed, which animconv does "
-              "not decode: left out of where the meshes stand at rest, which --ground uses for "
-              "the soles",
-              m, p, n));
-        }
+        AddDiagnostic(diagnostics, Severity::kWarning,
+                      fmt::format("--ground: mesh {} primitive {} (drawn by node {}) is "
+                                  "Draco-compressed, which animconv does not decode, so its soles "
+                                  "are not measured (where they are its joints stand on the "
+                                  "floor, the soles under it); export it without Draco",
+                                  m, p, n));
         continue;
       }
       const AccessorData& positions = Attribute(accessors, *attributes, "POSITION", pointer, 3, 0);
@@ -259,8 +258,8 @@ class SupportReader {
 
 void ReadRestMeshSupport(const json& document, const GltfLists& lists, const GltfViewBytes& views,
                          const std::string& source, uint64_t budget_bytes, Rig& rig,
-                         std::vector<std::string>* notes) {
-  SupportReader(document, lists, views, source, budget_bytes, rig).Read(notes);
+                         Diagnostics* diagnostics) {
+  SupportReader(document, lists, views, source, budget_bytes, rig).Read(diagnostics);
 }
 
 }  // namespace animconv

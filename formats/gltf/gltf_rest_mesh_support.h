@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "animconv/diagnostic.h"
 #include "animconv/model.h"
 #include "formats/gltf/gltf_document.h"
 
@@ -18,14 +19,15 @@ namespace animconv {
 // GLTFLoader does) and moves with the joint of its largest weight; an unskinned mesh's vertices
 // move with the node that draws it. Morph targets are left at 0 (a sole does not depend on them).
 // A Draco primitive is read from its accessors where they hold data (an uncompressed fallback),
-// else left out with a note.
+// else left out with a warning.
 //
 // Never throws for the file's sake: the points refine the rig, so a mesh that cannot be decoded
-// (a broken accessor, a skin that names no joints) is left out and `notes` gets one line saying
-// which and why. `budget_bytes` bounds the decoded doubles of one mesh, as for the animations;
-// each mesh's are freed before the next is read.
+// (a broken accessor, a skin that names no joints) is left out and `diagnostics` gets a warning
+// saying which and why (only --ground asks for the points, so its user sees them). `budget_bytes`
+// bounds the decoded doubles of one mesh, as for the animations; each mesh's are freed before the
+// next is read.
 void ReadRestMeshSupport(const nlohmann::json& document, const GltfLists& lists,
                          const GltfViewBytes& views, const std::string& source,
-                         uint64_t budget_bytes, Rig& rig, std::vector<std::string>* notes);
+                         uint64_t budget_bytes, Rig& rig, Diagnostics* diagnostics);
 
 }  // namespace animconv

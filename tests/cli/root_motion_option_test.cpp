@@ -172,6 +172,15 @@ TEST(RootMotionOptionTest, GroundStandsAModelsSolesOnTheFloor) {
       RunAnimconv("convert " + dir.File("plain.glb") + " --ground -o " + dir.File("again.glb"));
   EXPECT_TRUE(Has(again.output, "their soles are grounded")) << again.output;
   EXPECT_TRUE(Has(again.output, "0.0200 m above the floor at rest")) << again.output;
+  // --scale on a glTF whose meshes a .glb passes through would scale the nodes and not the
+  // skins: refused, nothing written.
+  const auto rescaled = RunAnimconv("convert " + dir.File("plain.glb") + " --scale 0.5 -o " +
+                                    dir.File("rescaled.glb"));
+  EXPECT_EQ(rescaled.exit_code, 1) << rescaled.output;
+  EXPECT_TRUE(
+      Has(rescaled.output, "--scale scales the input's skeleton and motion, not the meshes"))
+      << rescaled.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.File("rescaled.glb")));
   const auto bvh =
       RunAnimconv("convert " + dir.File("plain.glb") + " --ground -o " + dir.File("again.bvh"));
   EXPECT_EQ(bvh.exit_code, 0) << bvh.output;

@@ -194,6 +194,32 @@ TEST(GroundSolesTest, ASolePointLowestBetweenKeysIsFound) {
               1e-12);
 }
 
+// A foot turned past upright (kneeling on the instep, 150° toes-up): the lowest point is a top
+// corner of the shoe, which the sole points cover (SupportDirections spans the whole sphere; the
+// first version's directions within 75° of down let such a shoe sink 17-73 mm).
+TEST(GroundSolesTest, AFootTurnedPastUprightGroundsTheShoesTop) {
+  Asset asset = Walker(150);
+  const Quat turned = AxisAngle('X', 150);
+  asset.clips[0].channels[1] = MakeChannel(
+      kFoot, Path::kRotation, {0, 1},
+      {turned[0], turned[1], turned[2], turned[3], turned[0], turned[1], turned[2], turned[3]}, 4);
+  const double c = std::cos(Radians(150)), s = std::sin(Radians(150));
+  const auto turned_y = [&](double y, double z) { return y * c - z * s; };
+  const double ankle = 0.9 - 0.05 - 0.45 - 0.42;
+  const double toes = ankle + turned_y(-0.06, 0.12);
+  double lowest = 1e9;
+  for (const double y : {-0.08, 0.02}) {
+    for (const double z : {-0.05, 0.08}) lowest = std::min(lowest, ankle + turned_y(y, z));
+  }
+  for (const double y : {-0.02, 0.03}) {
+    for (const double z : {-0.04, 0.08}) lowest = std::min(lowest, toes + turned_y(y, z));
+  }
+  const GroundReport report = ApplyGround(asset);
+  ASSERT_EQ(report.clips.size(), 1u);
+  EXPECT_NEAR(report.clips[0].lowest_before_metres, lowest, 1e-12);
+  EXPECT_NEAR(report.clips[0].lowest_after_metres, 0, 1e-12);
+}
+
 // A mesh reaching far below the feet at rest (a gizmo or a ground plane hung under a foot, as
 // vrmaddon_debug_robot's axis gizmos are) is no sole: the joints are grounded, and the report
 // says why.

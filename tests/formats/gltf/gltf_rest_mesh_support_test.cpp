@@ -60,11 +60,12 @@ GltfFixture Figure() {
   return gltf;
 }
 
-// The fixture read with the support points asked for (as --ground asks).
-Asset Read(const GltfFixture& gltf) {
+// The fixture read with the support points asked for (as --ground asks); its warnings, if asked.
+Asset Read(const GltfFixture& gltf, Diagnostics* diagnostics = nullptr) {
   ReadOptions options;
   options.source = "test.gltf";
   options.rest_mesh_support = true;
+  options.diagnostics = diagnostics;
   return ReadGltf(gltf.Text(), options);
 }
 
@@ -83,7 +84,8 @@ void ExpectPoints(const Node& node, const std::vector<Vec3>& expected) {
 }
 
 TEST(GltfRestMeshSupportTest, EachVertexMovesWithItsNodeOrItsHeaviestJoint) {
-  const Asset asset = Read(Figure());
+  Diagnostics warnings;
+  const Asset asset = Read(Figure(), &warnings);
   const std::vector<Node>& nodes = asset.rig.nodes;
   // The shoe's vertices through its node's rest matrix (the foot is at y = 0.1): each is the
   // lowest along some direction about down.
@@ -94,52 +96,60 @@ TEST(GltfRestMeshSupportTest, EachVertexMovesWithItsNodeOrItsHeaviestJoint) {
   ExpectPoints(nodes[0], {{0, 1.175, 0}});
   // The skinned mesh's own node moves none of them; the weightless vertex belongs to no node.
   EXPECT_TRUE(nodes[3].rest_mesh_support.empty());
-  EXPECT_TRUE(asset.notes.empty()) << asset.notes.front();
+  EXPECT_TRUE(warnings.empty()) << warnings.front().text;
   // Not asked for (every command but --ground), nothing is decoded.
   for (const Node& node : ReadFixture(Figure()).rig.nodes) {
     EXPECT_TRUE(node.rest_mesh_support.empty()) << node.name;
   }
 }
 
-// The bounds refine the rig; a mesh that cannot be decoded is left out with a note, and the
+// The points refine the rig; a mesh that cannot be decoded is left out with a warning (only
+// --ground asks for them, and its user must know the soles it could not measure), and the
 // animation and the rest of the file read as before.
-TEST(GltfRestMeshSupportTest, AMeshThatCannotBeDecodedIsLeftOutWithANote) {
+TEST(GltfRestMeshSupportTest, AMeshThatCannotBeDecodedIsLeftOutWithAWarning) {
   GltfFixture gltf = Figure();
   gltf.document()["skins"][0]["joints"] = {0, 7};
-  const Asset asset = Read(gltf);
+  Diagnostics warnings;
+  const Asset asset = Read(gltf, &warnings);
   EXPECT_TRUE(asset.rig.nodes[0].rest_mesh_support.empty());
   EXPECT_FALSE(asset.rig.nodes[2].rest_mesh_support.empty());
-  ASSERT_EQ(asset.notes.size(), 1u);
-  EXPECT_NE(asset.notes[0].find("/skins/0/joints/1"), std::string::npos) << asset.notes[0];
-  EXPECT_NE(asset.notes[0].find("mesh 1 (drawn by node 3)"), std::string::npos) << asset.notes[0];
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_EQ(warnings[0].severity, Severity::kWarning);
+  EXPECT_NE(warnings[0].text.find("/skins/0/joints/1"), std::string::npos) << warnings[0].text;
+  EXPECT_NE(warnings[0].text.find("mesh 1 (drawn by node 3)"), std::string::npos)
+      << warnings[0].text;
 
   GltfFixture short_weights = Figure();
   short_weights.document()["meshes"][1]["primitives"][0]["attributes"]["WEIGHTS_0"] =
       short_weights.AddAttribute({1, 0, 0, 0}, "VEC4", 4, false);
-  const Asset shorter = Read(short_weights);
-  ASSERT_EQ(shorter.notes.size(), 1u);
-  EXPECT_NE(shorter.notes[0].find("WEIGHTS_0"), std::string::npos) << shorter.notes[0];
+  Diagnostics shorter;
+  Read(short_weights, &shorter);
+  ASSERT_EQ(shorter.size(), 1u);
+  EXPECT_NE(shorter[0].text.find("WEIGHTS_0"), std::string::npos) << shorter[0].text;
 }
 
 // Draco primitives keep their data in the extension, which is not decoded: their accessors'
-// zeros would be a floor at the origin, so they are left out with a note. An uncompressed
-// fallback (the accessors keep their bufferViews) is read.
-TEST(GltfRestMeshSupportTest, DracoPrimitivesAreReadFromTheirFallbackOrLeftOutWithANote) {
+// zeros would be a floor at the origin, so they are left out with a warning (a review found them
+// left out without one: the shoes sank). An uncompressed fallback (the accessors keep their
+// bufferViews) is read.
+TEST(GltfRestMeshSupportTest, DracoPrimitivesAreReadFromTheirFallbackOrLeftOutWithAWarning) {
   GltfFixture gltf = Figure();
   gltf.document()["meshes"][0]["primitives"][0]["extensions"] = {
       {"KHR_draco_mesh_compression", {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
   gltf.document()["extensionsUsed"] = {"KHR_draco_mesh_compression"};
-  const Asset fallback = Read(gltf);
+  Diagnostics none;
+  const Asset fallback = Read(gltf, &none);
   EXPECT_FALSE(fallback.rig.nodes[2].rest_mesh_support.empty());
-  EXPECT_TRUE(fallback.notes.empty()) << fallback.notes.front();
+  EXPECT_TRUE(none.empty()) << none.front().text;
 
   const size_t shoe = gltf.document()["meshes"][0]["primitives"][0]["attributes"]["POSITION"];
   gltf.document()["accessors"][shoe].erase("bufferView");
-  const Asset compressed = Read(gltf);
+  Diagnostics warnings;
+  const Asset compressed = Read(gltf, &warnings);
   EXPECT_TRUE(compressed.rig.nodes[2].rest_mesh_support.empty());
   EXPECT_FALSE(compressed.rig.nodes[1].rest_mesh_support.empty());
-  ASSERT_EQ(compressed.notes.size(), 1u);
-  EXPECT_NE(compressed.notes[0].find("Draco"), std::string::npos) << compressed.notes[0];
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].text.find("Draco"), std::string::npos) << warnings[0].text;
 }
 
 }  // namespace

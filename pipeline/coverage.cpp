@@ -236,9 +236,11 @@ InputCoverage DescribeInputCoverage(const Asset& input) {
       const Channel& channel = clip.channels[i];
       if (moves[c][i]) {
         animated.emplace(channel.node, channel.path);
-      } else if (const double away =
-                     PoseAwayFromRest(channel, input.rig.nodes[static_cast<size_t>(channel.node)],
-                                      input.rig.rest_pose_known)) {
+        continue;
+      }
+      const double away = PoseAwayFromRest(
+          channel, input.rig.nodes[static_cast<size_t>(channel.node)], input.rig.rest_pose_known);
+      if (away > 0) {
         double& largest = posed[{channel.node, channel.path}];
         largest = std::max(largest, away);
       }

@@ -49,10 +49,9 @@ Channel& HipsTranslation(Clip& clip, const Node& hips_node, int hips) {
   return clip.channels.back();
 }
 
-// A world point of the rest pose in `node`'s own frame.
-Vec3 ToNodeFrame(const RestPose& rest, int node, const Vec3& world) {
-  const glm::dmat4 inverse = glm::inverse(glm::make_mat4(rest.WorldMatrix(node).data()));
-  const glm::dvec4 local = inverse * glm::dvec4(world[0], world[1], world[2], 1.0);
+// A world point of the rest pose in a node's own frame (`to_node`: its inverted rest matrix).
+Vec3 ToNodeFrame(const glm::dmat4& to_node, const Vec3& world) {
+  const glm::dvec4 local = to_node * glm::dvec4(world[0], world[1], world[2], 1.0);
   return {local.x, local.y, local.z};
 }
 
@@ -96,13 +95,14 @@ std::optional<RestSoles> MeasureRestSoles(const Rig& rig, std::string* left_out)
     const Vec3 joint = rest.WorldPosition(feet[f]);
     soles.depths.push_back(std::max(0.0, up.HeightOf(joint) - floor));
     deepest = std::max(deepest, soles.depths.back());
+    const glm::dmat4 to_foot = glm::inverse(glm::make_mat4(rest.WorldMatrix(feet[f]).data()));
     std::vector<Vec3> points;
-    for (const Vec3& point : world_points[f]) points.push_back(ToNodeFrame(rest, feet[f], point));
+    for (const Vec3& point : world_points[f]) points.push_back(ToNodeFrame(to_foot, point));
     if (points.empty()) {
       // Its meshes are all another joint's: the floor beneath it at rest.
       Vec3 beneath = joint;
       beneath[up.axis] -= (up.negative ? -1 : 1) * soles.depths.back();
-      points.push_back(ToNodeFrame(rest, feet[f], beneath));
+      points.push_back(ToNodeFrame(to_foot, beneath));
     }
     soles.points.push_back(std::move(points));
   }

@@ -17,12 +17,6 @@ namespace {
 using nlohmann::json;
 
 // A member the reader keeps packed (a skin's joints and skeleton, gltf_object_list.cpp), parsed.
-json Unpacked(const json& object, const char* key) {
-  const json* value = Find(object, key);
-  if (!value) return json();
-  return IsPackedJsonValue(*value) ? json::parse(PackedJsonText(*value)) : *value;
-}
-
 bool AllNumbers(const json& value) {
   return value.is_array() &&
          std::all_of(value.begin(), value.end(), [](const json& x) { return x.is_number(); });

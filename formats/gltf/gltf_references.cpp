@@ -4,11 +4,18 @@
 #include <map>
 #include <set>
 
+#include "formats/common/canonical_json.h"
 #include "formats/gltf/gltf_object_list.h"
 
 namespace animconv {
 
 using nlohmann::json;
+
+json Unpacked(const json& object, const char* key) {
+  const json* value = Find(object, key);
+  if (!value) return json();
+  return IsPackedJsonValue(*value) ? json::parse(PackedJsonText(*value)) : *value;
+}
 
 bool KnownReferences(const std::string& extension) {
   static const std::set<std::string> kKnown = {"EXT_meshopt_compression",

@@ -68,6 +68,10 @@ Json* Find(Json& object, const char* key) {
   return found == object.end() ? nullptr : &*found;
 }
 
+// The member `key` of `object` as a tree, parsed where GltfObjectList::At kept it packed
+// (canonical_json.h); null when absent.
+nlohmann::json Unpacked(const nlohmann::json& object, const char* key);
+
 // Calls `visit` on each bufferView reference of `accessor`: its own, and its sparse parts'.
 template <typename Json, typename Visit>
 void ForEachAccessorView(Json& accessor, Visit visit) {

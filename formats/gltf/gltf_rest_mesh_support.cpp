@@ -4,13 +4,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <glm/gtc/type_ptr.hpp>
+#include <glm/mat4x4.hpp>
 #include <limits>
 #include <optional>
 
 #include "animconv/diagnostic.h"
 #include "animconv/error.h"
 #include "animconv/rest_pose.h"
-#include "formats/common/canonical_json.h"
 #include "formats/gltf/gltf_accessors.h"
 #include "formats/gltf/gltf_object_list.h"
 #include "formats/gltf/gltf_references.h"
@@ -20,37 +21,10 @@ namespace animconv {
 namespace {
 
 using nlohmann::json;
-using Matrix = std::array<double, 16>;  // column-major, as glTF stores matrices
-
-const json* Member(const json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto found = object.find(key);
-  return found == object.end() ? nullptr : &*found;
-}
-
-// A member the object list may have kept packed (canonical_json.h), as a tree.
-json Unpacked(const json& object, const char* key) {
-  const json* value = Member(object, key);
-  if (!value) return json();
-  return IsPackedJsonValue(*value) ? json::parse(PackedJsonText(*value)) : *value;
-}
-
-Matrix Product(const Matrix& a, const Matrix& b) {
-  Matrix out{};
-  for (size_t column = 0; column < 4; ++column) {
-    for (size_t row = 0; row < 4; ++row) {
-      double sum = 0;
-      for (size_t k = 0; k < 4; ++k) sum += a[k * 4 + row] * b[column * 4 + k];
-      out[column * 4 + row] = sum;
-    }
-  }
-  return out;
-}
-
-Vec3 Transform(const Matrix& m, const double* p) {
-  return {m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12],
-          m[1] * p[0] + m[5] * p[1] + m[9] * p[2] + m[13],
-          m[2] * p[0] + m[6] * p[1] + m[10] * p[2] + m[14]};
+// A point of a mesh through a matrix (positions: w = 1).
+Vec3 Transform(const glm::dmat4& m, const double* p) {
+  const glm::dvec4 moved = m * glm::dvec4(p[0], p[1], p[2], 1.0);
+  return {moved.x, moved.y, moved.z};
 }
 
 class SupportReader {
@@ -73,7 +47,7 @@ class SupportReader {
     if (!nodes || !meshes) return;
     for (size_t n = 0; n < nodes->size() && n < rig_.nodes.size(); ++n) {
       const json node = nodes->At(n);
-      const json* mesh = Member(node, "mesh");
+      const json* mesh = Find(node, "mesh");
       const std::optional<size_t> m = mesh ? ValidIndex(*mesh, meshes->size()) : std::nullopt;
       if (!m) continue;
       const size_t mesh_index = *m;
@@ -100,11 +74,11 @@ class SupportReader {
   // node has no skin.
   struct Skin {
     std::vector<int> joints;
-    std::vector<Matrix> matrices;
+    std::vector<glm::dmat4> matrices;
   };
 
   std::optional<Skin> ReadSkin(const json& node, size_t n, GltfAccessors& accessors) {
-    const json* skin = Member(node, "skin");
+    const json* skin = Find(node, "skin");
     const GltfObjectList* skins = lists_.Objects("skins");
     if (!skin) return std::nullopt;
     const std::optional<size_t> s = skins ? ValidIndex(*skin, skins->size()) : std::nullopt;
@@ -120,7 +94,7 @@ class SupportReader {
       ThrowBadInput(errors_.source(), skin_pointer + "/joints", "expected an array of nodes");
     }
     std::optional<size_t> matrices;
-    if (const json* reference = Member(definition, "inverseBindMatrices")) {
+    if (const json* reference = Find(definition, "inverseBindMatrices")) {
       matrices = ValidIndex(*reference, accessors.size());
       if (!matrices) {
         ThrowBadInput(errors_.source(), skin_pointer + "/inverseBindMatrices",
@@ -139,20 +113,17 @@ class SupportReader {
         ThrowBadInput(errors_.source(), fmt::format("{}/joints/{}", skin_pointer, j),
                       "expected the index of a node");
       }
-      Matrix inverse_bind{1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-      if (inverse) {
-        std::copy_n(inverse->values.begin() + static_cast<std::ptrdiff_t>(j * 16), 16,
-                    inverse_bind.begin());
-      }
+      const glm::dmat4 inverse_bind =
+          inverse ? glm::make_mat4(inverse->values.data() + j * 16) : glm::dmat4(1.0);
       out.joints.push_back(static_cast<int>(*joint));
-      out.matrices.push_back(Product(rest_.WorldMatrix(static_cast<int>(*joint)), inverse_bind));
+      out.matrices.push_back(WorldMatrix(static_cast<int>(*joint)) * inverse_bind);
     }
     return out;
   }
 
   const AccessorData& Attribute(GltfAccessors& accessors, const json& attributes, const char* name,
                                 const std::string& pointer, size_t components, size_t count) {
-    const json* reference = Member(attributes, name);
+    const json* reference = Find(attributes, name);
     const std::optional<size_t> a =
         reference ? ValidIndex(*reference, accessors.size()) : std::nullopt;
     if (!a) ThrowBadInput(errors_.source(), pointer + "/" + name, "expected an accessor index");
@@ -169,11 +140,13 @@ class SupportReader {
   bool AttributesHoldData(const json& attributes) const {
     const PackedJsonArray* accessors = lists_.accessors.get();
     for (const char* name : {"POSITION", "JOINTS_0", "WEIGHTS_0"}) {
-      const json* reference = Member(attributes, name);
+      const json* reference = Find(attributes, name);
       if (!reference) continue;
       const std::optional<size_t> a =
           accessors ? ValidIndex(*reference, accessors->size()) : std::nullopt;
-      if (a && !Member(accessors->At(*a), "bufferView")) return false;
+      if (!a) continue;
+      const json accessor = accessors->At(*a);
+      if (!Find(accessor, "bufferView")) return false;
     }
     return true;
   }
@@ -185,10 +158,10 @@ class SupportReader {
     for (size_t p = 0; p < primitives.size(); ++p) {
       const json primitive = primitives.At(p);
       const std::string pointer = fmt::format("/meshes/{}/primitives/{}/attributes", m, p);
-      const json* attributes = Member(primitive, "attributes");
-      if (!attributes || !Member(*attributes, "POSITION")) continue;
-      const json* extensions = Member(primitive, "extensions");
-      if (extensions && Member(*extensions, "KHR_draco_mesh_compression") &&
+      const json* attributes = Find(primitive, "attributes");
+      if (!attributes || !Find(*attributes, "POSITION")) continue;
+      const json* extensions = Find(primitive, "extensions");
+      if (extensions && Find(*extensions, "KHR_draco_mesh_compression") &&
           !AttributesHoldData(*attributes)) {
         AddDiagnostic(diagnostics, Severity::kWarning,
                       fmt::format("--ground: mesh {} primitive {} (drawn by node {}) is "
@@ -199,12 +172,12 @@ class SupportReader {
         continue;
       }
       const AccessorData& positions = Attribute(accessors, *attributes, "POSITION", pointer, 3, 0);
-      if (!skin || !Member(*attributes, "JOINTS_0") || !Member(*attributes, "WEIGHTS_0")) {
+      if (!skin || !Find(*attributes, "JOINTS_0") || !Find(*attributes, "WEIGHTS_0")) {
+        const glm::dmat4 node_world = WorldMatrix(static_cast<int>(n));
         // Drawn by the node: glTF 2.0 §3.7.3.3 ignores a skinned mesh node's own transform only
         // for skinned primitives.
         for (size_t v = 0; v < positions.count; ++v) {
-          support_[n].Add(
-              Transform(rest_.WorldMatrix(static_cast<int>(n)), &positions.values[v * 3]));
+          support_[n].Add(Transform(node_world, &positions.values[v * 3]));
         }
         continue;
       }
@@ -243,6 +216,8 @@ class SupportReader {
       }
     }
   }
+
+  glm::dmat4 WorldMatrix(int node) const { return glm::make_mat4(rest_.WorldMatrix(node).data()); }
 
   GltfErrors errors_;
   const json& document_;
